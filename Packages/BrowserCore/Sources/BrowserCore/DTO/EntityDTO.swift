@@ -1,0 +1,53 @@
+/// One element of `GET /api/entities`.
+public struct EntityDTO: Encodable, Sendable, Hashable {
+    public var name: String
+    public var parent: String?
+    public var count: Int
+    public var attributes: [AttributeDTO]
+    public var relationships: [RelationshipDTO]
+
+    public init(name: String, parent: String?, count: Int, attributes: [AttributeDTO], relationships: [RelationshipDTO]) {
+        self.name = name
+        self.parent = parent
+        self.count = count
+        self.attributes = attributes
+        self.relationships = relationships
+    }
+
+    // `parent` is always present (null for a root) so clients need not test for the key.
+    private enum CodingKeys: String, CodingKey { case name, parent, count, attributes, relationships }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(parent, forKey: .parent)
+        try container.encode(count, forKey: .count)
+        try container.encode(attributes, forKey: .attributes)
+        try container.encode(relationships, forKey: .relationships)
+    }
+}
+
+public struct AttributeDTO: Encodable, Sendable, Hashable {
+    public var name: String
+    public var type: String
+    public var optional: Bool
+
+    public init(_ attribute: AttributeSchema) {
+        name = attribute.name
+        type = attribute.type.rawValue
+        optional = attribute.isOptional
+    }
+}
+
+public struct RelationshipDTO: Encodable, Sendable, Hashable {
+    public var name: String
+    public var destination: String
+    public var toMany: Bool
+    public var ordered: Bool
+
+    public init(_ relationship: RelationshipSchema) {
+        name = relationship.name
+        destination = relationship.destination
+        toMany = relationship.isToMany
+        ordered = relationship.isOrdered
+    }
+}

@@ -1,0 +1,49 @@
+/// `GET /api/object` and `GET /api/object/export`.
+public struct ObjectDTO: Encodable, Sendable, Hashable {
+    public var id: String
+    public var entity: String
+    public var summary: String
+    public var attrs: [String: AttributeValue]
+    public var relationships: [RelationshipItemsDTO]
+
+    public init(id: String, entity: String, summary: String, attrs: [String: AttributeValue], relationships: [RelationshipItemsDTO]) {
+        self.id = id
+        self.entity = entity
+        self.summary = summary
+        self.attrs = attrs
+        self.relationships = relationships
+    }
+}
+
+/// One relationship of a record with its first items.
+public struct RelationshipItemsDTO: Encodable, Sendable, Hashable {
+    public var name: String
+    public var destination: String
+    public var toMany: Bool
+    public var ordered: Bool
+    /// How many records the relationship holds (0 or 1 for a to-one).
+    public var count: Int
+    public var items: [ObjectReferenceDTO]
+
+    public init(name: String, destination: String, toMany: Bool, ordered: Bool, count: Int, items: [ObjectReferenceDTO]) {
+        self.name = name
+        self.destination = destination
+        self.toMany = toMany
+        self.ordered = ordered
+        self.count = count
+        self.items = items
+    }
+}
+
+/// A link to another record.
+public struct ObjectReferenceDTO: Encodable, Sendable, Hashable {
+    public var id: String
+    public var entity: String
+    public var summary: String
+
+    public init(id: String, entity: String, summary: String) {
+        self.id = id
+        self.entity = entity
+        self.summary = summary
+    }
+}

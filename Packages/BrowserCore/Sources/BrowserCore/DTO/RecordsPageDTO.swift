@@ -1,0 +1,29 @@
+/// `GET /api/entities/:name`.
+public struct RecordsPageDTO: Encodable, Sendable, Hashable {
+    public var total: Int
+    public var offset: Int
+    public var limit: Int
+    public var rows: [RowDTO]
+
+    public init(total: Int, offset: Int, limit: Int, rows: [RowDTO]) {
+        self.total = total
+        self.offset = offset
+        self.limit = limit
+        self.rows = rows
+    }
+}
+
+/// One record in a page.
+public struct RowDTO: Encodable, Sendable, Hashable {
+    public var id: String
+    public var entity: String
+    public var summary: String
+    public var attrs: [String: AttributeValue]
+
+    public init(id: String, entity: String, summary: String, attrs: [String: AttributeValue]) {
+        self.id = id
+        self.entity = entity
+        self.summary = summary
+        self.attrs = attrs
+    }
+}

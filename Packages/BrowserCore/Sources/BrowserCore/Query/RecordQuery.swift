@@ -1,0 +1,109 @@
+/// A validated request for one page of an entity's records.
+///
+/// Built only by `RecordQuery.validated(_:for:)`, which checks every name against the schema, so a store can
+/// trust `entity`, `sort` and the attributes in `filter`.
+public struct RecordQuery: Sendable, Hashable {
+    public var entity: String
+    public var filter: RecordFilter?
+    public var sort: SortKey?
+    /// Primary-key order when `sort` is nil; the tie-breaker's direction otherwise.
+    public var order: SortOrder
+    public var limit: Int
+    public var offset: Int
+
+    public static let defaultLimit = 100
+    /// The most records one page may hold; larger `limit` values are capped, not refused.
+    public static let maximumLimit = 500
+
+    public init(entity: String, filter: RecordFilter? = nil, sort: SortKey? = nil, order: SortOrder = .ascending, limit: Int = defaultLimit, offset: Int = 0) {
+        self.entity = entity
+        self.filter = filter
+        self.sort = sort
+        self.order = order
+        self.limit = limit
+        self.offset = offset
+    }
+}
+
+/// The raw query parameters of `/api/entities/:name`, as the client sent them (nil when absent).
+public struct RecordQueryParameters: Sendable, Hashable {
+    public var search: String?
+    public var searchAttribute: String?
+    public var sort: String?
+    public var order: String?
+    public var limit: String?
+    public var offset: String?
+
+    public init(search: String? = nil, searchAttribute: String? = nil, sort: String? = nil, order: String? = nil, limit: String? = nil, offset: String? = nil) {
+        self.search = search
+        self.searchAttribute = searchAttribute
+        self.sort = sort
+        self.order = order
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Reads the parameters by their API names (`search`, `searchAttr`, `sort`, `order`, `limit`, `offset`).
+    public init(lookup: (String) -> String?) {
+        self.init(
+            search: lookup("search"), searchAttribute: lookup("searchAttr"), sort: lookup("sort"),
+            order: lookup("order"), limit: lookup("limit"), offset: lookup("offset")
+        )
+    }
+}
+
+extension RecordQuery {
+    /// Checks the parameters against the entity and builds the query. Every rule of the API lives here:
+    /// - `limit`: a positive integer, default 100, capped at 500;
+    /// - `offset`: a non-negative integer, default 0;
+    /// - `sort`: an attribute of the entity (inherited ones included);
+    /// - `order`: `asc` or `desc`, default `asc`;
+    /// - `searchAttr`: a String attribute; without it `search` looks in every String attribute;
+    /// - an empty `search` is no filter.
+    public static func validated(_ parameters: RecordQueryParameters, for entity: EntitySchema) throws(BrowserError) -> RecordQuery {
+        var query = RecordQuery(entity: entity.name)
+
+        if let rawLimit = parameters.limit {
+            guard let limit = Int(rawLimit), limit > 0 else {
+                throw .badRequest("limit must be a positive integer, got \"\(rawLimit)\"")
+            }
+            query.limit = min(limit, maximumLimit)
+        }
+        if let rawOffset = parameters.offset {
+            guard let offset = Int(rawOffset), offset >= 0 else {
+                throw .badRequest("offset must be a non-negative integer, got \"\(rawOffset)\"")
+            }
+            query.offset = offset
+        }
+        if let rawOrder = parameters.order {
+            guard let order = SortOrder(rawValue: rawOrder) else {
+                throw .badRequest("order must be \"asc\" or \"desc\", got \"\(rawOrder)\"")
+            }
+            query.order = order
+        }
+        if let sort = parameters.sort, !sort.isEmpty {
+            guard entity.attribute(named: sort) != nil else {
+                throw .badRequest("Cannot sort \(entity.name) by \"\(sort)\": it is not an attribute of \(entity.name)")
+            }
+            query.sort = SortKey(attribute: sort, order: query.order)
+        }
+
+        var searchAttributes = entity.searchableAttributes
+        if let name = parameters.searchAttribute, !name.isEmpty {
+            guard let attribute = entity.attribute(named: name) else {
+                throw .badRequest("Cannot search \(entity.name) by \"\(name)\": it is not an attribute of \(entity.name)")
+            }
+            guard attribute.type.isSearchable else {
+                throw .badRequest("Cannot search \(entity.name).\(name): it is a \(attribute.type.rawValue) attribute, not a String")
+            }
+            searchAttributes = [attribute]
+        }
+        if let text = parameters.search, !text.isEmpty {
+            let conditions = searchAttributes.map {
+                RecordFilter.comparison(attribute: $0.name, .containsFolded, .string(text))
+            }
+            query.filter = conditions.count == 1 ? conditions[0] : .any(conditions)
+        }
+        return query
+    }
+}

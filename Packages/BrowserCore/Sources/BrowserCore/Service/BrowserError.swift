@@ -1,0 +1,45 @@
+/// An error an API request ends with, carrying the HTTP status it is answered with.
+///
+/// This is the one place that decides statuses: validation and the service throw these, stores throw them for
+/// conditions a client caused, and any other error a store throws becomes a 500 (`BrowserError.wrapping`).
+public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// 400: a malformed request or parameter.
+        case badRequest
+        /// 404: no such entity, record or path.
+        case notFound
+        /// 405: the method is not allowed (writes while read-only).
+        case methodNotAllowed
+        /// 500: the store failed.
+        case storeFailure
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public static func badRequest(_ message: String) -> BrowserError { .init(.badRequest, message) }
+    public static func notFound(_ message: String) -> BrowserError { .init(.notFound, message) }
+    public static func storeFailure(_ message: String) -> BrowserError { .init(.storeFailure, message) }
+
+    public var status: Int {
+        switch kind {
+        case .badRequest: 400
+        case .notFound: 404
+        case .methodNotAllowed: 405
+        case .storeFailure: 500
+        }
+    }
+
+    public var description: String { message }
+
+    /// A `BrowserError` as it is, anything else as a store failure with its description.
+    public static func wrapping(_ error: any Error) -> BrowserError {
+        if let error = error as? BrowserError { return error }
+        return .storeFailure(String(describing: error))
+    }
+}

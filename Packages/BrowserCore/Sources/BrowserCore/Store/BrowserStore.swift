@@ -1,0 +1,41 @@
+/// The contract every store adapter implements: the in-memory store, the SQLite store-file reader and the live
+/// Core Data context adapter.
+///
+/// BrowserCore validates every request before calling a store: entity and attribute names come from the
+/// store's own `schema()`, limits are in range. A store returns `nil` (not an error) for a record it does not
+/// have, throws `BrowserError` for conditions a client caused, and may throw anything else for its own failures
+/// (reported as 500).
+///
+/// Semantics every adapter shares, so the same data gives the same answers:
+/// - A fetch of an entity includes its sub-entities' records, and counts them.
+/// - Records without `sort` come in primary-key order; with it, by the attribute then the primary key, both in
+///   the query's order. Nulls sort before every value in ascending order; strings sort by their UTF-8 bytes
+///   (SQLite's BINARY collation, which Core Data's SQLite store uses).
+/// - `RecordFilter.comparison(_, .containsFolded, _)` matches as `TextFolding.contains`.
+/// - IDs are `ObjectID`s whose `storeIdentifier` is the store's UUID; an ID of another store is not found.
+public protocol BrowserStore: Sendable {
+    func describe() async throws -> StoreDescription
+
+    /// The model, abstract entities included.
+    func schema() async throws -> StoreSchema
+
+    /// The number of records of the entity, sub-entities included.
+    func count(of entity: String) async throws -> Int
+
+    /// One page of records and the total number of matches.
+    func page(_ query: RecordQuery) async throws -> RecordPage
+
+    /// The record with this ID, or nil when the store has none.
+    func record(_ id: ObjectID) async throws -> StoredRecord?
+
+    /// The records reached from `id` through `relationship` (a relationship of the record's entity):
+    /// the first `limit` of them and their number.
+    func related(from id: ObjectID, through relationship: String, limit: Int) async throws -> RelatedRecords
+
+    /// A token that changes when the store's data changes, or nil when the store cannot tell.
+    func changeToken() async throws -> ChangeToken?
+}
+
+extension BrowserStore {
+    public func changeToken() async throws -> ChangeToken? { nil }
+}

@@ -1,0 +1,67 @@
+/// What `/api/health` says about a store.
+public struct StoreDescription: Sendable, Hashable {
+    /// A one-line description, e.g. "In-memory demo store" or the store file's path.
+    public var summary: String
+    /// Where the model came from, for adapters that had to find one (a model file, the store's cache, inference).
+    public var model: ModelOrigin?
+    public var capabilities: StoreCapabilities
+
+    public init(summary: String, model: ModelOrigin? = nil, capabilities: StoreCapabilities = .readOnly) {
+        self.summary = summary
+        self.model = model
+        self.capabilities = capabilities
+    }
+}
+
+/// The model a store is read with, and where it came from.
+public struct ModelOrigin: Sendable, Hashable, Codable {
+    public enum Source: String, Sendable, Hashable, Codable {
+        /// A model file the user named.
+        case file
+        /// The model Core Data cached in the store (`Z_MODELCACHE`).
+        case storeCache = "store-cache"
+        /// Inferred from the store's tables: names are exact, types come from declared SQL types.
+        case inferred
+        /// The live `NSManagedObjectModel` of a running context, or a model built in code.
+        case live
+    }
+
+    public var source: Source
+    /// The model or version name, when known.
+    public var name: String?
+    /// The file the model was read from, when there is one.
+    public var path: String?
+
+    public init(source: Source, name: String? = nil, path: String? = nil) {
+        self.source = source
+        self.name = name
+        self.path = path
+    }
+}
+
+/// What a store can do. Writes (CRUD) will be offered only by stores that have `write` and only when the host
+/// turned read-only off; `/api/health` lists the capabilities in effect.
+public struct StoreCapabilities: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let read = StoreCapabilities(rawValue: 1 << 0)
+    public static let write = StoreCapabilities(rawValue: 1 << 1)
+
+    public static let readOnly: StoreCapabilities = [.read]
+
+    /// The names `/api/health` uses, in a fixed order.
+    public var names: [String] {
+        var names: [String] = []
+        if contains(.read) { names.append("read") }
+        if contains(.write) { names.append("write") }
+        return names
+    }
+}
+
+/// An opaque value that changes whenever the store's data changes (SQLite's `data_version`, a history token,
+/// a counter). Clients and caches compare tokens to know whether what they hold is still current.
+public struct ChangeToken: Sendable, Hashable, Codable {
+    public var value: String
+    public init(_ value: String) { self.value = value }
+}

@@ -1,0 +1,37 @@
+/// One record as a store returns it: its identity and decoded attribute values.
+public struct StoredRecord: Sendable, Hashable {
+    public var id: ObjectID
+    /// Values by attribute name, for the attributes of the record's concrete entity. A missing key reads as null.
+    public var values: [String: AttributeValue]
+
+    public init(id: ObjectID, values: [String: AttributeValue]) {
+        self.id = id
+        self.values = values
+    }
+
+    /// The concrete entity (a fetch of a parent entity returns records of its sub-entities too).
+    public var entity: String { id.entity }
+}
+
+/// A page of records and the number of records that match the query in all.
+public struct RecordPage: Sendable, Hashable {
+    public var total: Int
+    public var records: [StoredRecord]
+
+    public init(total: Int, records: [StoredRecord]) {
+        self.total = total
+        self.records = records
+    }
+}
+
+/// The first records reached through a relationship, and how many there are in all.
+public struct RelatedRecords: Sendable, Hashable {
+    public var total: Int
+    /// In relationship order when the relationship is ordered, else in primary-key order.
+    public var records: [StoredRecord]
+
+    public init(total: Int, records: [StoredRecord]) {
+        self.total = total
+        self.records = records
+    }
+}

@@ -1,0 +1,67 @@
+import BrowserCore
+import Testing
+
+/// Every rule of `/api/entities/:name`'s parameters: what is accepted, what it becomes, what is refused.
+struct RecordQueryValidationTests {
+    static let accepted: [([String: String], RecordQuery)] = [
+        ([:], RecordQuery(entity: "Book")),
+        (["limit": "25"], RecordQuery(entity: "Book", limit: 25)),
+        (["limit": "500"], RecordQuery(entity: "Book", limit: 500)),
+        (["limit": "501"], RecordQuery(entity: "Book", limit: 500)),
+        (["limit": "1000000"], RecordQuery(entity: "Book", limit: 500)),
+        (["offset": "0"], RecordQuery(entity: "Book")),
+        (["offset": "300"], RecordQuery(entity: "Book", offset: 300)),
+        (["order": "desc"], RecordQuery(entity: "Book", order: .descending)),
+        (["sort": "pageCount"], RecordQuery(entity: "Book", sort: SortKey(attribute: "pageCount", order: .ascending))),
+        (["sort": "pageCount", "order": "desc"], RecordQuery(entity: "Book", sort: SortKey(attribute: "pageCount", order: .descending), order: .descending)),
+        (["sort": ""], RecordQuery(entity: "Book")),
+        (["search": ""], RecordQuery(entity: "Book")),
+        (["search": "", "searchAttr": "title"], RecordQuery(entity: "Book")),
+        (["search": "café", "searchAttr": "title"],
+         RecordQuery(entity: "Book", filter: .comparison(attribute: "title", .containsFolded, .string("café")))),
+        (["search": "x"],
+         RecordQuery(entity: "Book", filter: .any([
+            .comparison(attribute: "summary", .containsFolded, .string("x")),
+            .comparison(attribute: "title", .containsFolded, .string("x")),
+         ]))),
+    ]
+
+    @Test("accepted parameters become the expected query", arguments: accepted)
+    func accepts(pairs: [String: String], expected: RecordQuery) throws {
+        let query = try RecordQuery.validated(Make.parameters(pairs), for: Make.bookEntity())
+        #expect(query == expected)
+    }
+
+    static let refused: [([String: String], String)] = [
+        (["limit": "0"], #"limit must be a positive integer, got "0""#),
+        (["limit": "-5"], #"limit must be a positive integer, got "-5""#),
+        (["limit": "ten"], #"limit must be a positive integer, got "ten""#),
+        (["limit": "1.5"], #"limit must be a positive integer, got "1.5""#),
+        (["limit": ""], #"limit must be a positive integer, got """#),
+        (["limit": "99999999999999999999999"], #"limit must be a positive integer, got "99999999999999999999999""#),
+        (["offset": "-1"], #"offset must be a non-negative integer, got "-1""#),
+        (["offset": "2.0"], #"offset must be a non-negative integer, got "2.0""#),
+        (["offset": "' OR 1=1 --"], #"offset must be a non-negative integer, got "' OR 1=1 --""#),
+        (["order": "ASC"], #"order must be "asc" or "desc", got "ASC""#),
+        (["order": "up"], #"order must be "asc" or "desc", got "up""#),
+        (["sort": "author"], #"Cannot sort Book by "author": it is not an attribute of Book"#),
+        (["sort": "title; DROP TABLE ZBOOK"], #"Cannot sort Book by "title; DROP TABLE ZBOOK": it is not an attribute of Book"#),
+        (["search": "x", "searchAttr": "pageCount"], "Cannot search Book.pageCount: it is a Integer 32 attribute, not a String"),
+        (["search": "x", "searchAttr": "nope"], #"Cannot search Book by "nope": it is not an attribute of Book"#),
+        (["searchAttr": "publishedAt"], "Cannot search Book.publishedAt: it is a Date attribute, not a String"),
+    ]
+
+    @Test("refused parameters are a 400 with a precise message", arguments: refused)
+    func refuses(pairs: [String: String], message: String) {
+        #expect(throws: BrowserError.badRequest(message)) {
+            try RecordQuery.validated(Make.parameters(pairs), for: Make.bookEntity())
+        }
+        #expect(BrowserError.badRequest(message).status == 400)
+    }
+
+    @Test func searchWithoutStringAttributesMatchesNothing() throws {
+        let entity = EntitySchema(name: "Counter", attributes: [AttributeSchema(name: "value", type: .integer64)])
+        let query = try RecordQuery.validated(Make.parameters(["search": "x"]), for: entity)
+        #expect(query.filter == .any([]))
+    }
+}

@@ -1,0 +1,46 @@
+import BrowserCore
+
+/// Evaluates a `RecordFilter` against a record's values, with search needles folded once per query.
+struct FilterMatcher {
+    private indirect enum Node {
+        case all([Node])
+        case any([Node])
+        case not(Node)
+        case contains(attribute: String, foldedNeedle: String)
+    }
+
+    private let root: Node?
+
+    init(_ filter: RecordFilter?) throws {
+        root = try filter.map(Self.compile)
+    }
+
+    func matches(_ values: [String: AttributeValue]) -> Bool {
+        guard let root else { return true }
+        return Self.evaluate(root, values)
+    }
+
+    private static func compile(_ filter: RecordFilter) throws -> Node {
+        switch filter {
+        case .all(let parts): return .all(try parts.map(compile))
+        case .any(let parts): return .any(try parts.map(compile))
+        case .not(let part): return .not(try compile(part))
+        case .comparison(let attribute, .containsFolded, let value):
+            guard let needle = value.searchableText else {
+                throw BrowserError.badRequest("contains needs a text value for \(attribute)")
+            }
+            return .contains(attribute: attribute, foldedNeedle: TextFolding.fold(needle))
+        }
+    }
+
+    private static func evaluate(_ node: Node, _ values: [String: AttributeValue]) -> Bool {
+        switch node {
+        case .all(let parts): return parts.allSatisfy { evaluate($0, values) }
+        case .any(let parts): return parts.contains { evaluate($0, values) }
+        case .not(let part): return !evaluate(part, values)
+        case .contains(let attribute, let needle):
+            guard let text = values[attribute]?.searchableText else { return false }
+            return TextFolding.containsFolded(text, foldedNeedle: needle)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+public import BrowserCore
+public import Foundation
+
+/// A store held in memory, with the semantics of Core Data's SQLite store: primary keys numbered per root
+/// entity, fetches that include sub-entities, nulls first in ascending order, strings ordered by their UTF-8
+/// bytes, `CONTAINS[cd]` search through `TextFolding`.
+///
+/// It backs the Linux demo and the tests of the other bricks, and is the writable reference the CRUD work
+/// will build on. Relationships are kept on both sides when the model declares an inverse, as Core Data does.
+public actor InMemoryStore: BrowserStore {
+    public nonisolated let storeIdentifier: String
+    public nonisolated let storeSchema: StoreSchema
+    private let summary: String
+
+    /// Records by root entity, then primary key.
+    private var tables: [String: [Int64: Row]] = [:]
+    /// The last primary key handed out per root entity (Core Data's `Z_MAX`).
+    private var lastPrimaryKey: [String: Int64] = [:]
+    private var version = 0
+
+    private struct Row {
+        var id: ObjectID
+        var values: [String: AttributeValue]
+        /// Targets by relationship name, in relationship order.
+        var links: [String: [ObjectID]]
+    }
+
+    public init(schema: StoreSchema, storeIdentifier: String = UUID().uuidString, summary: String = "In-memory store") {
+        self.storeSchema = schema
+        self.storeIdentifier = storeIdentifier
+        self.summary = summary
+    }
+
+    // MARK: Writing
+
+    /// Inserts a record and returns its ID. Values are checked against the model: unknown attribute names and
+    /// abstract entities are refused, as Core Data refuses them.
+    @discardableResult
+    public func insert(_ entityName: String, _ values: [String: AttributeValue] = [:]) throws -> ObjectID {
+        guard let entity = storeSchema.entity(named: entityName) else {
+            throw BrowserError.badRequest("No entity named \"\(entityName)\"")
+        }
+        guard !entity.isAbstract else {
+            throw BrowserError.badRequest("Cannot insert into abstract entity \(entityName)")
+        }
+        for name in values.keys where entity.attribute(named: name) == nil {
+            throw BrowserError.badRequest("\(entityName) has no attribute \"\(name)\"")
+        }
+        let root = storeSchema.root(of: entityName)
+        let key = (lastPrimaryKey[root] ?? 0) + 1
+        lastPrimaryKey[root] = key
+        let id = ObjectID(storeIdentifier: storeIdentifier, entity: entityName, primaryKey: key)
+        tables[root, default: [:]][key] = Row(id: id, values: values, links: [:])
+        version += 1
+        return id
+    }
+
+    /// Adds `target` to `source`'s relationship (replacing the target of a to-one), and `source` to the inverse.
+    public func relate(_ source: ObjectID, _ relationshipName: String, _ target: ObjectID) throws {
+        guard let entity = storeSchema.entity(named: source.entity),
+              let relationship = entity.relationship(named: relationshipName) else {
+            throw BrowserError.badRequest("\(source.entity) has no relationship \"\(relationshipName)\"")
+        }
+        guard storeSchema.subtree(of: relationship.destination).contains(target.entity) else {
+            throw BrowserError.badRequest("\(relationshipName) leads to \(relationship.destination), not \(target.entity)")
+        }
+        guard rowExists(source), rowExists(target) else {
+            throw BrowserError.notFound("Cannot relate records that are not in the store")
+        }
+        link(source, relationship, target)
+        if let inverseName = relationship.inverse,
+           let inverse = storeSchema.entity(named: target.entity)?.relationship(named: inverseName) {
+            link(target, inverse, source)
+        }
+        version += 1
+    }
+
+    private func link(_ source: ObjectID, _ relationship: RelationshipSchema, _ target: ObjectID) {
+        let root = storeSchema.root(of: source.entity)
+        guard var row = tables[root]?[source.primaryKey] else { return }
+        if relationship.isToMany {
+            if row.links[relationship.name, default: []].contains(target) == false {
+                row.links[relationship.name, default: []].append(target)
+            }
+        } else {
+            // Replacing a to-one drops the old target's inverse link, as Core Data's inverse maintenance does.
+            if let old = row.links[relationship.name]?.first, old != target, let inverseName = relationship.inverse {
+                unlink(old, inverseName, source)
+            }
+            row.links[relationship.name] = [target]
+        }
+        tables[root]?[source.primaryKey] = row
+    }
+
+    private func unlink(_ source: ObjectID, _ relationshipName: String, _ target: ObjectID) {
+        let root = storeSchema.root(of: source.entity)
+        tables[root]?[source.primaryKey]?.links[relationshipName]?.removeAll { $0 == target }
+    }
+
+    private func rowExists(_ id: ObjectID) -> Bool {
+        id.storeIdentifier == storeIdentifier
+            && tables[storeSchema.root(of: id.entity)]?[id.primaryKey]?.id.entity == id.entity
+    }
+
+    // MARK: BrowserStore
+
+    public nonisolated func describe() async throws -> StoreDescription {
+        StoreDescription(summary: summary, model: ModelOrigin(source: .live, name: nil, path: nil), capabilities: .readOnly)
+    }
+
+    public nonisolated func schema() async throws -> StoreSchema { storeSchema }
+
+    public func count(of entity: String) async throws -> Int {
+        let members = storeSchema.subtree(of: entity)
+        return tables[storeSchema.root(of: entity)]?.values.reduce(0) { $0 + (members.contains($1.id.entity) ? 1 : 0) } ?? 0
+    }
+
+    public func page(_ query: RecordQuery) async throws -> RecordPage {
+        let members = storeSchema.subtree(of: query.entity)
+        let matcher = try FilterMatcher(query.filter)
+        var rows = (tables[storeSchema.root(of: query.entity)] ?? [:]).values.filter {
+            members.contains($0.id.entity) && matcher.matches($0.values)
+        }
+        let descending = query.order == .descending
+        rows.sort { left, right in
+            if let sort = query.sort {
+                let comparison = StoreOrdering.compare(left.values[sort.attribute] ?? .null, right.values[sort.attribute] ?? .null)
+                if comparison != .orderedSame {
+                    return descending ? comparison == .orderedDescending : comparison == .orderedAscending
+                }
+            }
+            return descending ? left.id.primaryKey > right.id.primaryKey : left.id.primaryKey < right.id.primaryKey
+        }
+        let records = rows.dropFirst(query.offset).prefix(query.limit).map { StoredRecord(id: $0.id, values: $0.values) }
+        return RecordPage(total: rows.count, records: Array(records))
+    }
+
+    public func record(_ id: ObjectID) async throws -> StoredRecord? {
+        guard rowExists(id), let row = tables[storeSchema.root(of: id.entity)]?[id.primaryKey] else { return nil }
+        return StoredRecord(id: row.id, values: row.values)
+    }
+
+    public func related(from id: ObjectID, through relationship: String, limit: Int) async throws -> RelatedRecords {
+        guard rowExists(id), let row = tables[storeSchema.root(of: id.entity)]?[id.primaryKey] else {
+            throw BrowserError.notFound("No record \(id.uri)")
+        }
+        var targets = row.links[relationship] ?? []
+        let ordered = storeSchema.entity(named: id.entity)?.relationship(named: relationship)?.isOrdered ?? false
+        if !ordered {
+            // An unordered relationship has no order of its own; list it by primary key, as the SQLite reader does.
+            targets.sort { ($0.entity, $0.primaryKey) < ($1.entity, $1.primaryKey) }
+        }
+        let records = targets.prefix(limit).compactMap { target -> StoredRecord? in
+            tables[storeSchema.root(of: target.entity)]?[target.primaryKey].map { StoredRecord(id: $0.id, values: $0.values) }
+        }
+        return RelatedRecords(total: targets.count, records: records)
+    }
+
+    public func changeToken() async throws -> ChangeToken? {
+        ChangeToken(String(version))
+    }
+}
