@@ -1,0 +1,68 @@
+import Foundation
+
+/// The command line of `browser-demo`.
+struct DemoArguments: Equatable {
+    var port: UInt16 = 8080
+    var loopback = false
+    var storePath: String?
+    var modelPath: String?
+    var webRoot: String?
+    var showHelp = false
+
+    static let usage = """
+    Usage: browser-demo [--port N] [--loopback] [--store PATH [--model PATH]] [--web-root DIR]
+
+    Serves the CoreDataBrowser web UI and JSON API.
+    Without --store it serves an in-memory demo library (Author, Book, AudioBook, Tag).
+
+      --port N         preferred port (default 8080; the next 10 are tried if it is taken; 0 = any free port)
+      --loopback       listen on 127.0.0.1 only (default: every interface)
+      --store PATH     serve a Core Data or SwiftData store file (.sqlite, default.store, …), read-only
+      --model PATH     the store's model (.xcdatamodeld, .xcdatamodel, .momd or .mom); optional
+      --web-root DIR   serve the UI from DIR instead of the compiled-in copy (for working on web/)
+      -h, --help       show this help
+
+    Exit codes: 0 after an interrupt, 1 when the store or server cannot start, 2 for bad arguments.
+    """
+
+    struct Invalid: Error, Equatable {
+        let message: String
+    }
+
+    static func parse(_ arguments: [String]) throws(Invalid) -> DemoArguments {
+        var result = DemoArguments()
+        var remaining = arguments[...]
+        func value(for option: String) throws(Invalid) -> String {
+            guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                throw Invalid(message: "\(option) needs a value")
+            }
+            return next
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "-h", "--help":
+                result.showHelp = true
+            case "--loopback":
+                result.loopback = true
+            case "--port":
+                let text = try value(for: argument)
+                guard let port = UInt16(text) else {
+                    throw Invalid(message: "--port needs a number from 0 to 65535, got \"\(text)\"")
+                }
+                result.port = port
+            case "--store":
+                result.storePath = try value(for: argument)
+            case "--model":
+                result.modelPath = try value(for: argument)
+            case "--web-root":
+                result.webRoot = try value(for: argument)
+            default:
+                throw Invalid(message: "unknown argument \"\(argument)\"")
+            }
+        }
+        if result.modelPath != nil && result.storePath == nil {
+            throw Invalid(message: "--model needs --store")
+        }
+        return result
+    }
+}

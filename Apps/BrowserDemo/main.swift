@@ -1,0 +1,59 @@
+import BrowserCore
+import BrowserMemory
+import CoreDataBrowser
+import Foundation
+
+/// `browser-demo`: serves the demo library (or a store file) until interrupted.
+
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("browser-demo: \(message)\n".utf8))
+    exit(code)
+}
+
+let arguments: DemoArguments
+do {
+    arguments = try DemoArguments.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail("\(error.message)\nRun browser-demo --help for usage.", code: 2)
+}
+if arguments.showHelp {
+    print(DemoArguments.usage)
+    exit(0)
+}
+
+let store: any BrowserStore
+do {
+    store = try await DemoStoreLoader.load(arguments)
+} catch {
+    fail(String(describing: error), code: 1)
+}
+
+var options = CoreDataBrowserServer.Options()
+options.port = arguments.port
+options.bindAddress = arguments.loopback ? .loopback : .allInterfaces
+options.webRoot = arguments.webRoot.map { URL(fileURLWithPath: $0) }
+let server = CoreDataBrowserServer(store: store, options: options)
+do {
+    try server.start()
+} catch {
+    fail(String(describing: error), code: 1)
+}
+print("Open a URL above in a desktop browser. Press Ctrl-C to stop.")
+// Flush now: when stdout is a pipe (a test or script reading the URLs) it is block-buffered.
+fflush(nil)
+
+// Stop cleanly on Ctrl-C or SIGTERM: close the listener and connections, then exit 0.
+let signalSources = [SIGINT, SIGTERM].map { signalNumber in
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+    source.setEventHandler {
+        server.stop()
+        exit(0)
+    }
+    source.resume()
+    return source
+}
+// Serve until a signal ends the process; the server runs on its own threads.
+while true {
+    try? await Task.sleep(nanoseconds: 3_600_000_000_000)
+}

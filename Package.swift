@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+// The package users add by URL. SwiftPM refuses a remote package that depends on local path packages, so this
+// manifest declares every brick's targets itself, with `path:` into Packages/…; each Packages/X/Package.swift
+// declares the same sources so a brick also builds and tests alone (`swift test --package-path Packages/X`).
+// Keep the two in step: scripts/check-architecture.py compares them.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "CoreDataBrowser",
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .macCatalyst(.v15)],
+    products: [
+        .library(name: "CoreDataBrowser", targets: ["CoreDataBrowser"]),
+        .library(name: "BrowserCore", targets: ["BrowserCore"]),
+        .library(name: "BrowserHTTP", targets: ["BrowserHTTP"]),
+        .library(name: "BrowserMemory", targets: ["BrowserMemory"]),
+        .library(name: "BrowserWebAssets", targets: ["BrowserWebAssets"]),
+        .executable(name: "browser-demo", targets: ["BrowserDemo"]),
+    ],
+    targets: [
+        // Bricks
+        .target(name: "BrowserCore", path: "Packages/BrowserCore/Sources/BrowserCore", swiftSettings: swiftSettings),
+        .target(name: "BrowserHTTP", path: "Packages/BrowserHTTP/Sources/BrowserHTTP", swiftSettings: swiftSettings),
+        .target(name: "BrowserMemory", dependencies: ["BrowserCore"], path: "Packages/BrowserMemory/Sources/BrowserMemory", swiftSettings: swiftSettings),
+        .target(name: "BrowserWebAssets", path: "Packages/BrowserWebAssets/Sources/BrowserWebAssets", swiftSettings: swiftSettings),
+        // Assembly and apps
+        .target(
+            name: "CoreDataBrowser",
+            dependencies: ["BrowserCore", "BrowserHTTP", "BrowserWebAssets"],
+            path: "Packages/CoreDataBrowser/Sources/CoreDataBrowser",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "BrowserDemo",
+            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory"],
+            path: "Apps/BrowserDemo",
+            swiftSettings: swiftSettings
+        ),
+        // Tests
+        .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore"], path: "Packages/BrowserCore/Tests/BrowserCoreTests", swiftSettings: swiftSettings),
+        .testTarget(name: "BrowserHTTPTests", dependencies: ["BrowserHTTP"], path: "Packages/BrowserHTTP/Tests/BrowserHTTPTests", swiftSettings: swiftSettings),
+        .testTarget(name: "BrowserMemoryTests", dependencies: ["BrowserMemory", "BrowserCore"], path: "Packages/BrowserMemory/Tests/BrowserMemoryTests", swiftSettings: swiftSettings),
+        .testTarget(name: "BrowserWebAssetsTests", dependencies: ["BrowserWebAssets"], path: "Packages/BrowserWebAssets/Tests/BrowserWebAssetsTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CoreDataBrowserTests",
+            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserWebAssets"],
+            path: "Packages/CoreDataBrowser/Tests/CoreDataBrowserTests",
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

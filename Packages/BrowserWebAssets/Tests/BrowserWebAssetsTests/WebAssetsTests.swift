@@ -1,0 +1,45 @@
+import BrowserWebAssets
+import Foundation
+import Testing
+
+/// `web/` is the only source of the UI; these tests fail when the compiled-in copy drifts from it.
+struct WebAssetsTests {
+    /// The repository's `web/` folder, found from this file's location.
+    static let webDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("web")
+
+    @Test func embeddedFilesAreExactlyTheFilesOfWeb() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.webDirectory.path)
+            .filter { [".html", ".css", ".js"].contains(where: $0.hasSuffix) }.sorted()
+        #expect(WebAssets.embedded.files.keys.sorted() == names, "run scripts/embed-web-assets.py")
+        for name in names {
+            let onDisk = try Data(contentsOf: Self.webDirectory.appendingPathComponent(name))
+            #expect(WebAssets.embedded.files[name]?.bytes == onDisk, "\(name) differs from web/\(name): run scripts/embed-web-assets.py")
+        }
+    }
+
+    @Test func theViewsAndTheirFilesAreServedWithTheirContentTypes() throws {
+        let assets = WebAssets.embedded
+        #expect(assets.asset(forPath: "/")?.fileName == "index.html")
+        #expect(assets.asset(forPath: "/")?.contentType == "text/html; charset=utf-8")
+        #expect(assets.asset(forPath: "/app.css")?.contentType == "text/css; charset=utf-8")
+        #expect(assets.asset(forPath: "/app.js")?.contentType == "application/javascript; charset=utf-8")
+        #expect(assets.asset(forPath: "/lab")?.fileName == "lab.html")
+        #expect(assets.asset(forPath: "/lab.html")?.fileName == "lab.html")
+    }
+
+    static let refusedPaths = ["", "app.js", "/../web/app.js", "/%2e%2e/app.js", "/web/app.js", "/app.js/", "/APP.JS",
+                               "/app.js\0", "/..\\app.js", "/index", "/Package.swift", "/lab/"]
+
+    @Test("only known files are served", arguments: refusedPaths)
+    func unknownPathsHaveNoAsset(path: String) {
+        #expect(WebAssets.embedded.asset(forPath: path) == nil)
+    }
+
+    @Test func aDirectoryServesTheSameNamesFromDisk() throws {
+        let assets = try WebAssets.directory(Self.webDirectory)
+        #expect(assets.files.keys.sorted() == WebAssets.embedded.files.keys.sorted())
+        #expect(assets.asset(forPath: "/app.js")?.bytes == WebAssets.embedded.asset(forPath: "/app.js")?.bytes)
+    }
+}

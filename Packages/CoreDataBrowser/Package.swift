@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+// The thin assembly: wires BrowserCore, BrowserHTTP and BrowserWebAssets to any store and holds the public
+// API (`CoreDataBrowserServer`). Builds and tests alone: `swift test --package-path Packages/CoreDataBrowser`.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "CoreDataBrowser",
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .macCatalyst(.v15)],
+    products: [
+        .library(name: "CoreDataBrowser", targets: ["CoreDataBrowser"]),
+    ],
+    dependencies: [
+        .package(path: "../BrowserCore"),
+        .package(path: "../BrowserHTTP"),
+        .package(path: "../BrowserWebAssets"),
+        .package(path: "../BrowserMemory"),
+    ],
+    targets: [
+        .target(
+            name: "CoreDataBrowser",
+            dependencies: [
+                .product(name: "BrowserCore", package: "BrowserCore"),
+                .product(name: "BrowserHTTP", package: "BrowserHTTP"),
+                .product(name: "BrowserWebAssets", package: "BrowserWebAssets"),
+            ],
+            path: "Sources/CoreDataBrowser",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CoreDataBrowserTests",
+            dependencies: [
+                "CoreDataBrowser",
+                .product(name: "BrowserCore", package: "BrowserCore"),
+                .product(name: "BrowserMemory", package: "BrowserMemory"),
+                .product(name: "BrowserWebAssets", package: "BrowserWebAssets"),
+            ],
+            path: "Tests/CoreDataBrowserTests",
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

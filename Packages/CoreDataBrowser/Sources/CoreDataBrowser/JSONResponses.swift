@@ -1,0 +1,36 @@
+import BrowserCore
+import BrowserHTTP
+import Foundation
+
+/// Turns service results and errors into HTTP responses. The one place where a `BrowserError` becomes a status.
+enum JSONResponses {
+    static let contentType = "application/json; charset=utf-8"
+
+    static func ok(_ value: some Encodable) -> HTTPResponse {
+        do {
+            return .data(try BrowserJSON.encode(value), contentType: contentType)
+        } catch {
+            return self.error(.internalServerError, "Could not encode the response: \(error)")
+        }
+    }
+
+    static func failure(_ error: BrowserError) -> HTTPResponse {
+        self.error(status(for: error), error.message)
+    }
+
+    /// `{"error": "<message>"}`; also renders the HTTP layer's own errors (400, 404, 405, 413, …), so every
+    /// error the server sends has the same shape.
+    @Sendable static func error(_ status: HTTPStatus, _ message: String) -> HTTPResponse {
+        let body = (try? BrowserJSON.encode(["error": message])) ?? Data(#"{"error":"internal error"}"#.utf8)
+        return .data(body, contentType: contentType, status: status)
+    }
+
+    static func status(for error: BrowserError) -> HTTPStatus {
+        switch error.kind {
+        case .badRequest: .badRequest
+        case .notFound: .notFound
+        case .methodNotAllowed: .methodNotAllowed
+        case .storeFailure: .internalServerError
+        }
+    }
+}
