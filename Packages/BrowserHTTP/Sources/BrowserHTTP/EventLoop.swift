@@ -1,0 +1,256 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One thread multiplexing the listening socket and every client connection with
+/// `poll()`.
+///
+/// Why a poll thread rather than a thread per connection or DispatchSources: a single
+/// owner thread makes all connection state single-threaded (no locks, no races between
+/// read, write, timeout and close), timeouts are plain deadline comparisons, and
+/// closing a descriptor can never race with a dispatch source still watching it.
+/// Blocking work never happens here: responders run in Swift concurrency tasks and
+/// hand their response back through `post(_:)`.
+///
+/// `@unchecked Sendable`: tasks call `post(_:)`, which only touches the lock-guarded
+/// `inbox` and the wake pipe. Everything else is confined to the loop thread.
+final class EventLoop: @unchecked Sendable {
+    /// Messages sent to the loop thread from other threads.
+    enum Message: Sendable {
+        case response(connectionID: UInt64, HTTPResponse)
+        case stop
+    }
+
+    private struct Inbox {
+        var messages: [Message] = []
+        /// False once the loop has shut down; late responses are then dropped, and the
+        /// wake pipe is never written after it was closed (its number may be reused).
+        var isOpen = true
+        /// A wake byte is already in the pipe, so posting again need not write one.
+        var wakePending = false
+    }
+
+    let limits: HTTPServerLimits
+    let errorRenderer: @Sendable (HTTPStatus, String) -> HTTPResponse
+    let responder: any HTTPResponder
+
+    private let listener: Int32
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let inbox = Locked(Inbox())
+    private let finished = DispatchSemaphore(value: 0)
+
+    // Loop-thread state.
+    private var connections: [UInt64: HTTPConnection] = [:]
+    private var nextConnectionID: UInt64 = 0
+    /// Connections counted against `maxConnections` (503-rejected ones are not).
+    private var admittedCount = 0
+    /// Set when accept() fails persistently (e.g. out of descriptors), so the still-readable listener
+    /// is not polled in a busy loop until some may have been freed.
+    private var acceptPausedUntil: UInt64 = 0
+    /// One receive buffer shared by all connections; the loop reads one socket at a time.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+    /// Takes ownership of `listener`, which is closed when the loop stops.
+    init(
+        listener: Int32, limits: HTTPServerLimits,
+        errorRenderer: @escaping @Sendable (HTTPStatus, String) -> HTTPResponse,
+        responder: any HTTPResponder
+    ) throws(HTTPServerError) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            throw .socketFailed(reason: Platform.errorMessage(Platform.errno))
+        }
+        for fd in fds {
+            let flags = fcntl(fd, F_GETFL)
+            _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        self.wakeRead = fds[0]
+        self.wakeWrite = fds[1]
+        self.listener = listener
+        self.limits = limits
+        self.errorRenderer = errorRenderer
+        self.responder = responder
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "BrowserHTTP.EventLoop"
+        thread.start()
+    }
+
+    /// Closes the listener and every connection, then returns once the loop thread has
+    /// done so. Responses still being computed are discarded.
+    func stop() {
+        post(.stop)
+        finished.wait()
+    }
+
+    /// Thread-safe: queues a message for the loop thread and wakes it up.
+    func post(_ message: Message) {
+        inbox.withLock { inbox in
+            guard inbox.isOpen else { return }
+            inbox.messages.append(message)
+            if !inbox.wakePending {
+                inbox.wakePending = true
+                var byte: UInt8 = 1
+                _ = write(wakeWrite, &byte, 1)
+            }
+        }
+    }
+
+    // MARK: - Loop thread
+
+    private func run() {
+        var pollFDs: [pollfd] = []
+        var polled: [HTTPConnection] = []
+        while true {
+            let now = Platform.nowNanoseconds()
+            pollFDs.removeAll(keepingCapacity: true)
+            polled.removeAll(keepingCapacity: true)
+            pollFDs.append(pollfd(fd: wakeRead, events: Platform.pollIn, revents: 0))
+            let pollListener = now >= acceptPausedUntil
+            if pollListener {
+                pollFDs.append(pollfd(fd: listener, events: Platform.pollIn, revents: 0))
+            }
+            var nextDeadline = pollListener ? UInt64.max : acceptPausedUntil
+            for connection in connections.values {
+                if let deadline = connection.deadline { nextDeadline = min(nextDeadline, deadline) }
+                let events = connection.pollEvents
+                guard events != 0 else { continue }
+                pollFDs.append(pollfd(fd: connection.fd, events: events, revents: 0))
+                polled.append(connection)
+            }
+            let timeout: Int32
+            if nextDeadline == .max {
+                timeout = -1
+            } else if nextDeadline <= now {
+                timeout = 0
+            } else {
+                // Round up so the loop does not wake just before the deadline and spin.
+                timeout = Int32(clamping: (nextDeadline - now + 999_999) / 1_000_000)
+            }
+
+            let ready = poll(&pollFDs, nfds_t(pollFDs.count), timeout)
+            if ready < 0 && Platform.errno != EINTR {
+                // Not expected with valid descriptors; back off rather than spin.
+                usleep(10_000)
+                continue
+            }
+
+            if ready > 0 && pollFDs[0].revents != 0 {
+                if handleMessages() { return }
+            }
+            var index = 1
+            if pollListener {
+                if ready > 0 && pollFDs[1].revents != 0 { acceptConnections() }
+                index = 2
+            }
+            if ready > 0 {
+                for connection in polled {
+                    let revents = pollFDs[index].revents
+                    index += 1
+                    // A connection handled earlier in this pass may have closed it.
+                    if revents != 0 && !connection.isClosed {
+                        connection.handle(revents: revents)
+                    }
+                }
+            }
+            fireTimeouts()
+        }
+    }
+
+    /// Returns true when the loop must exit.
+    private func handleMessages() -> Bool {
+        // Drain the pipe before taking messages: a post racing with this sees
+        // wakePending == false afterwards and writes a fresh byte, so nothing is missed.
+        var scratch = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &scratch, scratch.count) > 0 {}
+        let messages = inbox.withLock { inbox in
+            inbox.wakePending = false
+            defer { inbox.messages.removeAll() }
+            return inbox.messages
+        }
+        for message in messages {
+            switch message {
+            case .response(let id, let response):
+                // The connection may be gone (client vanished); the response is dropped.
+                connections[id]?.responseReady(response)
+            case .stop:
+                shutDown()
+                return true
+            }
+        }
+        return false
+    }
+
+    private func acceptConnections() {
+        // Bounded so a connection flood cannot starve existing connections.
+        for _ in 0..<64 {
+            let fd: Int32
+            switch ListeningSocket.accept(listener) {
+            case .accepted(let accepted): fd = accepted
+            case .wouldBlock: return
+            case .retry: continue
+            case .backOff:
+                acceptPausedUntil = Platform.nowNanoseconds() + 100_000_000
+                return
+            }
+            let admitted = admittedCount < limits.maxConnections
+            // Rejected connections still need a moment to receive their 503; cap them
+            // too, beyond which new connections are closed without a word.
+            guard admitted || connections.count < limits.maxConnections + 64 else {
+                Platform.close(fd)
+                continue
+            }
+            nextConnectionID += 1
+            let connection = HTTPConnection(id: nextConnectionID, fd: fd, admitted: admitted, loop: self)
+            connections[connection.id] = connection
+            if admitted {
+                admittedCount += 1
+                connection.start()
+            } else {
+                connection.reject(.serviceUnavailable, "Too many connections")
+            }
+        }
+    }
+
+    private func fireTimeouts() {
+        let now = Platform.nowNanoseconds()
+        for connection in connections.values {
+            if let deadline = connection.deadline, deadline <= now {
+                connection.deadlinePassed()
+            }
+        }
+    }
+
+    /// Called by a connection when it has closed its descriptor.
+    func remove(_ connection: HTTPConnection) {
+        guard connections.removeValue(forKey: connection.id) != nil else { return }
+        if connection.admitted { admittedCount -= 1 }
+        acceptPausedUntil = 0  // a descriptor was freed
+    }
+
+    private func shutDown() {
+        inbox.withLock { inbox in
+            inbox.isOpen = false
+            inbox.messages.removeAll()
+        }
+        for connection in Array(connections.values) {
+            connection.close()
+        }
+        Platform.close(listener)
+        Platform.close(wakeRead)
+        Platform.close(wakeWrite)
+        finished.signal()
+    }
+}

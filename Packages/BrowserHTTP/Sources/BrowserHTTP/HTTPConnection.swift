@@ -1,0 +1,295 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One client connection: a state machine driven by the event loop.
+///
+/// Not Sendable and never touched outside the loop thread; the responder's task only
+/// sends the response back to the loop by connection id.
+///
+/// Requests on a connection are handled strictly one after another, so pipelined
+/// requests are answered in order (RFC 9112 §9.3.2). While a request is being handled
+/// or answered, the socket is not read: pipelined bytes wait in the decoder or in the
+/// kernel, which bounds memory per connection and gives TCP backpressure.
+final class HTTPConnection {
+    enum State {
+        /// Waiting for request bytes.
+        case reading
+        /// The responder is running in this task.
+        case handling(Task<Void, Never>)
+        /// Sending `outbound`, then doing `then`.
+        case writing(then: AfterWrite)
+        /// The final response was sent and our side shut down; reading and discarding
+        /// until the client closes, so unread request bytes do not make the kernel send
+        /// a reset that could destroy the response before the client read it.
+        case draining
+        case closed
+    }
+
+    enum AfterWrite {
+        /// A final response that ends the connection: lingering close.
+        case close
+        /// A final response on a persistent connection: decode the next request.
+        case nextRequest
+        /// An interim `100 Continue`: go on reading the body of the current request.
+        case continueReading
+    }
+
+    /// What happens when `deadline` passes.
+    private enum DeadlineKind {
+        /// No request bytes pending: close silently.
+        case idle
+        /// Part of a request received: answer 408 and close.
+        case request
+        /// The client stopped reading the response: close.
+        case write
+        /// Lingering close: stop waiting for the client to close.
+        case drain
+    }
+
+    let id: UInt64
+    let fd: Int32
+    /// Counted against `maxConnections` (false for connections rejected with 503).
+    let admitted: Bool
+    private unowned let loop: EventLoop
+
+    private(set) var state: State = .reading
+    private(set) var deadline: UInt64?
+    private var deadlineKind: DeadlineKind = .idle
+    private var decoder: HTTPRequestDecoder
+    private var outbound: [UInt8] = []
+    private var outboundOffset = 0
+    private var drainedBytes = 0
+
+    // About the request being handled, needed to encode its response.
+    private var requestMethod: HTTPMethod?
+    private var requestVersion = "HTTP/1.1"
+    private var requestKeepAlive = false
+
+    /// Upper bound on lingering close; it only protects the response, so it is short.
+    private static let drainTimeout: TimeInterval = 2
+    private static let maxDrainBytes = 1024 * 1024
+
+    init(id: UInt64, fd: Int32, admitted: Bool, loop: EventLoop) {
+        self.id = id
+        self.fd = fd
+        self.admitted = admitted
+        self.loop = loop
+        self.decoder = HTTPRequestDecoder(limits: loop.limits)
+    }
+
+    var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
+    var pollEvents: Int16 {
+        switch state {
+        case .reading, .draining: Platform.pollIn
+        case .writing: Platform.pollOut
+        case .handling, .closed: 0
+        }
+    }
+
+    /// A fresh connection may stay silent for `requestTimeout`.
+    func start() {
+        setDeadline(.idle, after: loop.limits.requestTimeout)
+    }
+
+    /// Answers a connection over the limit without reading its request.
+    func reject(_ status: HTTPStatus, _ message: String) {
+        sendError(status, message)
+    }
+
+    // MARK: - Events
+
+    func handle(revents: Int16) {
+        switch state {
+        case .reading:
+            readRequestBytes()
+        case .draining:
+            drain()
+        case .writing:
+            flush()
+        case .handling, .closed:
+            break
+        }
+    }
+
+    func deadlinePassed() {
+        deadline = nil
+        switch deadlineKind {
+        case .idle, .write, .drain:
+            close()
+        case .request:
+            guard case .reading = state else { return }
+            sendError(.requestTimeout, "Timed out waiting for the request")
+        }
+    }
+
+    /// The responder finished; ignored unless this connection is still waiting for it.
+    func responseReady(_ response: HTTPResponse) {
+        guard case .handling = state else { return }
+        let handlerWantsClose = response.headers.listElements(for: "Connection")
+            .contains { HTTPHeaders.namesMatch(String($0), "close") }
+        let keepAlive = requestKeepAlive && !handlerWantsClose
+        send(
+            HTTPResponseEncoder.encode(
+                response, requestMethod: requestMethod, requestVersion: requestVersion,
+                keepAlive: keepAlive),
+            then: keepAlive ? .nextRequest : .close)
+    }
+
+    // MARK: - Reading
+
+    private func readRequestBytes() {
+        let count = Platform.recv(fd, loop.readBuffer)
+        if count > 0 {
+            decoder.feed(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+            // The request timeout runs from the first byte of a request.
+            if deadlineKind == .idle, decoder.isMidRequest {
+                setDeadline(.request, after: loop.limits.requestTimeout)
+            }
+            decodeNextRequest()
+        } else if count == 0 {
+            // The client closed. Whatever was partially received cannot be answered.
+            close()
+        } else if !Self.isTransient(Platform.errno) {
+            close()
+        }
+    }
+
+    /// Starts handling the next buffered request, or keeps reading.
+    private func decodeNextRequest() {
+        guard case .reading = state else { return }
+        let request: HTTPRequest?
+        do {
+            request = try decoder.nextRequest()
+        } catch {
+            sendError(error.status, error.message)
+            return
+        }
+        guard let request else {
+            if decoder.takeContinueRequest() {
+                send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), then: .continueReading)
+            }
+            return
+        }
+        requestMethod = request.method
+        requestVersion = request.version
+        requestKeepAlive = request.isKeepAlive
+        deadline = nil  // the responder takes as long as it takes
+        let id = id
+        let loop = loop
+        let responder = loop.responder
+        state = .handling(
+            Task {
+                let response = await responder.respond(to: request)
+                loop.post(.response(connectionID: id, response))
+            })
+    }
+
+    // MARK: - Writing
+
+    /// Renders an error with the configured renderer and closes after sending it: after
+    /// a framing error or timeout the rest of the byte stream cannot be trusted.
+    private func sendError(_ status: HTTPStatus, _ message: String) {
+        let response = loop.errorRenderer(status, message)
+        send(
+            HTTPResponseEncoder.encode(
+                response, requestMethod: nil, requestVersion: "HTTP/1.1", keepAlive: false),
+            then: .close)
+    }
+
+    private func send(_ bytes: [UInt8], then next: AfterWrite) {
+        outbound = bytes
+        outboundOffset = 0
+        state = .writing(then: next)
+        setDeadline(.write, after: loop.limits.writeTimeout)
+        // Try at once: the socket is almost always writable, saving a poll round trip.
+        flush()
+    }
+
+    /// Writes as much as the socket accepts; on EAGAIN the loop polls for POLLOUT.
+    private func flush() {
+        guard case .writing(let next) = state else { return }
+        while outboundOffset < outbound.count {
+            let written = outbound.withUnsafeBytes { bytes in
+                Platform.send(fd, UnsafeRawBufferPointer(rebasing: bytes[outboundOffset...]))
+            }
+            if written > 0 {
+                outboundOffset += written
+                setDeadline(.write, after: loop.limits.writeTimeout)  // progress
+            } else if written < 0 && Platform.errno == EINTR {
+                continue
+            } else if written < 0 && Platform.isWouldBlock(Platform.errno) {
+                return
+            } else {
+                // EPIPE / ECONNRESET: the client is gone (SIGPIPE is suppressed).
+                close()
+                return
+            }
+        }
+        outbound = []
+        outboundOffset = 0
+        switch next {
+        case .close:
+            beginLingeringClose()
+        case .continueReading:
+            state = .reading
+            setDeadline(.request, after: loop.limits.requestTimeout)
+        case .nextRequest:
+            state = .reading
+            if decoder.isMidRequest {
+                setDeadline(.request, after: loop.limits.requestTimeout)
+            } else {
+                setDeadline(.idle, after: loop.limits.keepAliveIdleTimeout)
+            }
+            // Pipelined requests may already be buffered.
+            decodeNextRequest()
+        }
+    }
+
+    // MARK: - Closing
+
+    private func beginLingeringClose() {
+        Platform.shutdownWrite(fd)
+        state = .draining
+        setDeadline(.drain, after: min(Self.drainTimeout, loop.limits.requestTimeout))
+    }
+
+    private func drain() {
+        let count = Platform.recv(fd, loop.readBuffer)
+        if count > 0 {
+            drainedBytes += count
+            if drainedBytes > Self.maxDrainBytes { close() }
+        } else if count == 0 || !Self.isTransient(Platform.errno) {
+            close()
+        }
+    }
+
+    /// Closes the socket and forgets the connection; a running responder is cancelled
+    /// and its response will be dropped.
+    func close() {
+        if case .closed = state { return }
+        if case .handling(let task) = state { task.cancel() }
+        state = .closed
+        deadline = nil
+        Platform.close(fd)
+        loop.remove(self)
+    }
+
+    private func setDeadline(_ kind: DeadlineKind, after seconds: TimeInterval) {
+        deadlineKind = kind
+        let nanoseconds = max(0, seconds) * 1_000_000_000
+        deadline = Platform.nowNanoseconds() &+ UInt64(min(nanoseconds, Double(UInt64.max / 2)))
+    }
+
+    private static func isTransient(_ code: Int32) -> Bool {
+        code == EINTR || Platform.isWouldBlock(code)
+    }
+}

@@ -1,0 +1,55 @@
+public import Foundation
+
+/// A decoded HTTP request.
+public struct HTTPRequest: Sendable, Equatable {
+    public var method: HTTPMethod
+    /// The request-target exactly as received, e.g. `/api/entities/Book?search=caf%C3%A9`.
+    /// The router matches on this (not on `path`) so `%2F` inside a segment is kept.
+    public var target: String
+    /// The percent-decoded path, e.g. `/api/entities/Café`.
+    public var path: String
+    /// The decoded query component.
+    public var query: HTTPQuery
+    /// `HTTP/1.0` or `HTTP/1.1`.
+    public var version: String
+    public var headers: HTTPHeaders
+    public var body: Data
+
+    /// Builds a request from a raw request-target, decoding `path` and `query` exactly as
+    /// the server does. Useful to unit-test handlers and routers without sockets.
+    /// - Throws: `HTTPParseError` for an invalid target, percent-escape or UTF-8.
+    public init(
+        method: HTTPMethod = .GET,
+        target: String,
+        version: String = "HTTP/1.1",
+        headers: HTTPHeaders = HTTPHeaders(),
+        body: Data = Data()
+    ) throws(HTTPParseError) {
+        let parsed = try RequestTarget.parse(target, method: method)
+        self.method = method
+        self.target = target
+        self.path = try PercentDecoding.decode(parsed.rawPath.utf8, plusAsSpace: false)
+        if let rawQuery = parsed.rawQuery {
+            self.query = try HTTPQuery(decodingBytes: Array(rawQuery.utf8))
+        } else {
+            self.query = HTTPQuery()
+        }
+        self.version = version
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Whether the client wants the connection kept open after the response
+    /// (RFC 9112 §9.3): HTTP/1.1 persists unless `Connection: close`; HTTP/1.0 closes
+    /// unless `Connection: keep-alive`.
+    public var isKeepAlive: Bool {
+        let options = headers.listElements(for: "Connection")
+        if options.contains(where: { HTTPHeaders.namesMatch(String($0), "close") }) {
+            return false
+        }
+        if version == "HTTP/1.0" {
+            return options.contains { HTTPHeaders.namesMatch(String($0), "keep-alive") }
+        }
+        return true
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// An HTTP/1.1 server (RFC 9112) over POSIX sockets.
+///
+/// One event-loop thread multiplexes every connection with non-blocking sockets;
+/// requests are answered by the responder in Swift concurrency tasks, so a slow
+/// handler never blocks other connections. See `HTTPServerLimits` for the protections
+/// against oversized and slow clients.
+///
+/// ```swift
+/// var router = HTTPRouter()
+/// router.add(.GET, "/hello/:name") { _, parameters in .text("Hello \(parameters["name"] ?? "")") }
+/// let server = HTTPServer(configuration: .init(port: 8080), responder: router)
+/// let port = try server.start()
+/// ```
+///
+/// Thread-safe: `start()`/`stop()` may be called from any thread and are serialized.
+public final class HTTPServer: Sendable {
+    public struct Configuration: Sendable {
+        /// Numeric address to bind: "127.0.0.1" (this device only) or "0.0.0.0" (every
+        /// interface); IPv6 ("::1", "::") and "localhost" also work. No DNS lookups.
+        public var host: String
+        /// 0 lets the system pick a free port; `start()` returns the real one.
+        public var port: UInt16
+        public var limits: HTTPServerLimits
+        /// Renders the responses the server produces itself (400, 408, 413, 414, 431,
+        /// 501, 503, 505).
+        public var errorRenderer: @Sendable (HTTPStatus, String) -> HTTPResponse
+
+        public init(
+            host: String = "127.0.0.1",
+            port: UInt16 = 0,
+            limits: HTTPServerLimits = HTTPServerLimits(),
+            errorRenderer: @escaping @Sendable (HTTPStatus, String) -> HTTPResponse = HTTPErrorRenderer.plainText
+        ) {
+            self.host = host
+            self.port = port
+            self.limits = limits
+            self.errorRenderer = errorRenderer
+        }
+    }
+
+    private struct RunState {
+        var loop: EventLoop?
+        var port: UInt16?
+    }
+
+    public let configuration: Configuration
+    private let responder: any HTTPResponder
+    private let state = Locked(RunState())
+    /// Serializes whole start/stop operations (which block while binding or waiting for
+    /// the loop to finish) so a concurrent start cannot interleave with a stop.
+    private let lifecycle = NSLock()
+
+    public init(configuration: Configuration, responder: any HTTPResponder) {
+        self.configuration = configuration
+        self.responder = responder
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Whether the server is accepting connections.
+    public var isRunning: Bool {
+        state.withLock { $0.loop != nil }
+    }
+
+    /// The bound port while running, nil otherwise.
+    public var port: UInt16? {
+        state.withLock { $0.port }
+    }
+
+    /// Binds `configuration.port` and starts serving; returns the bound port.
+    ///
+    /// Binding and listening happen synchronously, so a taken port throws here
+    /// (`.bindFailed`). Can be called again after `stop()`.
+    @discardableResult
+    public func start() throws(HTTPServerError) -> UInt16 {
+        try start(port: configuration.port)
+    }
+
+    /// Tries each port in order and starts on the first one that can be bound, e.g.
+    /// `start(portCandidates: 8080...8090)`. Only `.bindFailed` moves on to the next
+    /// candidate; other errors are thrown at once. Throws the last `.bindFailed` when
+    /// every port is taken, `.noPortCandidates` for an empty sequence.
+    @discardableResult
+    public func start(portCandidates: some Sequence<UInt16>) throws(HTTPServerError) -> UInt16 {
+        var lastError = HTTPServerError.noPortCandidates
+        for candidate in portCandidates {
+            do {
+                return try start(port: candidate)
+            } catch {
+                guard case .bindFailed = error else { throw error }
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+
+    private func start(port requestedPort: UInt16) throws(HTTPServerError) -> UInt16 {
+        lifecycle.lock()
+        defer { lifecycle.unlock() }
+        guard !isRunning else { throw .alreadyRunning }
+        let (listener, port) = try ListeningSocket.open(host: configuration.host, port: requestedPort)
+        let loop: EventLoop
+        do {
+            loop = try EventLoop(
+                listener: listener, limits: configuration.limits,
+                errorRenderer: configuration.errorRenderer, responder: responder)
+        } catch {
+            Platform.close(listener)
+            throw error
+        }
+        loop.start()
+        state.withLock { $0 = RunState(loop: loop, port: port) }
+        return port
+    }
+
+    /// Closes the listener and every open connection and returns once they are closed.
+    /// Responses still being computed are discarded (their tasks are cancelled).
+    /// Does nothing if the server is not running.
+    public func stop() {
+        lifecycle.lock()
+        defer { lifecycle.unlock() }
+        let loop = state.withLock { state in
+            defer { state = RunState() }
+            return state.loop
+        }
+        loop?.stop()
+    }
+}

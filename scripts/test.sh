@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs every test of the project: the one command README gives.
+#
+#   scripts/test.sh            everything: checks, Swift tests, CLI checks, browser tests
+#   scripts/test.sh --no-ui    skip the browser tests (no Chromium needed)
+#
+# Needs: Swift 6, libsqlite3-dev, zlib1g-dev, python3; for the browser tests Chromium, chromedriver and
+# Selenium (scripts/ui-tests/run.sh installs what is missing on Debian). .ci/run installs everything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+run_ui=1
+for argument in "$@"; do
+  case "$argument" in
+    --no-ui) run_ui=0 ;;
+    *) echo "scripts/test.sh: unknown argument $argument" >&2; exit 2 ;;
+  esac
+done
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "Architecture: imports point downward only"
+python3 scripts/check-architecture.py
+python3 scripts/check-architecture.py --self-test
+
+step "Web assets: the compiled-in copy is web/"
+python3 scripts/embed-web-assets.py --check
+
+step "Build everything with warnings as errors"
+swift build --build-tests -Xswiftc -warnings-as-errors
+
+step "Each brick builds alone"
+for manifest in Packages/*/Package.swift; do
+  brick=$(dirname "$manifest")
+  swift build --package-path "$brick" --scratch-path ".build-bricks/$(basename "$brick")" -Xswiftc -warnings-as-errors >/dev/null
+  echo "built $brick alone"
+done
+
+step "Swift tests"
+swift test --skip-build
+
+step "browser-demo command line"
+scripts/check-demo-cli.sh .build/debug/browser-demo
+
+if [ "$run_ui" = 1 ]; then
+  step "Browser tests (headless Chromium)"
+  BROWSER_DEMO="$PWD/.build/debug/browser-demo" scripts/ui-tests/run.sh
+fi
+
+if [ -d ../shared/fixtures/coredata ]; then
+  step "Fixtures untouched"
+  (cd ../shared/fixtures/coredata && sha256sum --quiet -c SHA256SUMS) && echo "fixture checksums verified"
+fi
