@@ -44,7 +44,8 @@ scripts/check-demo-cli.sh .build/debug/browser-demo
 
 if [ "$run_ui" = 1 ]; then
   step "Browser tests (headless Chromium)"
-  BROWSER_DEMO="$PWD/.build/debug/browser-demo" scripts/ui-tests/run.sh
+  # The compiled-in copy is what users get; the embed check above proved it equals web/.
+  CDB_WEB_ROOT=embedded BROWSER_DEMO="$PWD/.build/debug/browser-demo" scripts/ui-tests/run.sh
 fi
 
 if [ -d ../shared/fixtures/coredata ]; then

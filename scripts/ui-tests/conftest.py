@@ -1,0 +1,346 @@
+"""Shared fixtures for the browser tests of the web UI (Inspector: test_inspector.py, Lab: test_lab.py).
+
+Run everything with ``scripts/ui-tests/run.sh`` (installs Chromium, Selenium and pytest when missing, builds
+browser-demo, runs pytest). Plain ``python3 -m pytest -v scripts/ui-tests`` works once those are installed.
+
+Fixtures
+--------
+``server`` (session)
+    Base URL of a running browser-demo, e.g. ``"http://127.0.0.1:54321"`` (no trailing slash). The binary is
+    started once per session with ``--port 0 --loopback``; its ``CoreDataBrowser: http://…`` line gives the URL.
+    Which binary: env ``BROWSER_DEMO`` if set, else ``.build-ui/debug/browser-demo`` (built with
+    ``swift build --product browser-demo --scratch-path .build-ui`` when it is missing). The UI is served from
+    the repository's ``web/`` (``--web-root``), so the tests see the files as they are now, even before
+    ``scripts/embed-web-assets.py`` has refreshed the compiled-in copy; env ``CDB_WEB_ROOT=embedded`` tests the
+    compiled-in copy instead (or ``CDB_WEB_ROOT=DIR`` another folder). Env ``CDB_BASE_URL`` skips starting
+    anything and tests an already running server instead.
+``api`` (session)
+    ``api(path, **params) -> parsed JSON`` for GETs against ``server``; ``api.status(path, **params)`` returns
+    ``(status, parsed JSON)`` without raising on 4xx/5xx. Use it to compute what the UI must show.
+``driver`` (function)
+    A fresh headless Chromium WebDriver (``--headless=new --no-sandbox --window-size=1400,900``) with a clean
+    profile, downloads allowed into ``download_dir``, and the browser console captured (see ``console_errors``).
+    A failing test leaves ``artifacts/screenshots/FAILED-<test>.png`` behind.
+``download_dir`` (function)
+    ``pathlib.Path`` of the temp folder the driver downloads into.
+``wait_for`` (session)
+    ``wait_for(driver, condition, timeout=10, message="") -> value``: polls ``condition(driver)`` until it returns
+    something truthy (returned) or raises TimeoutException with ``message``. Exceptions such as
+    StaleElementReferenceException / NoSuchElementException inside the condition count as "not yet".
+``wait_css`` (session)
+    ``wait_css(driver, css, timeout=10, visible=True) -> WebElement``: the first element matching ``css``.
+``screenshot`` (session)
+    ``screenshot(driver, name) -> Path``: saves ``artifacts/screenshots/<name>.png`` at the repository root.
+``console_errors`` (session)
+    ``console_errors(driver, ignore=("Failed to load resource",)) -> list[str]``: SEVERE browser-console entries
+    since the last call (JavaScript errors, uncaught rejections). Network 4xx/5xx lines are ignored by default.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import (
+    NoSuchElementException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOT_DIR = REPO_ROOT / "artifacts" / "screenshots"
+SCRATCH_PATH = REPO_ROOT / ".build-ui"
+URL_LINE = re.compile(r"CoreDataBrowser:\s+(http://127\.0\.0\.1:\d+)\S*")
+SERVER_START_TIMEOUT = 60
+
+
+# ------------------------------------------------------------------------------------------------
+# The server
+# ------------------------------------------------------------------------------------------------
+
+
+def _browser_demo_binary() -> Path:
+    explicit = os.environ.get("BROWSER_DEMO")
+    if explicit:
+        path = Path(explicit)
+        if not path.exists():
+            pytest.exit(f"BROWSER_DEMO={explicit} does not exist", returncode=2)
+        return path
+    path = SCRATCH_PATH / "debug" / "browser-demo"
+    if not path.exists():
+        build = subprocess.run(
+            ["swift", "build", "--product", "browser-demo", "--scratch-path", str(SCRATCH_PATH)],
+            cwd=REPO_ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        if build.returncode != 0 or not path.exists():
+            pytest.exit(f"building browser-demo failed:\n{build.stdout[-4000:]}", returncode=2)
+    return path
+
+
+class _DemoServer:
+    """browser-demo as a child process; its output is drained into ``log`` so the pipe never fills."""
+
+    def __init__(self, binary: Path, extra_args: list[str]):
+        self.log: list[str] = []
+        self.url: str | None = None
+        self._found = threading.Event()
+        self.process = subprocess.Popen(
+            [str(binary), "--port", "0", "--loopback", *extra_args],
+            cwd=REPO_ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+        )
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.log.append(line.rstrip("\n"))
+            match = URL_LINE.search(line)
+            if match and self.url is None:
+                self.url = match.group(1)
+                self._found.set()
+        self._found.set()  # the process ended: stop waiting
+
+    def wait_for_url(self, timeout: float) -> str:
+        if not self._found.wait(timeout) or self.url is None:
+            self.stop()
+            output = "\n".join(self.log[-40:])
+            raise RuntimeError(f"browser-demo printed no 'CoreDataBrowser: http://127.0.0.1:<port>' line:\n{output}")
+        return self.url
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+def _wait_until_healthy(base: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{base}/api/health", timeout=5) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError) as err:
+            last = err
+        time.sleep(0.1)
+    raise RuntimeError(f"{base}/api/health did not answer 200 within {timeout}s: {last}")
+
+
+@pytest.fixture(scope="session")
+def server():
+    """Base URL of the server under test, e.g. "http://127.0.0.1:54321"."""
+    external = os.environ.get("CDB_BASE_URL")
+    if external:
+        base = external.rstrip("/")
+        _wait_until_healthy(base, 10)
+        yield base
+        return
+    web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
+    demo = _DemoServer(_browser_demo_binary(), [] if web_root == "embedded" else ["--web-root", web_root])
+    try:
+        base = demo.wait_for_url(SERVER_START_TIMEOUT)
+        _wait_until_healthy(base, 10)
+        yield base
+    finally:
+        demo.stop()
+
+
+class _Api:
+    def __init__(self, base: str):
+        self.base = base
+
+    def url(self, path: str, **params) -> str:
+        query = urllib.parse.urlencode({k: v for k, v in params.items() if v is not None})
+        return f"{self.base}{path}{'?' + query if query else ''}"
+
+    def status(self, path: str, **params):
+        """(HTTP status, parsed JSON body) without raising on error statuses."""
+        try:
+            with urllib.request.urlopen(self.url(path, **params), timeout=15) as response:
+                return response.status, json.loads(response.read().decode("utf-8"))
+        except urllib.error.HTTPError as err:
+            body = err.read().decode("utf-8")
+            return err.code, (json.loads(body) if body else None)
+
+    def __call__(self, path: str, **params):
+        status, body = self.status(path, **params)
+        assert status == 200, f"GET {path} {params} answered {status}: {body}"
+        return body
+
+
+@pytest.fixture(scope="session")
+def api(server):
+    """api(path, **params) -> JSON of GET server+path; api.status(...) -> (status, JSON)."""
+    return _Api(server)
+
+
+# ------------------------------------------------------------------------------------------------
+# The browser
+# ------------------------------------------------------------------------------------------------
+
+
+def _find_executable(*names: str) -> str:
+    for name in names:
+        found = shutil.which(name)
+        if found:
+            return found
+    for candidate in ("/usr/bin/chromium", "/usr/lib/chromium/chromium"):
+        if Path(candidate).exists() and Path(candidate).name in names:
+            return candidate
+    pytest.exit(f"none of {names} is installed (run scripts/ui-tests/run.sh)", returncode=2)
+
+
+@pytest.fixture
+def download_dir():
+    path = Path(tempfile.mkdtemp(prefix="cdb-ui-downloads-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def driver(download_dir):
+    """A fresh headless Chromium (clean profile, so localStorage starts empty in every test)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = _find_executable("chromium", "chromium-browser", "google-chrome")
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--window-size=1400,900",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-extensions",
+        "--force-color-profile=srgb",
+        "--hide-scrollbars",
+        "--disable-breakpad",
+        "--disable-crash-reporter",
+    ):
+        options.add_argument(arg)
+    options.add_experimental_option(
+        "prefs",
+        {
+            "download.default_directory": str(download_dir),
+            "download.prompt_for_download": False,
+            "download.directory_upgrade": True,
+            "safebrowsing.enabled": False,
+        },
+    )
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # An explicit chromedriver path keeps Selenium Manager from trying to download one (there is no network).
+    service = Service(executable_path=_find_executable("chromedriver"))
+    browser = webdriver.Chrome(options=options, service=service)
+    browser.set_page_load_timeout(30)
+    browser.set_script_timeout(30)
+    browser.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(download_dir)})
+    browser.download_dir = download_dir
+    yield browser
+    browser.quit()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        browser = item.funcargs.get("driver") if hasattr(item, "funcargs") else None
+        if browser is not None:
+            try:
+                _save_screenshot(browser, f"FAILED-{item.name}")
+                logs = browser.get_log("browser")
+                if logs:
+                    report.sections.append(("browser console", "\n".join(entry["message"] for entry in logs)))
+            except Exception as err:  # the browser may be gone; the failure itself matters more
+                print(f"could not capture the failing page: {err}", file=sys.stderr)
+
+
+# ------------------------------------------------------------------------------------------------
+# Helpers (exposed as fixtures so test files need no imports from here)
+# ------------------------------------------------------------------------------------------------
+
+
+def _wait_for(driver, condition, timeout: float = 10, message: str = ""):
+    def guarded(d):
+        try:
+            return condition(d)
+        except (StaleElementReferenceException, NoSuchElementException):
+            return False
+
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(guarded)
+    except TimeoutException as err:
+        raise TimeoutException(f"timed out after {timeout}s waiting for: {message or condition}") from err
+
+
+def _wait_css(driver, css: str, timeout: float = 10, visible: bool = True):
+    def found(d):
+        for element in d.find_elements(By.CSS_SELECTOR, css):
+            if not visible or element.is_displayed():
+                return element
+        return None
+
+    return _wait_for(driver, found, timeout, f"element {css!r}{' to be visible' if visible else ''}")
+
+
+def _save_screenshot(driver, name: str) -> Path:
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOT_DIR / f"{name}.png"
+    driver.save_screenshot(str(path))
+    return path
+
+
+def _console_errors(driver, ignore=("Failed to load resource",)):
+    return [
+        entry["message"]
+        for entry in driver.get_log("browser")
+        if entry.get("level") == "SEVERE" and not any(text in entry["message"] for text in ignore)
+    ]
+
+
+@pytest.fixture(scope="session")
+def wait_for():
+    return _wait_for
+
+
+@pytest.fixture(scope="session")
+def wait_css():
+    return _wait_css
+
+
+@pytest.fixture(scope="session")
+def screenshot():
+    return _save_screenshot
+
+
+@pytest.fixture(scope="session")
+def console_errors():
+    return _console_errors

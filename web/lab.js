@@ -1,0 +1,1758 @@
+/* CoreDataBrowser — Lab view (/lab).
+ *
+ * A 5-pane browser over the read-only JSON API (docs/API.md): entities sidebar,
+ * data grid, relationships sub-panel, content viewer and detail inspector.
+ * Vanilla JS, no framework, no build step. User data only ever reaches the page
+ * through textContent, never through innerHTML.
+ *
+ * Stable test hooks (tests and docs rely on these; change them together):
+ *   Panes        #pane-sidebar #pane-grid #pane-relationships #pane-content #pane-detail
+ *                each pane has data-state = idle | loading | ready | empty | error
+ *                (#pane-grid mirrors #grid-scroll[data-state]); #pane-detail[data-id]
+ *                is the id of the record it shows.
+ *   Pane states  #sidebar-state #grid-state #rel-state #content-state #detail-state
+ *                (loading/empty/error messages; .is-error carries the server's message)
+ *   Sidebar      #entity-list > li[data-entity] (.active on the grid's entity)
+ *   Toolbar      #grid-search #grid-search-attr #grid-page-size #grid-prev #grid-next
+ *                #grid-page-indicator #grid-columns-btn
+ *   Grid         #grid-scroll (scroll container, focusable) > #grid
+ *                thead th[data-col] (.th-label .th-type .th-sort .col-resize; aria-sort)
+ *                tbody tr[data-id][data-entity] (.is-selected), td[data-col]
+ *                th.col-select / td.col-select is the row-number gutter (no data-col)
+ *   Cells        td.col-numeric td.col-date .val-true .val-false .val-null .val-binary
+ *                .val-nonfinite .val-error .val-empty (the same classes in detail/content)
+ *   Menus        .cdb-popover[data-menu="header"|"columns"], items [data-action],
+ *                column checkboxes input[data-col]
+ *   Relations    #rel-select, #rel-list > li[data-id][data-entity]
+ *   Content      #content-select, #content-view (.cv-text | .cv-json | .cv-value), #content-meta
+ *   Detail       #detail-content (dl.attr-list > .attr-row[data-attr], .rel-card[data-rel]
+ *                .rel-item[data-id]), #detail-export (a[href=/api/object/export?id=…])
+ *   Top bar      .view-tabs a[data-view], #refresh-btn, #export-btn
+ *   Splitters    #split-sidebar #split-detail #split-bottom #split-bottom-lr
+ *   Globals      window.__cdbLastRenderMs / __cdbLastRenderRows: time (ms, including
+ *                layout) and row count of the last grid render.
+ *
+ * Persistence: localStorage["cdb.preferredView"] = "lab" on load;
+ *   localStorage["cdb.lab.cols.<Entity>"] = {order:[…], widths:{attr:px}, hidden:[…]};
+ *   localStorage["cdb.lab.panes"] = {sidebar, detail, bottom, bottomLeft} in px.
+ *   Malformed values are ignored (defaults are used instead).
+ * URL: /lab?entity=&id=&sort=&order=&search=&searchAttr=&limit=&offset= holds the
+ *   view state; selecting a record pushes a history entry, other changes replace it.
+ */
+"use strict";
+
+(() => {
+  // ------------------------------------------------------------ Constants
+
+  const PAGE_SIZES = [25, 50, 100, 200, 500];
+  const DEFAULT_LIMIT = 100;
+  const SEARCH_DEBOUNCE_MS = 250;
+  const DRAG_THRESHOLD_PX = 5;
+  const COL_WIDTH_MIN = 48;
+  const COL_WIDTH_MAX = 1600;
+  const DETAIL_REL_PREVIEW = 5;
+  const SPLITTER_PX = 6;
+  const LAYOUT_PADDING_PX = 8;
+  const SPLITTER_KEY_STEP = 16;
+  const JSON_HIGHLIGHT_LIMIT = 200000; // characters; larger JSON is shown unhighlighted
+
+  const STORAGE = {
+    preferredView: "cdb.preferredView",
+    panes: "cdb.lab.panes",
+    cols: (entity) => `cdb.lab.cols.${entity}`,
+  };
+
+  // Plan v1.1 pane minimums.
+  const PANE_MIN = { sidebar: 160, detail: 240, gridWidth: 200, gridHeight: 120, subWidth: 200, subHeight: 100 };
+  const PANE_DEFAULT = { sidebar: 220, detail: 320, bottom: 240, bottomLeft: null };
+  const CENTER_MIN_WIDTH = Math.max(PANE_MIN.gridWidth, 2 * PANE_MIN.subWidth + SPLITTER_PX);
+
+  const NUMERIC_TYPES = new Set(["Integer 16", "Integer 32", "Integer 64", "Double", "Float", "Decimal"]);
+  const FLOAT_TYPES = new Set(["Double", "Float"]);
+  const NON_FINITE = new Set(["NaN", "Infinity", "-Infinity"]);
+  const SHORT_TYPE = { "Integer 16": "Int16", "Integer 32": "Int32", "Integer 64": "Int64", Boolean: "Bool" };
+
+  // ------------------------------------------------------------ DOM (selectors defined once)
+
+  const dom = {};
+
+  function cacheDom() {
+    const byId = (id) => document.getElementById(id);
+    Object.assign(dom, {
+      layout: byId("lab-layout"),
+      center: byId("center-col"),
+      bottomRow: byId("bottom-row"),
+      tabs: document.querySelectorAll(".view-tabs a[data-view]"),
+      refreshBtn: byId("refresh-btn"),
+      exportBtn: byId("export-btn"),
+      modeChip: byId("mode-chip"),
+      statusStore: byId("status-store"),
+      statusText: byId("status-text"),
+      pulse: document.querySelector(".statusbar .pulse"),
+
+      paneSidebar: byId("pane-sidebar"),
+      entityList: byId("entity-list"),
+      sidebarState: byId("sidebar-state"),
+
+      paneGrid: byId("pane-grid"),
+      search: byId("grid-search"),
+      searchAttr: byId("grid-search-attr"),
+      pageSize: byId("grid-page-size"),
+      prev: byId("grid-prev"),
+      next: byId("grid-next"),
+      pageIndicator: byId("grid-page-indicator"),
+      columnsBtn: byId("grid-columns-btn"),
+      gridScroll: byId("grid-scroll"),
+      grid: byId("grid"),
+      gridHeadRow: byId("grid-head-row"),
+      gridBody: byId("grid-body"),
+      gridState: byId("grid-state"),
+
+      paneRel: byId("pane-relationships"),
+      relSelect: byId("rel-select"),
+      relList: byId("rel-list"),
+      relState: byId("rel-state"),
+
+      paneContent: byId("pane-content"),
+      contentSelect: byId("content-select"),
+      contentMeta: byId("content-meta"),
+      contentView: byId("content-view"),
+      contentState: byId("content-state"),
+
+      paneDetail: byId("pane-detail"),
+      detailBody: byId("detail-body"),
+      detailContent: byId("detail-content"),
+      detailState: byId("detail-state"),
+      detailExport: byId("detail-export"),
+
+      splitters: document.querySelectorAll(".splitter[data-split]"),
+      widthSheet: document.head.appendChild(document.createElement("style")),
+    });
+    dom.widthSheet.id = "grid-col-widths";
+  }
+
+  // ------------------------------------------------------------ State
+
+  const state = {
+    entities: [],
+    entityByName: new Map(),
+    entitiesError: null,
+    entity: null, // the grid's entity
+    sort: null,
+    order: "asc",
+    search: "",
+    searchAttr: "",
+    limit: DEFAULT_LIMIT,
+    offset: 0,
+    total: 0,
+    rows: [],
+    rowById: new Map(), // record id -> <tr> of the current page
+    cols: null, // {order, widths, hidden} for the grid's entity
+    selectedId: null, // record shown in detail / sub-panels
+    record: null, // /api/object payload of selectedId
+    relChoice: new Map(), // entity -> relationship last picked in the sub-panel
+    contentChoice: new Map(), // entity -> attribute last picked in the content viewer
+    panes: { ...PANE_DEFAULT },
+  };
+
+  const inflight = { entities: null, grid: null, record: null, health: null };
+
+  // ------------------------------------------------------------ Small helpers
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  const clamp = (value, min, max) => Math.max(min, Math.min(max, value));
+  const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  const isAbort = (err) => err && err.name === "AbortError";
+  const shortType = (type) => SHORT_TYPE[type] || type || "";
+
+  function storageGet(key) {
+    try {
+      return window.localStorage.getItem(key);
+    } catch {
+      return null; // storage disabled: behave as if nothing was saved
+    }
+  }
+
+  function storageSet(key, value) {
+    try {
+      window.localStorage.setItem(key, value);
+    } catch {
+      // quota exceeded or storage disabled: preferences are a convenience only
+    }
+  }
+
+  function storageJSON(key) {
+    const raw = storageGet(key);
+    if (raw === null) return null;
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return null;
+    }
+  }
+
+  function restart(slot) {
+    if (inflight[slot]) inflight[slot].abort();
+    inflight[slot] = new AbortController();
+    return inflight[slot];
+  }
+
+  // ------------------------------------------------------------ API
+
+  class ApiError extends Error {
+    constructor(message, status) {
+      super(message);
+      this.name = "ApiError";
+      this.status = status;
+    }
+  }
+
+  async function fetchJSON(path, signal) {
+    let response;
+    try {
+      response = await fetch(path, { signal, headers: { Accept: "application/json" } });
+    } catch (err) {
+      if (isAbort(err)) throw err;
+      throw new ApiError(`Could not reach the server (${err.message})`, 0);
+    }
+    const text = await response.text();
+    let body = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = null;
+    }
+    if (!response.ok) {
+      const message = isPlainObject(body) && typeof body.error === "string"
+        ? body.error
+        : `${response.status} ${response.statusText}`.trim();
+      throw new ApiError(message, response.status);
+    }
+    if (body === null) throw new ApiError("The server answered with something that is not JSON", response.status);
+    return body;
+  }
+
+  const api = {
+    health: (signal) => fetchJSON("/api/health", signal),
+    entities: (signal) => fetchJSON("/api/entities", signal),
+    records(entity, query, signal) {
+      const params = new URLSearchParams({ limit: String(query.limit), offset: String(query.offset) });
+      if (query.sort) {
+        params.set("sort", query.sort);
+        params.set("order", query.order);
+      }
+      if (query.search) {
+        params.set("search", query.search);
+        if (query.searchAttr) params.set("searchAttr", query.searchAttr);
+      }
+      return fetchJSON(`/api/entities/${encodeURIComponent(entity)}?${params}`, signal);
+    },
+    object: (id, signal) => fetchJSON(`/api/object?${new URLSearchParams({ id })}`, signal),
+    exportURL: (id) => `/api/object/export?${new URLSearchParams({ id })}`,
+  };
+
+  // ------------------------------------------------------------ Pane states
+
+  /** Shows a loading / empty / error message where a pane's data would be. */
+  function setPaneState(pane, stateEl, kind, message, status) {
+    pane.dataset.state = kind;
+    stateEl.className = "pane-state";
+    stateEl.replaceChildren();
+    if (kind === "ready") return;
+    if (kind === "loading") stateEl.classList.add("is-loading");
+    if (kind === "error") stateEl.classList.add("is-error");
+    stateEl.append(el("span", "state-message", message));
+    if (kind === "error" && status) stateEl.append(el("span", "state-status", `HTTP ${status}`));
+  }
+
+  function showError(pane, stateEl, err) {
+    setPaneState(pane, stateEl, "error", err.message || String(err), err.status);
+  }
+
+  // ------------------------------------------------------------ Value rendering
+
+  /**
+   * How a value is shown, by its attribute type (docs/API.md "Values"): the text and
+   * the classes that give it its colour. Strings can stand for big integers, Decimals
+   * and non-finite doubles, so the type decides, not the JSON kind.
+   */
+  function describeValue(value, type) {
+    if (value === null || value === undefined) return { text: "null", classes: ["val-null"] };
+    if (isPlainObject(value)) {
+      if (value.type === "binary") return { text: `‹binary, ${value.bytes} bytes›`, classes: ["val-binary"] };
+      if (value.type === "error") {
+        const message = typeof value.message === "string" ? value.message : "undecodable value";
+        return { text: `⚠ ${message}`, classes: ["val-error"], title: message };
+      }
+      return { text: JSON.stringify(value), classes: [] };
+    }
+    if (typeof value === "boolean") return { text: String(value), classes: [value ? "val-true" : "val-false"] };
+    const base = NUMERIC_TYPES.has(type) ? ["col-numeric"] : type === "Date" ? ["col-date"] : [];
+    if (typeof value === "string") {
+      if (FLOAT_TYPES.has(type) && NON_FINITE.has(value)) return { text: value, classes: [...base, "val-nonfinite"] };
+      if (value === "") return { text: "", classes: [...base, "val-empty"] };
+      return { text: value, classes: base };
+    }
+    if (typeof value === "number") return { text: String(value), classes: base };
+    return { text: JSON.stringify(value), classes: base };
+  }
+
+  function paintValue(node, value, type) {
+    const shown = describeValue(value, type);
+    node.textContent = shown.text;
+    if (shown.classes.length) node.classList.add(...shown.classes);
+    if (shown.title) node.title = shown.title;
+    else if (shown.text.length > 40) node.title = shown.text;
+    return shown;
+  }
+
+  function attributesOf(entityName) {
+    const entity = state.entityByName.get(entityName);
+    return entity && Array.isArray(entity.attributes) ? entity.attributes : [];
+  }
+
+  /** The attributes of a fetched record: the model's (with types) plus any extra keys. */
+  function recordAttributes(record) {
+    const known = attributesOf(record.entity);
+    const attrs = isPlainObject(record.attrs) ? record.attrs : {};
+    const names = new Set(known.map((a) => a.name));
+    const extra = Object.keys(attrs).filter((n) => !names.has(n)).sort().map((name) => ({ name, type: "" }));
+    return [...known, ...extra];
+  }
+
+  // ------------------------------------------------------------ Column preferences
+
+  function defaultCols(entityName) {
+    return { order: attributesOf(entityName).map((a) => a.name), widths: {}, hidden: [] };
+  }
+
+  /** Reads cdb.lab.cols.<Entity>; anything malformed or unknown falls back to defaults. */
+  function loadCols(entityName) {
+    const prefs = defaultCols(entityName);
+    const known = new Set(prefs.order);
+    const raw = storageJSON(STORAGE.cols(entityName));
+    if (!isPlainObject(raw)) return prefs;
+    if (Array.isArray(raw.order)) {
+      const order = [];
+      for (const name of raw.order) {
+        if (typeof name === "string" && known.has(name) && !order.includes(name)) order.push(name);
+      }
+      for (const name of prefs.order) if (!order.includes(name)) order.push(name);
+      prefs.order = order;
+    }
+    if (isPlainObject(raw.widths)) {
+      for (const [name, width] of Object.entries(raw.widths)) {
+        if (known.has(name) && typeof width === "number" && Number.isFinite(width)) {
+          prefs.widths[name] = clamp(Math.round(width), COL_WIDTH_MIN, COL_WIDTH_MAX);
+        }
+      }
+    }
+    if (Array.isArray(raw.hidden)) {
+      prefs.hidden = [...new Set(raw.hidden.filter((n) => typeof n === "string" && known.has(n)))];
+    }
+    return prefs;
+  }
+
+  function saveCols() {
+    if (!state.entity || !state.cols) return;
+    storageSet(STORAGE.cols(state.entity), JSON.stringify(state.cols));
+  }
+
+  function visibleColumns() {
+    if (!state.cols) return [];
+    const types = new Map(attributesOf(state.entity).map((a) => [a.name, a.type]));
+    const hidden = new Set(state.cols.hidden);
+    return state.cols.order.filter((n) => !hidden.has(n) && types.has(n)).map((name) => ({ name, type: types.get(name) }));
+  }
+
+  // ------------------------------------------------------------ URL state
+
+  function readURL() {
+    const params = new URLSearchParams(window.location.search);
+    const limit = Number(params.get("limit"));
+    const offset = Number(params.get("offset"));
+    return {
+      entity: params.get("entity") || null,
+      id: params.get("id") || null,
+      sort: params.get("sort") || null,
+      order: params.get("order") === "desc" ? "desc" : "asc",
+      search: params.get("search") || "",
+      searchAttr: params.get("searchAttr") || "",
+      limit: PAGE_SIZES.includes(limit) ? limit : DEFAULT_LIMIT,
+      offset: Number.isInteger(offset) && offset > 0 ? offset : 0,
+    };
+  }
+
+  function stateURL() {
+    const params = new URLSearchParams();
+    if (state.entity) params.set("entity", state.entity);
+    if (state.selectedId) params.set("id", state.selectedId);
+    if (state.sort) {
+      params.set("sort", state.sort);
+      params.set("order", state.order);
+    }
+    if (state.search) params.set("search", state.search);
+    if (state.searchAttr) params.set("searchAttr", state.searchAttr);
+    if (state.limit !== DEFAULT_LIMIT) params.set("limit", String(state.limit));
+    if (state.offset) params.set("offset", String(state.offset));
+    const query = params.toString();
+    return window.location.pathname + (query ? `?${query}` : "");
+  }
+
+  /** mode "push" adds a history entry (user-picked records, entities); "replace" does not. */
+  function syncURL(mode) {
+    const url = stateURL();
+    if (url === window.location.pathname + window.location.search) return;
+    if (mode === "push") window.history.pushState(null, "", url);
+    else window.history.replaceState(null, "", url);
+  }
+
+  // ------------------------------------------------------------ Health / status bar
+
+  async function loadHealth() {
+    const ctl = restart("health");
+    try {
+      const health = await api.health(ctl.signal);
+      dom.pulse.classList.remove("is-offline");
+      dom.statusStore.textContent = typeof health.store === "string" ? health.store : "";
+      dom.modeChip.textContent = health.readOnly === false ? "read-write" : "read-only";
+    } catch (err) {
+      if (isAbort(err)) return;
+      dom.pulse.classList.add("is-offline");
+      dom.statusStore.textContent = `Server: ${err.message}`;
+    }
+  }
+
+  function updateStatus() {
+    if (!state.entity) {
+      dom.statusText.textContent = "";
+      return;
+    }
+    const parts = [`${state.entity}: ${state.total} record${state.total === 1 ? "" : "s"}`];
+    if (state.search) parts.push(`matching “${state.search}”`);
+    if (state.sort) parts.push(`sorted by ${state.sort} ${state.order === "asc" ? "▲" : "▼"}`);
+    if (typeof window.__cdbLastRenderMs === "number") {
+      parts.push(`${window.__cdbLastRenderRows} rows drawn in ${window.__cdbLastRenderMs.toFixed(1)} ms`);
+    }
+    dom.statusText.textContent = parts.join(" · ");
+  }
+
+  // ------------------------------------------------------------ Sidebar
+
+  async function loadEntities() {
+    const ctl = restart("entities");
+    if (!state.entities.length) setPaneState(dom.paneSidebar, dom.sidebarState, "loading", "Loading entities…");
+    try {
+      const list = await api.entities(ctl.signal);
+      if (!Array.isArray(list)) throw new ApiError("Unexpected /api/entities answer", 0);
+      state.entities = list.filter((e) => isPlainObject(e) && typeof e.name === "string");
+      state.entityByName = new Map(state.entities.map((e) => [e.name, e]));
+      state.entitiesError = null;
+      renderSidebar();
+    } catch (err) {
+      if (isAbort(err)) throw err;
+      state.entitiesError = err;
+      dom.entityList.replaceChildren();
+      showError(dom.paneSidebar, dom.sidebarState, err);
+    }
+  }
+
+  /** Entities in name order with each sub-entity listed under its parent. */
+  function entityTree() {
+    const children = new Map();
+    const roots = [];
+    for (const entity of state.entities) {
+      if (entity.parent && state.entityByName.has(entity.parent)) {
+        if (!children.has(entity.parent)) children.set(entity.parent, []);
+        children.get(entity.parent).push(entity);
+      } else {
+        roots.push(entity);
+      }
+    }
+    const ordered = [];
+    const visit = (entity, depth) => {
+      if (ordered.some((o) => o.entity === entity)) return; // a cycle in a malformed answer
+      ordered.push({ entity, depth });
+      for (const child of children.get(entity.name) || []) visit(child, depth + 1);
+    };
+    for (const root of roots) visit(root, 0);
+    return ordered;
+  }
+
+  function renderSidebar() {
+    const frag = document.createDocumentFragment();
+    for (const { entity, depth } of entityTree()) {
+      const li = el("li");
+      li.dataset.entity = entity.name;
+      li.tabIndex = 0;
+      li.setAttribute("role", "button");
+      if (depth > 0) {
+        li.classList.add("is-sub");
+        li.style.paddingLeft = `${8 + 14 * depth}px`;
+        li.title = `${entity.name} (sub-entity of ${entity.parent})`;
+      }
+      li.append(el("span", "name", entity.name), el("span", "count", entity.count ?? ""));
+      frag.append(li);
+    }
+    dom.entityList.replaceChildren(frag);
+    if (state.entities.length) setPaneState(dom.paneSidebar, dom.sidebarState, "ready");
+    else setPaneState(dom.paneSidebar, dom.sidebarState, "empty", "The store has no entities.");
+    markActiveEntity();
+  }
+
+  function markActiveEntity() {
+    for (const li of dom.entityList.children) {
+      const active = li.dataset.entity === state.entity;
+      li.classList.toggle("active", active);
+      if (active) li.setAttribute("aria-current", "true");
+      else li.removeAttribute("aria-current");
+    }
+  }
+
+  function onSidebarActivate(event) {
+    const li = event.target.closest("li[data-entity]");
+    if (!li) return;
+    if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    selectEntity(li.dataset.entity);
+  }
+
+  function selectEntity(name) {
+    if (name === state.entity) return;
+    closeMenu();
+    setGridEntity(name);
+    state.sort = null;
+    state.order = "asc";
+    state.search = "";
+    state.searchAttr = "";
+    state.offset = 0;
+    state.selectedId = null;
+    syncControls();
+    syncURL("push");
+    loadGrid();
+    loadRecord();
+  }
+
+  function setGridEntity(name) {
+    state.entity = name;
+    state.cols = loadCols(name);
+    document.title = name ? `${name} · CoreDataBrowser Lab` : "CoreDataBrowser · Lab";
+    populateSearchAttr();
+    markActiveEntity();
+  }
+
+  // ------------------------------------------------------------ Toolbar
+
+  function populateSearchAttr() {
+    const strings = attributesOf(state.entity).filter((a) => a.type === "String");
+    const options = [el("option", null, "All text")];
+    options[0].value = "";
+    for (const attr of strings) {
+      const option = el("option", null, attr.name);
+      option.value = attr.name;
+      options.push(option);
+    }
+    dom.searchAttr.replaceChildren(...options);
+  }
+
+  function syncControls() {
+    dom.search.value = state.search;
+    dom.searchAttr.value = state.searchAttr;
+    dom.pageSize.value = String(state.limit);
+  }
+
+  let searchTimer = 0;
+
+  function applySearch() {
+    clearTimeout(searchTimer);
+    const value = dom.search.value;
+    if (value === state.search) return;
+    state.search = value;
+    state.offset = 0;
+    syncURL("replace");
+    loadGrid();
+  }
+
+  function wireToolbar() {
+    dom.search.addEventListener("input", () => {
+      clearTimeout(searchTimer);
+      searchTimer = setTimeout(applySearch, SEARCH_DEBOUNCE_MS);
+    });
+    dom.search.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") applySearch();
+    });
+    dom.searchAttr.addEventListener("change", () => {
+      state.searchAttr = dom.searchAttr.value;
+      state.offset = 0;
+      syncURL("replace");
+      if (state.search) loadGrid();
+    });
+    dom.pageSize.addEventListener("change", () => {
+      const limit = Number(dom.pageSize.value);
+      if (!PAGE_SIZES.includes(limit)) return;
+      state.limit = limit;
+      state.offset = Math.floor(state.offset / limit) * limit;
+      syncURL("replace");
+      loadGrid();
+    });
+    dom.prev.addEventListener("click", () => goToOffset(state.offset - state.limit));
+    dom.next.addEventListener("click", () => goToOffset(state.offset + state.limit));
+    dom.columnsBtn.addEventListener("click", () => {
+      if (openMenuState && openMenuState.name === "columns") closeMenu();
+      else openColumnsMenu();
+    });
+    dom.refreshBtn.addEventListener("click", refresh);
+    dom.exportBtn.addEventListener("click", () => {
+      if (state.selectedId) dom.detailExport.click();
+    });
+    for (const tab of dom.tabs) {
+      tab.addEventListener("click", () => storageSet(STORAGE.preferredView, tab.dataset.view));
+    }
+  }
+
+  function goToOffset(offset) {
+    const next = Math.max(0, offset);
+    if (next === state.offset || (next >= state.total && next > 0)) return;
+    state.offset = next;
+    syncURL("replace");
+    loadGrid();
+  }
+
+  function updatePager() {
+    const count = state.rows.length;
+    dom.pageIndicator.textContent = count
+      ? `${state.offset + 1}–${state.offset + count} of ${state.total}`
+      : `0 of ${state.total}`;
+    dom.prev.disabled = state.offset <= 0;
+    dom.next.disabled = state.offset + state.limit >= state.total;
+  }
+
+  // ------------------------------------------------------------ Grid: data
+
+  async function loadGrid() {
+    const ctl = restart("grid");
+    const entity = state.entity;
+    if (!entity) {
+      clearGrid();
+      const message = state.entitiesError ? state.entitiesError : { message: "No entity to show." };
+      if (state.entitiesError) showError(dom.paneGrid, dom.gridState, message);
+      else setPaneState(dom.paneGrid, dom.gridState, "empty", message.message);
+      dom.gridScroll.dataset.state = dom.paneGrid.dataset.state;
+      return;
+    }
+    setPaneState(dom.paneGrid, dom.gridState, "loading", `Loading ${entity}…`);
+    dom.gridScroll.dataset.state = "loading";
+    dom.grid.setAttribute("aria-busy", "true");
+    updateSortIndicators();
+    try {
+      const page = await api.records(entity, state, ctl.signal);
+      if (!isPlainObject(page) || !Array.isArray(page.rows)) throw new ApiError("Unexpected records answer", 0);
+      state.total = Number(page.total) || 0;
+      state.rows = page.rows;
+      if (!state.rows.length && state.offset > 0 && state.total > 0) {
+        // The page is past the end (records went away, or a stale URL): show the last one.
+        state.offset = Math.floor((state.total - 1) / state.limit) * state.limit;
+        syncURL("replace");
+        loadGrid();
+        return;
+      }
+      renderGrid();
+    } catch (err) {
+      if (isAbort(err)) return;
+      clearGrid();
+      renderHeader(visibleColumns());
+      showError(dom.paneGrid, dom.gridState, err);
+      dom.gridScroll.dataset.state = "error";
+      updatePager();
+      updateStatus();
+    } finally {
+      if (inflight.grid === ctl) dom.grid.removeAttribute("aria-busy");
+    }
+  }
+
+  function clearGrid() {
+    state.rows = [];
+    state.total = 0;
+    state.rowById = new Map();
+    dom.gridHeadRow.replaceChildren();
+    dom.gridBody.replaceChildren();
+    dom.grid.setAttribute("aria-rowcount", "0");
+  }
+
+  // ------------------------------------------------------------ Grid: rendering
+
+  /** Renders the whole page in one pass. Only data, sort, filter, page or column changes call this. */
+  function renderGrid() {
+    const started = performance.now();
+    const columns = visibleColumns();
+    renderHeader(columns);
+    const frag = document.createDocumentFragment();
+    const rowById = new Map();
+    state.rows.forEach((row, index) => {
+      const tr = buildRow(row, index, columns);
+      rowById.set(tr.dataset.id, tr);
+      frag.append(tr);
+    });
+    dom.gridBody.replaceChildren(frag);
+    state.rowById = rowById;
+    paintColumnWidths();
+    dom.grid.setAttribute("aria-rowcount", String(state.total));
+    window.__cdbLastBuildMs = performance.now() - started;
+    void dom.grid.offsetHeight; // force layout so the measured time includes it
+    window.__cdbLastRenderMs = performance.now() - started;
+    window.__cdbLastRenderRows = state.rows.length;
+
+    if (!state.rows.length) {
+      const message = state.search
+        ? `No ${state.entity} records match “${state.search}”.`
+        : `${state.entity} has no records.`;
+      setPaneState(dom.paneGrid, dom.gridState, "empty", message);
+    } else if (!columns.length) {
+      setPaneState(dom.paneGrid, dom.gridState, "empty", "Every column is hidden. Use Columns ▾ to show some.");
+    } else {
+      setPaneState(dom.paneGrid, dom.gridState, "ready");
+    }
+    dom.gridScroll.dataset.state = dom.paneGrid.dataset.state;
+    markSelectedRow({ scroll: true });
+    updatePager();
+    updateStatus();
+  }
+
+  function renderHeader(columns) {
+    const frag = document.createDocumentFragment();
+    const gutter = el("th", "col-select", "#");
+    gutter.scope = "col";
+    frag.append(gutter);
+    for (const column of columns) {
+      const th = el("th");
+      th.scope = "col";
+      th.tabIndex = 0;
+      th.dataset.col = column.name;
+      th.title = `${column.name}: ${column.type}. Click to sort, drag to reorder, drag the edge to resize, right-click for more.`;
+      th.append(
+        el("span", "th-label", column.name),
+        el("span", "th-type", shortType(column.type)),
+        el("span", "th-sort"),
+      );
+      const grip = el("span", "col-resize");
+      grip.setAttribute("aria-hidden", "true");
+      th.append(grip);
+      frag.append(th);
+    }
+    dom.gridHeadRow.replaceChildren(frag);
+    updateSortIndicators();
+  }
+
+  function updateSortIndicators() {
+    for (const th of dom.gridHeadRow.querySelectorAll("th[data-col]")) {
+      const sorted = th.dataset.col === state.sort;
+      th.querySelector(".th-sort").textContent = sorted ? (state.order === "asc" ? "▲" : "▼") : "";
+      th.setAttribute("aria-sort", sorted ? (state.order === "asc" ? "ascending" : "descending") : "none");
+    }
+  }
+
+  function buildRow(row, index, columns) {
+    const tr = el("tr");
+    tr.dataset.id = String(row.id);
+    tr.dataset.entity = String(row.entity ?? state.entity);
+    tr.setAttribute("aria-rowindex", String(state.offset + index + 1));
+    const gutter = el("td", "col-select", state.offset + index + 1);
+    if (row.entity && row.entity !== state.entity) {
+      tr.classList.add("row-sub");
+      gutter.title = row.entity;
+    }
+    tr.append(gutter);
+    const attrs = isPlainObject(row.attrs) ? row.attrs : {};
+    for (const column of columns) {
+      const td = el("td");
+      td.dataset.col = column.name;
+      paintValue(td, attrs[column.name], column.type);
+      tr.append(td);
+    }
+    return tr;
+  }
+
+  /**
+   * User-set widths live in one generated style sheet (one nth-child rule per sized column), so a
+   * resize drag restyles the column without touching any row. Chrome honours max-width on table
+   * cells, which is what lets a column become narrower than its content.
+   */
+  function paintColumnWidths() {
+    const widths = state.cols ? state.cols.widths : {};
+    const rules = [];
+    dom.gridHeadRow.querySelectorAll("th[data-col]").forEach((th) => {
+      const width = widths[th.dataset.col];
+      if (typeof width !== "number") return;
+      const nth = th.cellIndex + 1;
+      rules.push(`#grid tr > :nth-child(${nth}) { width: ${width}px; min-width: ${width}px; max-width: ${width}px; }`);
+    });
+    dom.widthSheet.textContent = rules.join("\n");
+  }
+
+  // ------------------------------------------------------------ Grid: selection
+
+  function markSelectedRow({ scroll = false } = {}) {
+    const previous = dom.gridBody.querySelector("tr.is-selected");
+    const current = state.selectedId ? state.rowById.get(state.selectedId) : null;
+    if (previous && previous !== current) {
+      previous.classList.remove("is-selected");
+      previous.removeAttribute("aria-selected");
+    }
+    if (current) {
+      current.classList.add("is-selected");
+      current.setAttribute("aria-selected", "true");
+      if (scroll) scrollRowIntoView(current);
+    }
+  }
+
+  /** Keeps a row visible below the sticky header. */
+  function scrollRowIntoView(tr) {
+    const scroller = dom.gridScroll;
+    const headerHeight = dom.gridHeadRow.offsetHeight;
+    const top = dom.grid.offsetTop + tr.offsetTop;
+    const bottom = top + tr.offsetHeight;
+    if (top - headerHeight < scroller.scrollTop) scroller.scrollTop = top - headerHeight;
+    else if (bottom > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = bottom - scroller.clientHeight;
+  }
+
+  /**
+   * Shows a record in detail + sub-panels. The grid only changes its selected-row
+   * class; the grid's entity never changes here (plan v1.1 decision).
+   */
+  function selectRecord(id, { history = "push", scroll = false } = {}) {
+    if (!id || id === state.selectedId) return;
+    state.selectedId = id;
+    markSelectedRow({ scroll });
+    syncURL(history);
+    loadRecord();
+  }
+
+  function moveSelection(delta) {
+    const rows = dom.gridBody.rows;
+    if (!rows.length) return;
+    const current = state.selectedId ? state.rowById.get(state.selectedId) : null;
+    const index = current ? current.sectionRowIndex : -1;
+    let next;
+    if (delta === Infinity) next = rows.length - 1;
+    else if (delta === -Infinity) next = 0;
+    else if (index < 0) next = delta > 0 ? 0 : rows.length - 1;
+    else next = clamp(index + delta, 0, rows.length - 1);
+    if (next === index) return;
+    // Arrow keys replace the history entry: one Back undoes a whole keyboard walk.
+    selectRecord(rows[next].dataset.id, { history: "replace", scroll: true });
+  }
+
+  function onGridKeyDown(event) {
+    if (event.target.closest("thead") || event.altKey || event.metaKey) return;
+    const moves = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10, Home: -Infinity, End: Infinity };
+    if (event.key in moves) {
+      event.preventDefault();
+      moveSelection(moves[event.key]);
+    } else if (event.key === "Enter") {
+      event.preventDefault();
+      if (!state.selectedId) moveSelection(1);
+      else focusDetail();
+    }
+  }
+
+  function openInInspector(tr) {
+    const params = new URLSearchParams({ entity: state.entity, id: tr.dataset.id });
+    window.open(`/?${params}`, "_blank");
+  }
+
+  // ------------------------------------------------------------ Grid: sorting and column ops
+
+  function cycleSort(name) {
+    if (state.sort !== name) {
+      state.sort = name;
+      state.order = "asc";
+    } else if (state.order === "asc") {
+      state.order = "desc";
+    } else {
+      state.sort = null;
+      state.order = "asc";
+    }
+    state.offset = 0;
+    syncURL("replace");
+    loadGrid();
+  }
+
+  function setSort(name, order) {
+    state.sort = name;
+    state.order = order;
+    state.offset = 0;
+    syncURL("replace");
+    loadGrid();
+  }
+
+  function setColumnHidden(name, hidden) {
+    const set = new Set(state.cols.hidden);
+    if (hidden) set.add(name);
+    else set.delete(name);
+    state.cols.hidden = state.cols.order.filter((n) => set.has(n));
+    saveCols();
+    renderGrid();
+  }
+
+  function resetColumns() {
+    state.cols = defaultCols(state.entity);
+    saveCols();
+    renderGrid();
+  }
+
+  /** Moves `name` before `beforeName` (null: after the last visible column). */
+  function moveColumn(name, beforeName) {
+    const order = state.cols.order.filter((n) => n !== name);
+    let index;
+    if (beforeName) {
+      index = order.indexOf(beforeName);
+    } else {
+      const visible = visibleColumns().map((c) => c.name).filter((n) => n !== name);
+      index = visible.length ? order.indexOf(visible[visible.length - 1]) + 1 : order.length;
+    }
+    order.splice(index, 0, name);
+    if (order.join("\u0000") === state.cols.order.join("\u0000")) return;
+    state.cols.order = order;
+    saveCols();
+    renderGrid();
+    const th = headerCell(name);
+    if (th) th.focus({ preventScroll: true });
+  }
+
+  function headerCell(name) {
+    for (const th of dom.gridHeadRow.querySelectorAll("th[data-col]")) if (th.dataset.col === name) return th;
+    return null;
+  }
+
+  // A drag ends with a click on whatever is under the pointer; swallow that one click.
+  let swallowClick = false;
+
+  function swallowNextClick() {
+    swallowClick = true;
+    setTimeout(() => { swallowClick = false; }, 0);
+  }
+
+  /** Pointer-drag helper shared by splitters, column resize and column reorder. */
+  function trackDrag(start, { cursor, threshold = 0, handle, onStart, onMove, onEnd }) {
+    const x0 = start.clientX;
+    const y0 = start.clientY;
+    let active = false;
+    const begin = () => {
+      active = true;
+      document.body.classList.add("is-dragging", cursor);
+      if (handle) handle.classList.add("is-dragging");
+      if (onStart) onStart();
+    };
+    const move = (event) => {
+      if (event.pointerId !== start.pointerId) return;
+      const dx = event.clientX - x0;
+      const dy = event.clientY - y0;
+      if (!active) {
+        if (Math.hypot(dx, dy) < threshold) return;
+        begin();
+      }
+      event.preventDefault();
+      onMove(event, dx, dy);
+    };
+    const finish = (event, cancelled) => {
+      if (event.pointerId !== start.pointerId) return;
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", cancel);
+      if (!active) return;
+      document.body.classList.remove("is-dragging", cursor);
+      if (handle) handle.classList.remove("is-dragging");
+      swallowNextClick();
+      onEnd(event, cancelled);
+    };
+    const up = (event) => finish(event, false);
+    const cancel = (event) => finish(event, true);
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", cancel);
+    if (threshold === 0) begin();
+  }
+
+  function onHeaderPointerDown(event) {
+    if (event.button !== 0) return;
+    const th = event.target.closest("th[data-col]");
+    if (!th) return;
+    const name = th.dataset.col;
+    const grip = event.target.closest(".col-resize");
+    if (grip) {
+      event.preventDefault();
+      const startWidth = th.getBoundingClientRect().width;
+      trackDrag(event, {
+        cursor: "is-dragging-col",
+        handle: grip,
+        onMove: (_, dx) => {
+          state.cols.widths[name] = Math.round(clamp(startWidth + dx, COL_WIDTH_MIN, COL_WIDTH_MAX));
+          paintColumnWidths();
+        },
+        onEnd: () => saveCols(),
+      });
+      return;
+    }
+    let drop = null;
+    trackDrag(event, {
+      cursor: "is-dragging-move",
+      threshold: DRAG_THRESHOLD_PX,
+      handle: th,
+      onStart: () => th.classList.add("is-drag-source"),
+      onMove: (move) => {
+        autoScrollGrid(move.clientX);
+        drop = dropTarget(move.clientX);
+        paintDropIndicator(drop);
+      },
+      onEnd: (_, cancelled) => {
+        th.classList.remove("is-drag-source");
+        paintDropIndicator(null);
+        if (!cancelled && drop) moveColumn(name, drop.before);
+      },
+    });
+  }
+
+  /** Near the grid's left or right edge a header drag scrolls the grid sideways. */
+  function autoScrollGrid(x) {
+    const box = dom.gridScroll.getBoundingClientRect();
+    const edge = 40;
+    if (x < box.left + edge) dom.gridScroll.scrollLeft -= Math.ceil((box.left + edge - x) / 2);
+    else if (x > box.right - edge) dom.gridScroll.scrollLeft += Math.ceil((x - (box.right - edge)) / 2);
+  }
+
+  /** Where a dragged header would land: before the first header whose middle is right of x. */
+  function dropTarget(x) {
+    const ths = [...dom.gridHeadRow.querySelectorAll("th[data-col]")];
+    for (const th of ths) {
+      const rect = th.getBoundingClientRect();
+      if (x < rect.left + rect.width / 2) return { before: th.dataset.col, th, side: "before" };
+    }
+    return ths.length ? { before: null, th: ths[ths.length - 1], side: "after" } : null;
+  }
+
+  function paintDropIndicator(drop) {
+    for (const th of dom.gridHeadRow.querySelectorAll(".drop-before, .drop-after")) {
+      th.classList.remove("drop-before", "drop-after");
+    }
+    if (drop) drop.th.classList.add(drop.side === "before" ? "drop-before" : "drop-after");
+  }
+
+  function onHeaderClick(event) {
+    const th = event.target.closest("th[data-col]");
+    if (!th || swallowClick || event.target.closest(".col-resize")) return;
+    cycleSort(th.dataset.col);
+  }
+
+  function onHeaderDoubleClick(event) {
+    const grip = event.target.closest(".col-resize");
+    if (!grip) return;
+    const name = grip.closest("th[data-col]").dataset.col;
+    delete state.cols.widths[name];
+    paintColumnWidths();
+    saveCols();
+  }
+
+  function onHeaderKeyDown(event) {
+    const th = event.target.closest("th[data-col]");
+    if (!th) return;
+    const name = th.dataset.col;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      cycleSort(name);
+    } else if (event.altKey && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
+      event.preventDefault();
+      const visible = visibleColumns().map((c) => c.name);
+      const index = visible.indexOf(name);
+      if (event.key === "ArrowLeft" && index > 0) moveColumn(name, visible[index - 1]);
+      if (event.key === "ArrowRight" && index < visible.length - 1) moveColumn(name, visible[index + 2] ?? null);
+    } else if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      event.preventDefault();
+      const sibling = event.key === "ArrowLeft" ? th.previousElementSibling : th.nextElementSibling;
+      if (sibling && sibling.dataset.col) sibling.focus();
+    } else if (event.key === "ArrowDown") {
+      event.preventDefault();
+      dom.gridScroll.focus();
+      if (!state.selectedId) moveSelection(1);
+    } else if (event.key === "ContextMenu" || (event.shiftKey && event.key === "F10")) {
+      event.preventDefault();
+      const rect = th.getBoundingClientRect();
+      openHeaderMenu(name, rect.left, rect.bottom, th);
+    }
+  }
+
+  function wireGrid() {
+    dom.gridHeadRow.addEventListener("pointerdown", onHeaderPointerDown);
+    dom.gridHeadRow.addEventListener("click", onHeaderClick);
+    dom.gridHeadRow.addEventListener("dblclick", onHeaderDoubleClick);
+    dom.gridHeadRow.addEventListener("keydown", onHeaderKeyDown);
+    dom.gridHeadRow.addEventListener("contextmenu", (event) => {
+      const th = event.target.closest("th[data-col]");
+      if (!th) return;
+      event.preventDefault();
+      openHeaderMenu(th.dataset.col, event.clientX, event.clientY, th);
+    });
+    dom.gridBody.addEventListener("click", (event) => {
+      const tr = event.target.closest("tr[data-id]");
+      if (tr) selectRecord(tr.dataset.id);
+    });
+    dom.gridBody.addEventListener("dblclick", (event) => {
+      const tr = event.target.closest("tr[data-id]");
+      if (tr) openInInspector(tr);
+    });
+    dom.gridScroll.addEventListener("keydown", onGridKeyDown);
+    dom.gridScroll.addEventListener("scroll", () => {
+      if (openMenuState && openMenuState.name === "header") closeMenu();
+    }, { passive: true });
+  }
+
+  // ------------------------------------------------------------ Menus (popovers)
+
+  let openMenuState = null; // {name, node, returnFocus}
+
+  function openPopover(name, node, { x, y, alignRight = false, returnFocus }) {
+    closeMenu();
+    node.classList.add("cdb-popover");
+    node.dataset.menu = name;
+    node.setAttribute("role", "menu");
+    node.style.left = "0px";
+    node.style.top = "0px";
+    document.body.append(node);
+    const rect = node.getBoundingClientRect();
+    const left = alignRight ? x - rect.width : x;
+    node.style.left = `${clamp(left, 8, window.innerWidth - rect.width - 8)}px`;
+    node.style.top = `${clamp(y, 8, window.innerHeight - rect.height - 8)}px`;
+    openMenuState = { name, node, returnFocus };
+    const first = node.querySelector(".pop-item");
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  function closeMenu({ restoreFocus = false } = {}) {
+    if (!openMenuState) return;
+    const { node, returnFocus, name } = openMenuState;
+    openMenuState = null;
+    node.remove();
+    if (name === "columns") dom.columnsBtn.setAttribute("aria-expanded", "false");
+    if (restoreFocus && returnFocus && returnFocus.isConnected) returnFocus.focus({ preventScroll: true });
+  }
+
+  function menuButton(label, action, onSelect) {
+    const button = el("button", "pop-item", label);
+    button.type = "button";
+    button.dataset.action = action;
+    button.setAttribute("role", "menuitem");
+    button.addEventListener("click", () => {
+      closeMenu();
+      onSelect();
+    });
+    return button;
+  }
+
+  function openHeaderMenu(name, x, y, th) {
+    const menu = el("div");
+    menu.append(el("div", "pop-label", name));
+    menu.append(
+      menuButton("Sort ascending ▲", "sort-asc", () => setSort(name, "asc")),
+      menuButton("Sort descending ▼", "sort-desc", () => setSort(name, "desc")),
+    );
+    if (state.sort === name) menu.append(menuButton("Clear sort", "sort-clear", () => setSort(null, "asc")));
+    menu.append(el("div", "pop-sep"));
+    menu.append(menuButton("Hide column", "hide", () => setColumnHidden(name, true)));
+    if (typeof state.cols.widths[name] === "number") {
+      menu.append(menuButton("Reset width", "reset-width", () => {
+        delete state.cols.widths[name];
+        saveCols();
+        paintColumnWidths();
+      }));
+    }
+    menu.append(menuButton("Reset all columns", "reset", resetColumns));
+    openPopover("header", menu, { x, y, returnFocus: th });
+  }
+
+  function openColumnsMenu() {
+    if (!state.cols) return;
+    const menu = el("div");
+    menu.append(el("div", "pop-label", `${state.entity} columns`));
+    const types = new Map(attributesOf(state.entity).map((a) => [a.name, a.type]));
+    const hidden = new Set(state.cols.hidden);
+    for (const name of state.cols.order) {
+      const label = el("label", "pop-item");
+      label.setAttribute("role", "menuitemcheckbox");
+      label.setAttribute("aria-checked", String(!hidden.has(name)));
+      const box = el("input");
+      box.type = "checkbox";
+      box.checked = !hidden.has(name);
+      box.dataset.col = name;
+      box.addEventListener("change", () => {
+        label.setAttribute("aria-checked", String(box.checked));
+        setColumnHidden(name, !box.checked);
+      });
+      label.append(box, el("span", null, name), el("span", "pop-type", shortType(types.get(name))));
+      menu.append(label);
+    }
+    menu.append(el("div", "pop-sep"));
+    menu.append(
+      menuButton("Show all", "show-all", () => {
+        state.cols.hidden = [];
+        saveCols();
+        renderGrid();
+      }),
+      menuButton("Reset columns", "reset", resetColumns),
+    );
+    const rect = dom.columnsBtn.getBoundingClientRect();
+    openPopover("columns", menu, { x: rect.right, y: rect.bottom + 4, alignRight: true, returnFocus: dom.columnsBtn });
+    dom.columnsBtn.setAttribute("aria-expanded", "true");
+  }
+
+  function wireMenus() {
+    document.addEventListener("pointerdown", (event) => {
+      if (!openMenuState) return;
+      if (openMenuState.node.contains(event.target)) return;
+      if (openMenuState.name === "columns" && dom.columnsBtn.contains(event.target)) return;
+      closeMenu();
+    }, true);
+    window.addEventListener("resize", () => closeMenu());
+    window.addEventListener("blur", () => closeMenu());
+  }
+
+  function onMenuKeyDown(event) {
+    const items = [...openMenuState.node.querySelectorAll(".pop-item")];
+    const index = items.indexOf(document.activeElement);
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      const next = items[(index + step + items.length) % items.length];
+      if (next) next.focus();
+    } else if (event.key === "Tab") {
+      closeMenu();
+    }
+  }
+
+  // ------------------------------------------------------------ Record: detail + sub-panels
+
+  async function loadRecord() {
+    const ctl = restart("record");
+    const id = state.selectedId;
+    dom.exportBtn.disabled = !id;
+    if (!id) {
+      state.record = null;
+      renderNoRecord();
+      return;
+    }
+    const loading = (pane, stateEl, body) => {
+      body.replaceChildren();
+      setPaneState(pane, stateEl, "loading", "Loading…");
+    };
+    loading(dom.paneDetail, dom.detailState, dom.detailContent);
+    loading(dom.paneRel, dom.relState, dom.relList);
+    loading(dom.paneContent, dom.contentState, dom.contentView);
+    dom.paneDetail.dataset.id = id;
+    dom.detailExport.href = api.exportURL(id);
+    dom.detailExport.hidden = false;
+    try {
+      const record = await api.object(id, ctl.signal);
+      if (!isPlainObject(record)) throw new ApiError("Unexpected /api/object answer", 0);
+      state.record = record;
+      renderDetail(record);
+      renderRelationships(record);
+      renderContent(record);
+    } catch (err) {
+      if (isAbort(err)) return;
+      state.record = null;
+      for (const [pane, stateEl] of [[dom.paneDetail, dom.detailState], [dom.paneRel, dom.relState], [dom.paneContent, dom.contentState]]) {
+        showError(pane, stateEl, err);
+      }
+      dom.relSelect.replaceChildren();
+      dom.relSelect.disabled = true;
+      dom.contentSelect.replaceChildren();
+      dom.contentSelect.disabled = true;
+      dom.contentMeta.textContent = "";
+    }
+  }
+
+  function renderNoRecord() {
+    delete dom.paneDetail.dataset.id;
+    dom.detailExport.hidden = true;
+    dom.detailExport.removeAttribute("href");
+    dom.detailContent.replaceChildren();
+    dom.relList.replaceChildren();
+    dom.contentView.replaceChildren();
+    dom.relSelect.replaceChildren();
+    dom.relSelect.disabled = true;
+    dom.contentSelect.replaceChildren();
+    dom.contentSelect.disabled = true;
+    dom.contentMeta.textContent = "";
+    setPaneState(dom.paneDetail, dom.detailState, "empty", "Select a row to see its attributes and relationships.");
+    setPaneState(dom.paneRel, dom.relState, "empty", "Select a row to browse its relationships.");
+    setPaneState(dom.paneContent, dom.contentState, "empty", "Select a row to view an attribute's content.");
+  }
+
+  function relatedItem(tag, className, item, destination) {
+    const node = el(tag, className);
+    node.dataset.id = String(item.id);
+    node.dataset.entity = String(item.entity ?? destination ?? "");
+    node.tabIndex = 0;
+    node.setAttribute("role", "link");
+    node.title = `Show ${item.summary} (${item.entity})`;
+    node.append(el("span", "name", item.summary ?? item.id));
+    if (item.entity && item.entity !== destination) node.append(el("span", "meta", item.entity));
+    if (item.id === state.selectedId) node.classList.add("active");
+    return node;
+  }
+
+  function renderDetail(record) {
+    const frag = document.createDocumentFragment();
+    frag.append(el("h2", "detail-heading", record.summary ?? record.id));
+    frag.append(el("p", "detail-id", `${record.entity} · ${record.id}`));
+
+    const attributes = recordAttributes(record);
+    const values = isPlainObject(record.attrs) ? record.attrs : {};
+    frag.append(el("h3", "detail-section", `Attributes (${attributes.length})`));
+    const list = el("dl", "attr-list");
+    for (const attr of attributes) {
+      const row = el("div", "attr-row");
+      row.dataset.attr = attr.name;
+      const dt = el("dt", null, attr.name);
+      if (attr.type) dt.append(el("span", "attr-type", attr.type));
+      const dd = el("dd");
+      paintValue(dd, values[attr.name], attr.type);
+      row.append(dt, dd);
+      list.append(row);
+    }
+    frag.append(list);
+
+    const relationships = Array.isArray(record.relationships) ? record.relationships : [];
+    frag.append(el("h3", "detail-section", `Relationships (${relationships.length})`));
+    for (const rel of relationships) {
+      const card = el("div", "rel-card");
+      card.dataset.rel = rel.name;
+      const head = el("div", "rel-card-head");
+      head.append(
+        el("span", "rel-name", rel.name),
+        el("span", "rel-dest", `→ ${rel.destination}${rel.toMany ? (rel.ordered ? " · ordered to-many" : " · to-many") : " · to-one"}`),
+        el("span", "count", rel.count),
+      );
+      card.append(head);
+      const items = Array.isArray(rel.items) ? rel.items : [];
+      for (const item of items.slice(0, DETAIL_REL_PREVIEW)) card.append(relatedItem("div", "rel-item", item, rel.destination));
+      if (!items.length) card.append(el("div", "rel-none", rel.toMany ? "No related records" : "None"));
+      else if (rel.count > Math.min(items.length, DETAIL_REL_PREVIEW)) {
+        card.append(el("div", "rel-more", `+ ${rel.count - Math.min(items.length, DETAIL_REL_PREVIEW)} more`));
+      }
+      frag.append(card);
+    }
+    if (!relationships.length) frag.append(el("div", "rel-none", "This entity has no relationships."));
+    dom.detailContent.replaceChildren(frag);
+    setPaneState(dom.paneDetail, dom.detailState, "ready");
+  }
+
+  function renderRelationships(record) {
+    const relationships = Array.isArray(record.relationships) ? record.relationships : [];
+    const options = relationships.map((rel) => {
+      const option = el("option", null, `${rel.name} → ${rel.destination} (${rel.count})`);
+      option.value = rel.name;
+      return option;
+    });
+    dom.relSelect.replaceChildren(...options);
+    dom.relSelect.disabled = !relationships.length;
+    if (!relationships.length) {
+      dom.relList.replaceChildren();
+      setPaneState(dom.paneRel, dom.relState, "empty", `${record.entity} has no relationships.`);
+      return;
+    }
+    const remembered = state.relChoice.get(record.entity);
+    const chosen = relationships.some((r) => r.name === remembered) ? remembered : relationships[0].name;
+    dom.relSelect.value = chosen;
+    renderRelationshipItems();
+  }
+
+  function renderRelationshipItems() {
+    const record = state.record;
+    if (!record) return;
+    const rel = (record.relationships || []).find((r) => r.name === dom.relSelect.value);
+    if (!rel) return;
+    const items = Array.isArray(rel.items) ? rel.items : [];
+    const frag = document.createDocumentFragment();
+    for (const item of items) frag.append(relatedItem("li", null, item, rel.destination));
+    dom.relList.replaceChildren(frag);
+    if (!items.length) {
+      setPaneState(dom.paneRel, dom.relState, "empty", rel.toMany ? `No related ${rel.destination} records.` : `No ${rel.name}.`);
+    } else if (rel.count > items.length) {
+      setPaneState(dom.paneRel, dom.relState, "ready");
+      dom.relState.textContent = `Showing the first ${items.length} of ${rel.count}.`;
+    } else {
+      setPaneState(dom.paneRel, dom.relState, "ready");
+    }
+  }
+
+  function renderContent(record) {
+    const attributes = recordAttributes(record);
+    const options = attributes.map((attr) => {
+      const option = el("option", null, attr.type ? `${attr.name} · ${shortType(attr.type)}` : attr.name);
+      option.value = attr.name;
+      return option;
+    });
+    dom.contentSelect.replaceChildren(...options);
+    dom.contentSelect.disabled = !attributes.length;
+    if (!attributes.length) {
+      dom.contentView.replaceChildren();
+      dom.contentMeta.textContent = "";
+      setPaneState(dom.paneContent, dom.contentState, "empty", `${record.entity} has no attributes.`);
+      return;
+    }
+    const remembered = state.contentChoice.get(record.entity);
+    dom.contentSelect.value = attributes.some((a) => a.name === remembered) ? remembered : attributes[0].name;
+    renderContentValue();
+  }
+
+  function renderContentValue() {
+    const record = state.record;
+    if (!record) return;
+    const name = dom.contentSelect.value;
+    const attr = recordAttributes(record).find((a) => a.name === name);
+    if (!attr) return;
+    const value = isPlainObject(record.attrs) ? record.attrs[name] : undefined;
+    const view = dom.contentView;
+    view.replaceChildren();
+    view.dataset.attr = name;
+    let meta = attr.type;
+
+    const asJSON = typeof value === "string" && !NUMERIC_TYPES.has(attr.type) ? parseStructuredJSON(value) : null;
+    if (asJSON) {
+      const pre = el("pre", "cv-json");
+      renderJSONInto(pre, value, asJSON);
+      view.append(pre);
+      meta = `${attr.type} · JSON · ${value.length} chars`;
+    } else if (typeof value === "string" && (attr.type === "String" || attr.type === "URI" || !attr.type)) {
+      const pre = el("pre", "cv-text", value);
+      view.append(pre);
+      if (value === "") view.append(el("div", "cv-note", "(empty string)"));
+      meta = `${attr.type || "text"} · ${value.length} chars`;
+    } else {
+      const box = el("div", "cv-value");
+      paintValue(box, value, attr.type);
+      view.append(box);
+      if (isPlainObject(value) && value.type === "binary") {
+        view.append(el("div", "cv-note", "Binary contents are not sent by the server; only their size."));
+      }
+    }
+    dom.contentMeta.textContent = meta;
+    setPaneState(dom.paneContent, dom.contentState, "ready");
+  }
+
+  /** The parsed value when `text` is a JSON object or array, else null. */
+  function parseStructuredJSON(text) {
+    const trimmed = text.trim();
+    if (!(trimmed.startsWith("{") || trimmed.startsWith("["))) return null;
+    try {
+      const parsed = JSON.parse(trimmed);
+      return parsed !== null && typeof parsed === "object" ? parsed : null;
+    } catch {
+      return null;
+    }
+  }
+
+  const JSON_TOKEN = /\s+|"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|[{}[\],:]/y;
+
+  /**
+   * Pretty-prints JSON by re-indenting its own tokens, so numbers keep their exact
+   * digits (JSON.parse would round integers beyond 2^53). Highlighted with spans.
+   */
+  function renderJSONInto(pre, text, parsed) {
+    const source = text.trim();
+    if (source.length > JSON_HIGHLIGHT_LIMIT) {
+      pre.textContent = JSON.stringify(parsed, null, 2);
+      return;
+    }
+    const tokens = [];
+    JSON_TOKEN.lastIndex = 0;
+    while (JSON_TOKEN.lastIndex < source.length) {
+      const match = JSON_TOKEN.exec(source);
+      if (!match) {
+        pre.textContent = JSON.stringify(parsed, null, 2);
+        return;
+      }
+      if (!/^\s/.test(match[0])) tokens.push(match[0]);
+    }
+    const frag = document.createDocumentFragment();
+    let depth = 0;
+    const out = (kind, text) => frag.append(kind ? el("span", kind, text) : document.createTextNode(text));
+    const newline = () => out(null, `\n${"  ".repeat(depth)}`);
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i];
+      const next = tokens[i + 1];
+      if (token === "{" || token === "[") {
+        out("j-punct", token);
+        const close = token === "{" ? "}" : "]";
+        if (next === close) {
+          out("j-punct", close);
+          i++;
+        } else {
+          depth++;
+          newline();
+        }
+      } else if (token === "}" || token === "]") {
+        depth--;
+        newline();
+        out("j-punct", token);
+      } else if (token === ",") {
+        out("j-punct", ",");
+        newline();
+      } else if (token === ":") {
+        out("j-punct", ": ");
+      } else if (token[0] === "\"") {
+        out(next === ":" ? "j-key" : "j-str", token);
+      } else if (token === "true" || token === "false" || token === "null") {
+        out("j-lit", token);
+      } else {
+        out("j-num", token);
+      }
+    }
+    pre.append(frag);
+  }
+
+  function focusDetail() {
+    if (dom.paneDetail.dataset.state === "ready") dom.detailBody.focus();
+  }
+
+  function onRelatedActivate(event) {
+    const item = event.target.closest("[data-id]");
+    if (!item) return;
+    if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    selectRecord(item.dataset.id, { scroll: true });
+  }
+
+  function wireRecordPanes() {
+    dom.relSelect.addEventListener("change", () => {
+      if (state.record) state.relChoice.set(state.record.entity, dom.relSelect.value);
+      renderRelationshipItems();
+    });
+    dom.contentSelect.addEventListener("change", () => {
+      if (state.record) state.contentChoice.set(state.record.entity, dom.contentSelect.value);
+      renderContentValue();
+    });
+    for (const container of [dom.relList, dom.detailContent]) {
+      container.addEventListener("click", onRelatedActivate);
+      container.addEventListener("keydown", onRelatedActivate);
+    }
+  }
+
+  // ------------------------------------------------------------ Splitters and pane sizes
+
+  const SPLITS = {
+    sidebar: { axis: "x", sign: 1, min: PANE_MIN.sidebar },
+    detail: { axis: "x", sign: -1, min: PANE_MIN.detail },
+    bottom: { axis: "y", sign: -1, min: PANE_MIN.subHeight },
+    bottomLeft: { axis: "x", sign: 1, min: PANE_MIN.subWidth },
+  };
+
+  /** The largest size a pane may take with every other pane at least at its minimum. */
+  function paneMax(name) {
+    const sizes = state.panes;
+    const innerWidth = dom.layout.clientWidth - 2 * LAYOUT_PADDING_PX;
+    switch (name) {
+      case "sidebar": return innerWidth - 2 * SPLITTER_PX - sizes.detail - CENTER_MIN_WIDTH;
+      case "detail": return innerWidth - 2 * SPLITTER_PX - sizes.sidebar - CENTER_MIN_WIDTH;
+      case "bottom": return dom.center.clientHeight - SPLITTER_PX - PANE_MIN.gridHeight;
+      case "bottomLeft": return dom.center.clientWidth - SPLITTER_PX - PANE_MIN.subWidth;
+      default: return Infinity;
+    }
+  }
+
+  function clampPane(name, value) {
+    const min = SPLITS[name].min;
+    return Math.round(clamp(value, min, Math.max(min, paneMax(name))));
+  }
+
+  function applyPaneSizes() {
+    const { sidebar, detail, bottom, bottomLeft } = state.panes;
+    dom.paneSidebar.style.flexBasis = `${sidebar}px`;
+    dom.paneDetail.style.flexBasis = `${detail}px`;
+    dom.bottomRow.style.flexBasis = `${bottom}px`;
+    dom.paneRel.style.flex = bottomLeft === null ? "" : `0 0 ${bottomLeft}px`;
+  }
+
+  /** Clamps every pane to the plan's minimums and to what the window leaves. */
+  function clampPanes() {
+    const sizes = state.panes;
+    sizes.sidebar = clampPane("sidebar", sizes.sidebar);
+    sizes.detail = clampPane("detail", sizes.detail);
+    applyPaneSizes(); // the center's size depends on the two side panes
+    sizes.bottom = clampPane("bottom", sizes.bottom);
+    if (sizes.bottomLeft !== null) sizes.bottomLeft = clampPane("bottomLeft", sizes.bottomLeft);
+    applyPaneSizes();
+  }
+
+  function loadPanes() {
+    const raw = storageJSON(STORAGE.panes);
+    const sizes = { ...PANE_DEFAULT };
+    if (isPlainObject(raw)) {
+      for (const name of Object.keys(SPLITS)) {
+        if (typeof raw[name] === "number" && Number.isFinite(raw[name])) sizes[name] = raw[name];
+      }
+    }
+    state.panes = sizes;
+    clampPanes();
+  }
+
+  function savePanes() {
+    storageSet(STORAGE.panes, JSON.stringify(state.panes));
+  }
+
+  function measuredPane(name) {
+    const node = { sidebar: dom.paneSidebar, detail: dom.paneDetail, bottom: dom.bottomRow, bottomLeft: dom.paneRel }[name];
+    const rect = node.getBoundingClientRect();
+    return SPLITS[name].axis === "x" ? rect.width : rect.height;
+  }
+
+  function wireSplitters() {
+    for (const splitter of dom.splitters) {
+      const name = splitter.dataset.split;
+      const split = SPLITS[name];
+      if (!split) continue;
+      splitter.addEventListener("pointerdown", (event) => {
+        if (event.button !== 0) return;
+        event.preventDefault();
+        const startSize = measuredPane(name);
+        trackDrag(event, {
+          cursor: split.axis === "x" ? "is-dragging-col" : "is-dragging-row",
+          handle: splitter,
+          onMove: (_, dx, dy) => {
+            state.panes[name] = clampPane(name, startSize + split.sign * (split.axis === "x" ? dx : dy));
+            applyPaneSizes();
+          },
+          onEnd: () => savePanes(),
+        });
+      });
+      splitter.addEventListener("keydown", (event) => {
+        const keys = split.axis === "x" ? { ArrowLeft: -1, ArrowRight: 1 } : { ArrowUp: -1, ArrowDown: 1 };
+        if (!(event.key in keys)) return;
+        event.preventDefault();
+        const delta = keys[event.key] * split.sign * SPLITTER_KEY_STEP;
+        state.panes[name] = clampPane(name, measuredPane(name) + delta);
+        applyPaneSizes();
+        savePanes();
+      });
+      splitter.addEventListener("dblclick", () => {
+        state.panes[name] = PANE_DEFAULT[name];
+        clampPanes();
+        savePanes();
+      });
+    }
+    let pending = 0;
+    window.addEventListener("resize", () => {
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(clampPanes);
+    });
+  }
+
+  // ------------------------------------------------------------ Keyboard (global)
+
+  function onDocumentKeyDown(event) {
+    if (openMenuState) {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        closeMenu({ restoreFocus: true });
+      } else {
+        onMenuKeyDown(event);
+      }
+      return;
+    }
+    if (event.key === "Escape") {
+      if (dom.detailBody.contains(document.activeElement) || dom.paneRel.contains(document.activeElement)) {
+        dom.gridScroll.focus();
+      } else if (document.activeElement === dom.search && dom.search.value) {
+        dom.search.value = "";
+        applySearch();
+      }
+      return;
+    }
+    // Arrow keys with nothing focused (e.g. after a reload) drive the grid.
+    if (document.activeElement === document.body && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
+      dom.gridScroll.focus({ preventScroll: true });
+      onGridKeyDown(event);
+    }
+  }
+
+  // ------------------------------------------------------------ Navigation
+
+  /** Applies a URL's state (initial load, popstate). */
+  function applyURL(url) {
+    let entity = url.entity;
+    if (!entity) entity = state.entities.length ? state.entities[0].name : null;
+    const entityChanged = entity !== state.entity;
+    if (entityChanged) setGridEntity(entity);
+    const attrs = attributesOf(entity);
+    const sort = url.sort && (!attrs.length || attrs.some((a) => a.name === url.sort)) ? url.sort : null;
+    const searchAttr = url.searchAttr && attrs.some((a) => a.name === url.searchAttr && a.type === "String") ? url.searchAttr : "";
+    const gridChanged = entityChanged
+      || sort !== state.sort
+      || (sort && url.order !== state.order)
+      || url.search !== state.search
+      || searchAttr !== state.searchAttr
+      || url.limit !== state.limit
+      || url.offset !== state.offset;
+    Object.assign(state, { sort, order: sort ? url.order : "asc", search: url.search, searchAttr, limit: url.limit, offset: url.offset });
+    syncControls();
+    const idChanged = url.id !== state.selectedId;
+    state.selectedId = url.id;
+    syncURL("replace"); // normalise (default entity, dropped unknown params)
+    if (gridChanged || !state.rows.length) loadGrid();
+    else markSelectedRow({ scroll: true });
+    if (idChanged || !state.record) loadRecord();
+  }
+
+  async function refresh() {
+    await loadEntities().catch(() => {});
+    if (state.entity) {
+      state.cols = loadCols(state.entity);
+      const searchAttr = state.searchAttr;
+      populateSearchAttr();
+      dom.searchAttr.value = searchAttr;
+    }
+    markActiveEntity();
+    loadHealth();
+    loadGrid();
+    loadRecord();
+  }
+
+  // ------------------------------------------------------------ Init (the one entry point)
+
+  async function init() {
+    cacheDom();
+    storageSet(STORAGE.preferredView, "lab");
+    loadPanes();
+    wireSplitters();
+    wireToolbar();
+    wireGrid();
+    wireMenus();
+    wireRecordPanes();
+    dom.entityList.addEventListener("click", onSidebarActivate);
+    dom.entityList.addEventListener("keydown", onSidebarActivate);
+    document.addEventListener("keydown", onDocumentKeyDown);
+    window.addEventListener("click", (event) => {
+      if (swallowClick) {
+        event.stopPropagation();
+        event.preventDefault();
+      }
+    }, true);
+    window.addEventListener("popstate", () => applyURL(readURL()));
+    renderNoRecord();
+    loadHealth();
+    try {
+      await loadEntities();
+    } catch (err) {
+      if (!isAbort(err)) throw err;
+    }
+    applyURL(readURL());
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
