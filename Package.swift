@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "BrowserCore", targets: ["BrowserCore"]),
         .library(name: "BrowserHTTP", targets: ["BrowserHTTP"]),
         .library(name: "BrowserMemory", targets: ["BrowserMemory"]),
+        .library(name: "BrowserSQLite", targets: ["BrowserSQLite"]),
         .library(name: "BrowserWebAssets", targets: ["BrowserWebAssets"]),
         .executable(name: "browser-demo", targets: ["BrowserDemo"]),
     ],
@@ -27,16 +28,25 @@ let package = Package(
         .target(name: "BrowserHTTP", path: "Packages/BrowserHTTP/Sources/BrowserHTTP", swiftSettings: swiftSettings),
         .target(name: "BrowserMemory", dependencies: ["BrowserCore"], path: "Packages/BrowserMemory/Sources/BrowserMemory", swiftSettings: swiftSettings),
         .target(name: "BrowserWebAssets", path: "Packages/BrowserWebAssets/Sources/BrowserWebAssets", swiftSettings: swiftSettings),
+        // System C libraries for BrowserSQLite: in Apple's SDKs; on Linux libsqlite3-dev and zlib1g-dev.
+        .systemLibrary(name: "CSQLite", path: "Packages/BrowserSQLite/Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Packages/BrowserSQLite/Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "BrowserSQLite",
+            dependencies: ["BrowserCore", "CSQLite", "CZlib"],
+            path: "Packages/BrowserSQLite/Sources/BrowserSQLite",
+            swiftSettings: swiftSettings
+        ),
         // Assembly and apps
         .target(
             name: "CoreDataBrowser",
-            dependencies: ["BrowserCore", "BrowserHTTP", "BrowserWebAssets"],
+            dependencies: ["BrowserCore", "BrowserHTTP", "BrowserWebAssets", "BrowserSQLite"],
             path: "Packages/CoreDataBrowser/Sources/CoreDataBrowser",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "BrowserDemo",
-            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory"],
+            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserSQLite"],
             path: "Apps/BrowserDemo",
             swiftSettings: swiftSettings
         ),
@@ -44,10 +54,16 @@ let package = Package(
         .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore"], path: "Packages/BrowserCore/Tests/BrowserCoreTests", swiftSettings: swiftSettings),
         .testTarget(name: "BrowserHTTPTests", dependencies: ["BrowserHTTP"], path: "Packages/BrowserHTTP/Tests/BrowserHTTPTests", swiftSettings: swiftSettings),
         .testTarget(name: "BrowserMemoryTests", dependencies: ["BrowserMemory", "BrowserCore"], path: "Packages/BrowserMemory/Tests/BrowserMemoryTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "BrowserSQLiteTests",
+            dependencies: ["BrowserSQLite", "CSQLite", "BrowserCore"],
+            path: "Packages/BrowserSQLite/Tests/BrowserSQLiteTests",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "BrowserWebAssetsTests", dependencies: ["BrowserWebAssets"], path: "Packages/BrowserWebAssets/Tests/BrowserWebAssetsTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "CoreDataBrowserTests",
-            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserWebAssets"],
+            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserWebAssets", "BrowserSQLite"],
             path: "Packages/CoreDataBrowser/Tests/CoreDataBrowserTests",
             swiftSettings: swiftSettings
         ),

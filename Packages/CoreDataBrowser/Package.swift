@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// The thin assembly: wires BrowserCore, BrowserHTTP and BrowserWebAssets to any store and holds the public
+// The thin assembly: wires BrowserCore, BrowserHTTP, BrowserWebAssets (and BrowserSQLite for store files) to any store and holds the public
 // API (`CoreDataBrowserServer`). Builds and tests alone: `swift test --package-path Packages/CoreDataBrowser`.
 import PackageDescription
 
@@ -18,6 +18,7 @@ let package = Package(
         .package(path: "../BrowserCore"),
         .package(path: "../BrowserHTTP"),
         .package(path: "../BrowserWebAssets"),
+        .package(path: "../BrowserSQLite"),
         .package(path: "../BrowserMemory"),
     ],
     targets: [
@@ -27,6 +28,7 @@ let package = Package(
                 .product(name: "BrowserCore", package: "BrowserCore"),
                 .product(name: "BrowserHTTP", package: "BrowserHTTP"),
                 .product(name: "BrowserWebAssets", package: "BrowserWebAssets"),
+                .product(name: "BrowserSQLite", package: "BrowserSQLite"),
             ],
             path: "Sources/CoreDataBrowser",
             swiftSettings: swiftSettings
@@ -38,6 +40,7 @@ let package = Package(
                 .product(name: "BrowserCore", package: "BrowserCore"),
                 .product(name: "BrowserMemory", package: "BrowserMemory"),
                 .product(name: "BrowserWebAssets", package: "BrowserWebAssets"),
+                .product(name: "BrowserSQLite", package: "BrowserSQLite"),
             ],
             path: "Tests/CoreDataBrowserTests",
             swiftSettings: swiftSettings

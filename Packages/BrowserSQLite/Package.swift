@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+// BrowserSQLite builds and tests alone: `swift test --package-path Packages/BrowserSQLite`.
+// It reads Core Data / SwiftData SQLite store files through the system's SQLite and zlib (in Apple's SDKs; on
+// Linux `libsqlite3-dev` and `zlib1g-dev`). The root Package.swift declares the same targets with `path:`.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "BrowserSQLite",
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .macCatalyst(.v15)],
+    products: [
+        .library(name: "BrowserSQLite", targets: ["BrowserSQLite"]),
+    ],
+    dependencies: [
+        .package(path: "../BrowserCore"),
+    ],
+    targets: [
+        // One module map per C library serves every platform: Apple's SDKs and Linux both ship the headers
+        // and the libraries (`link "sqlite3"`, `link "z"`), so no `#if canImport(SQLite3)` is needed.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "BrowserSQLite",
+            dependencies: [
+                .product(name: "BrowserCore", package: "BrowserCore"),
+                "CSQLite",
+                "CZlib",
+            ],
+            path: "Sources/BrowserSQLite",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BrowserSQLiteTests",
+            dependencies: [
+                "BrowserSQLite",
+                "CSQLite",
+                .product(name: "BrowserCore", package: "BrowserCore"),
+            ],
+            path: "Tests/BrowserSQLiteTests",
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

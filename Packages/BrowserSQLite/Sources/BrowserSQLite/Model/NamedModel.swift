@@ -1,0 +1,183 @@
+import BrowserCore
+import Foundation
+
+/// Finds the model the user named and the version of it that describes the store.
+///
+/// Accepted: an `.xcdatamodeld` folder (versions of `.xcdatamodel`), an `.xcdatamodel` folder with its `contents`
+/// XML, a compiled `.momd` folder (`.mom` per version and `VersionInfo.plist`), a `.mom` file.
+/// The version is chosen as Core Data would accept it:
+/// 1. a compiled version whose entity version hashes equal the store's `NSStoreModelVersionHashes`
+///    (format doc §3; XML versions cannot be hashed: Apple's recipe is unpublished);
+/// 2. else every version is matched to the tables (`StoreMapping`): among those the store fully explains, the
+///    one whose entity names equal the store metadata's, then the one leaving fewest store columns unexplained,
+///    then the current version (`.xccurrentversion` / `VersionInfo.plist`);
+/// 3. else the store matches no version, and the error says how the current version differs.
+enum NamedModel {
+    struct Version {
+        var name: String
+        var path: String
+        var hashes: [String: [UInt8]]?
+        var load: @Sendable () throws(PropertyListError) -> ModelDefinition
+    }
+
+    struct Resolution {
+        var mapping: StoreMapping
+        var origin: ModelOrigin
+    }
+
+    static func resolve(at url: URL, for catalog: StoreCatalog) throws(SQLiteStoreError) -> Resolution {
+        let path = url.standardizedFileURL.path
+        let (versions, current) = try versions(at: path)
+        guard !versions.isEmpty else {
+            throw .modelUnreadable(path: path, reason: "it contains no model version")
+        }
+
+        var evaluated: [(version: Version, mapping: StoreMapping)] = []
+        var failures: [String] = []
+        for version in versions {
+            do {
+                let model = try version.load()
+                evaluated.append((version, StoreMapping.build(model: model, catalog: catalog)))
+            } catch {
+                failures.append("\(version.name): \(error)")
+            }
+        }
+        guard !evaluated.isEmpty else {
+            throw .modelUnreadable(path: path, reason: failures.joined(separator: "; "))
+        }
+        func origin(_ version: Version) -> ModelOrigin {
+            ModelOrigin(source: .file, name: version.name, path: version.path)
+        }
+
+        if !catalog.versionHashes.isEmpty,
+           let match = evaluated.first(where: { $0.version.hashes == catalog.versionHashes }) {
+            guard !match.mapping.report.hasProblems else {
+                throw .modelMismatch(modelPath: path, details: "version \(match.version.name) has the store's version hashes, but \(match.mapping.report.summary)")
+            }
+            return Resolution(mapping: match.mapping, origin: origin(match.version))
+        }
+
+        let candidates = evaluated.enumerated().filter { !$0.element.mapping.report.hasProblems }
+        if let best = candidates.min(by: { left, right in
+            rank(left.element, index: left.offset, current: current)
+                .lexicographicallyPrecedes(rank(right.element, index: right.offset, current: current))
+        }) {
+            return Resolution(mapping: best.element.mapping, origin: origin(best.element.version))
+        }
+        if evaluated.count == 1 {
+            throw .modelMismatch(modelPath: path, details: evaluated[0].mapping.report.summary)
+        }
+        let reference = evaluated.first { $0.version.name == current } ?? evaluated[evaluated.count - 1]
+        throw .modelMismatch(
+            modelPath: path,
+            details: "none of its \(evaluated.count) versions matches; the current version \(reference.version.name) has \(reference.mapping.report.summary)"
+        )
+    }
+
+    /// Lower is better: names as in the metadata, fewest unexplained columns, the current version, the later one.
+    private static func rank(_ entry: (version: Version, mapping: StoreMapping), index: Int, current: String?) -> [Int] {
+        [entry.mapping.report.namesDifferFromMetadata ? 1 : 0,
+         entry.mapping.report.unexplainedColumns.count,
+         entry.version.name == current ? 0 : 1,
+         -index]
+    }
+
+    // MARK: Finding versions
+
+    private static func versions(at path: String) throws(SQLiteStoreError) -> (versions: [Version], current: String?) {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .modelUnreadable(path: path, reason: "no such file or folder")
+        }
+        if !isDirectory.boolValue {
+            return ([try fileVersion(at: path)], nil)
+        }
+        let entries = ((try? manager.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        func child(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+        let xmlVersions = entries.filter { $0.hasSuffix(".xcdatamodel") }
+        if path.hasSuffix(".xcdatamodeld") || !xmlVersions.isEmpty {
+            var current: String?
+            if let bytes = manager.contents(atPath: child(".xccurrentversion")).map(Array.init),
+               let name = (try? PropertyList.read(bytes))?["_XCCurrentVersionName"]?.string {
+                current = (name as NSString).deletingPathExtension
+            }
+            var versions: [Version] = []
+            for entry in xmlVersions {
+                versions.append(try xmlVersion(at: child(entry)))
+            }
+            return (versions, current ?? (versions.count == 1 ? versions[0].name : nil))
+        }
+
+        let compiled = entries.filter { $0.hasSuffix(".mom") }
+        if path.hasSuffix(".momd") || !compiled.isEmpty || entries.contains("VersionInfo.plist") {
+            var current: String?
+            var hashes: [String: [String: [UInt8]]] = [:]
+            if let bytes = manager.contents(atPath: child("VersionInfo.plist")).map(Array.init),
+               let info = try? PropertyList.read(bytes) {
+                current = info["NSManagedObjectModel_CurrentVersionName"]?.string
+                for (version, entities) in info["NSManagedObjectModel_VersionHashes"]?.dictionary ?? [:] {
+                    var byEntity: [String: [UInt8]] = [:]
+                    for (entity, hash) in entities.dictionary ?? [:] { byEntity[entity] = hash.data }
+                    hashes[version] = byEntity
+                }
+            }
+            var versions: [Version] = []
+            for entry in compiled {
+                var version = try fileVersion(at: child(entry))
+                version.hashes = hashes[version.name]
+                versions.append(version)
+            }
+            return (versions, current)
+        }
+
+        if entries.contains("contents") {
+            return ([try xmlVersion(at: path)], nil)
+        }
+        if entries.contains("elements") {
+            throw .modelUnreadable(path: path, reason: "it is in Xcode 3's binary model format (elements/layout), which is not supported; open the store without a model to use the model inferred from its tables")
+        }
+        throw .modelUnreadable(path: path, reason: "not a Core Data model (expected an .xcdatamodeld, .xcdatamodel or .momd folder or a .mom file)")
+    }
+
+    private static func xmlVersion(at path: String) throws(SQLiteStoreError) -> Version {
+        let contents = (path as NSString).appendingPathComponent("contents")
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        guard FileManager.default.fileExists(atPath: contents) else {
+            if FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("elements")) {
+                throw .modelUnreadable(path: path, reason: "it is in Xcode 3's binary model format (elements/layout), which is not supported; open the store without a model to use the model inferred from its tables")
+            }
+            throw .modelUnreadable(path: path, reason: "it has no contents file")
+        }
+        return Version(name: name, path: path, hashes: nil) { () throws(PropertyListError) -> ModelDefinition in
+            guard let bytes = FileManager.default.contents(atPath: contents) else {
+                throw PropertyListError("cannot read \(contents)")
+            }
+            return try XMLModelReader.read(Array(bytes))
+        }
+    }
+
+    private static func fileVersion(at path: String) throws(SQLiteStoreError) -> Version {
+        var name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        if name == "contents" {
+            // An .xcdatamodel's contents file named directly: the version is the folder's name.
+            name = (((path as NSString).deletingLastPathComponent as NSString).lastPathComponent as NSString).deletingPathExtension
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .modelUnreadable(path: path, reason: "the file cannot be read")
+        }
+        let bytes = Array(data)
+        if bytes.starts(with: Array("bplist0".utf8)) {
+            return Version(name: name, path: path, hashes: nil) { () throws(PropertyListError) -> ModelDefinition in
+                try CompiledModelReader.read(try BinaryPropertyListReader.read(bytes))
+            }
+        }
+        if bytes.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }) == UInt8(ascii: "<") {
+            return Version(name: name, path: path, hashes: nil) { () throws(PropertyListError) -> ModelDefinition in
+                try XMLModelReader.read(bytes)
+            }
+        }
+        throw .modelUnreadable(path: path, reason: "not a compiled model (.mom) or a model's contents XML")
+    }
+}

@@ -1,0 +1,208 @@
+import BrowserCore
+
+/// Reads records through a `StoreMapping`: the SQL of counts, pages, single records and relationships, and the
+/// decoding of their rows. Every method runs inside the caller's read transaction; none loads more rows than it
+/// returns.
+struct RecordReader: Sendable {
+    let mapping: StoreMapping
+    let decoder: ValueDecoder
+    let storeIdentifier: String
+
+    /// The columns selected for records of an entity and its sub-entities (each row decodes the attributes of
+    /// its own concrete entity from them).
+    struct Projection {
+        var columns: [String] = []
+        var position: [String: Int32] = [:]
+
+        /// `"Z_PK", "Z_ENT", <columns>`, qualified with `alias` when given.
+        func selectList(alias: String? = nil) -> String {
+            let prefix = alias.map { $0 + "." } ?? ""
+            return (["Z_PK", "Z_ENT"] + columns).map { prefix + quoteIdentifier($0) }.joined(separator: ", ")
+        }
+    }
+
+    func projection(for entity: EntityMapping) -> Projection {
+        var projection = Projection()
+        let subtree = Set(entity.subtreeNumbers)
+        for member in mapping.entities.values where subtree.contains(member.number) {
+            for attribute in member.attributes {
+                guard let column = attribute.column, projection.position[column.uppercased()] == nil else { continue }
+                projection.position[column.uppercased()] = Int32(projection.columns.count + 2)
+                projection.columns.append(column)
+            }
+        }
+        return projection
+    }
+
+    /// The record in the statement's current row. The concrete entity comes from `Z_ENT`; a row whose `Z_ENT` the
+    /// model does not know is shown as a record of `fallback`.
+    func record(in statement: SQLiteStatement, projection: Projection, fallback: EntityMapping) -> StoredRecord {
+        let primaryKey = statement.value(at: 0).int64 ?? 0
+        let entity = statement.value(at: 1).int64.flatMap { mapping.entityNamesByNumber[$0] }
+            .flatMap { mapping.entities[$0] } ?? fallback
+        var values: [String: AttributeValue] = [:]
+        for attribute in entity.attributes {
+            switch attribute.storage {
+            case .column(let column):
+                guard let position = projection.position[column.uppercased()] else { continue }
+                values[attribute.name] = decoder.decode(statement.value(at: position), as: attribute)
+            case .missing(let reason):
+                values[attribute.name] = .undecodable(reason)
+            }
+        }
+        return StoredRecord(
+            id: ObjectID(storeIdentifier: storeIdentifier, entity: entity.name, primaryKey: primaryKey),
+            values: values
+        )
+    }
+
+    // MARK: Requests
+
+    func count(of entity: EntityMapping, in connection: SQLiteConnection) throws -> Int {
+        var arguments: [SQLiteValue] = []
+        let condition = entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments)
+        let sql = "SELECT COUNT(*) FROM \(quoteIdentifier(entity.table))" + (condition.map { " WHERE " + $0 } ?? "")
+        return Int(try connection.scalar(sql, arguments)?.int64 ?? 0)
+    }
+
+    func page(_ query: RecordQuery, of entity: EntityMapping, in connection: SQLiteConnection) throws -> RecordPage {
+        var arguments: [SQLiteValue] = []
+        var conditions: [String] = []
+        if let condition = entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments) {
+            conditions.append(condition)
+        }
+        if let filter = query.filter {
+            conditions.append(try FilterTranslation.condition(for: filter, entity: entity, arguments: &arguments))
+        }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let table = quoteIdentifier(entity.table)
+        let total = Int(try connection.scalar("SELECT COUNT(*) FROM \(table)\(whereClause)", arguments)?.int64 ?? 0)
+
+        // Nulls first ascending and BINARY string order are SQLite's defaults, as BrowserStore asks; the primary
+        // key breaks ties in the same direction so pages never overlap.
+        let direction = query.order == .descending ? "DESC" : "ASC"
+        var order: [String] = []
+        if let sort = query.sort, let column = entity.attribute(named: sort.attribute)?.column {
+            order.append("\(quoteIdentifier(column)) \(sort.order == .descending ? "DESC" : "ASC")")
+        }
+        order.append("\"Z_PK\" \(direction)")
+        let projection = projection(for: entity)
+        let sql = "SELECT \(projection.selectList()) FROM \(table)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?"
+        let statement = try connection.prepare(sql)
+        try statement.bind(arguments + [.integer(Int64(query.limit)), .integer(Int64(query.offset))])
+        var records: [StoredRecord] = []
+        while try statement.step() {
+            records.append(record(in: statement, projection: projection, fallback: entity))
+        }
+        return RecordPage(total: total, records: records)
+    }
+
+    func record(_ id: ObjectID, in connection: SQLiteConnection) throws -> StoredRecord? {
+        guard id.storeIdentifier == storeIdentifier, let entity = mapping.entities[id.entity] else { return nil }
+        let projection = projection(for: entity)
+        let sql = "SELECT \(projection.selectList()) FROM \(quoteIdentifier(entity.table)) WHERE \"Z_PK\" = ? AND \"Z_ENT\" = ?"
+        let statement = try connection.prepare(sql)
+        try statement.bind([.integer(id.primaryKey), .integer(entity.number)])
+        return try statement.step() ? record(in: statement, projection: projection, fallback: entity) : nil
+    }
+
+    func related(from id: ObjectID, through name: String, limit: Int,
+                 in connection: SQLiteConnection) throws -> RelatedRecords {
+        let none = RelatedRecords(total: 0, records: [])
+        guard id.storeIdentifier == storeIdentifier, let source = mapping.entities[id.entity] else { return none }
+        guard let relationship = source.relationships[name] else {
+            throw BrowserError.notFound("\(source.name) has no relationship \"\(name)\"")
+        }
+        guard let destination = mapping.entities[relationship.destination] else { return none }
+        let sourceTable = quoteIdentifier(source.table)
+        guard try connection.scalar("SELECT 1 FROM \(sourceTable) WHERE \"Z_PK\" = ? AND \"Z_ENT\" = ?",
+                                    [.integer(id.primaryKey), .integer(source.number)]) != nil
+        else { return none }
+
+        let projection = projection(for: destination)
+        let target = quoteIdentifier(destination.table)
+        var entityArguments: [SQLiteValue] = []
+        let inSubtree = entityCondition(relationship.destinationSubtree, alias: "d", arguments: &entityArguments)!
+        let limitArguments: [SQLiteValue] = [.integer(Int64(max(limit, 0)))]
+
+        switch relationship.storage {
+        case .foreignKey(let column, let entityColumn):
+            let columns = [column] + (entityColumn.map { [$0] } ?? [])
+            guard let row = try connection.rows(
+                "SELECT \(columns.map(quoteIdentifier).joined(separator: ", ")) FROM \(sourceTable) WHERE \"Z_PK\" = ?",
+                [.integer(id.primaryKey)]
+            ).first, let key = row[0].int64 else { return none }
+            // The entity column names the target's concrete entity when the destination has sub-entities.
+            var condition = inSubtree
+            var arguments = entityArguments
+            if row.count > 1, let number = row[1].int64 {
+                guard relationship.destinationSubtree.contains(number) else { return none }
+                condition = "d.\"Z_ENT\" = ?"
+                arguments = [.integer(number)]
+            }
+            return try fetchRelated(
+                "FROM \(target) AS d WHERE d.\"Z_PK\" = ? AND \(condition)", [.integer(key)] + arguments,
+                order: "d.\"Z_PK\"", limit: limitArguments, projection: projection, fallback: destination, connection)
+
+        case .inverseForeignKey(let column):
+            return try fetchRelated(
+                "FROM \(target) AS d WHERE d.\(quoteIdentifier(column)) = ? AND \(inSubtree)",
+                [.integer(id.primaryKey)] + entityArguments,
+                order: "d.\"Z_PK\"", limit: limitArguments, projection: projection, fallback: destination, connection)
+
+        case .targetsReferToSource(let column, let orderColumn):
+            let order = (orderColumn.map { "d.\(quoteIdentifier($0)), " } ?? "") + "d.\"Z_PK\""
+            return try fetchRelated(
+                "FROM \(target) AS d WHERE d.\(quoteIdentifier(column)) = ? AND \(inSubtree)",
+                [.integer(id.primaryKey)] + entityArguments,
+                order: order, limit: limitArguments, projection: projection, fallback: destination, connection)
+
+        case .joinTable(let table, let sourceColumn, let targetColumn, let orderColumn, let reflexive):
+            let join = quoteIdentifier(table)
+            let sourceKey = quoteIdentifier(sourceColumn), targetKey = quoteIdentifier(targetColumn)
+            if reflexive {
+                // A relationship that is its own inverse may hold a pair in either column.
+                return try fetchRelated(
+                    "FROM \(target) AS d WHERE d.\"Z_PK\" IN (SELECT \(targetKey) FROM \(join) WHERE \(sourceKey) = ? UNION SELECT \(sourceKey) FROM \(join) WHERE \(targetKey) = ?) AND \(inSubtree)",
+                    [.integer(id.primaryKey), .integer(id.primaryKey)] + entityArguments,
+                    order: "d.\"Z_PK\"", limit: limitArguments, projection: projection, fallback: destination, connection)
+            }
+            let order = (orderColumn.map { "j.\(quoteIdentifier($0)), " } ?? "") + "d.\"Z_PK\""
+            return try fetchRelated(
+                "FROM \(join) AS j JOIN \(target) AS d ON d.\"Z_PK\" = j.\(targetKey) WHERE j.\(sourceKey) = ? AND \(inSubtree)",
+                [.integer(id.primaryKey)] + entityArguments,
+                order: order, limit: limitArguments, projection: projection, fallback: destination, connection)
+
+        case .missing(let reason):
+            throw SQLiteStoreError.relationshipUnreadable(entity: source.name, relationship: name, reason: reason)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// `"Z_ENT" IN (?, …)` for the entity numbers, or nil for no restriction.
+    private func entityCondition(_ numbers: [Int64]?, alias: String? = nil, arguments: inout [SQLiteValue]) -> String? {
+        guard let numbers else { return nil }
+        guard !numbers.isEmpty else { return "0" }
+        arguments += numbers.map { .integer($0) }
+        let column = (alias.map { $0 + "." } ?? "") + "\"Z_ENT\""
+        if numbers.count == 1 { return "\(column) = ?" }
+        return "\(column) IN (\(Array(repeating: "?", count: numbers.count).joined(separator: ", ")))"
+    }
+
+    /// Counts the rows of `body` (a FROM … WHERE … clause whose destination alias is `d`) and reads the first
+    /// `limit` of them in `order`.
+    private func fetchRelated(_ body: String, _ arguments: [SQLiteValue], order: String, limit: [SQLiteValue],
+                              projection: Projection, fallback: EntityMapping,
+                              _ connection: SQLiteConnection) throws -> RelatedRecords {
+        let total = Int(try connection.scalar("SELECT COUNT(*) \(body)", arguments)?.int64 ?? 0)
+        guard total > 0 else { return RelatedRecords(total: 0, records: []) }
+        let statement = try connection.prepare("SELECT \(projection.selectList(alias: "d")) \(body) ORDER BY \(order) LIMIT ?")
+        try statement.bind(arguments + limit)
+        var records: [StoredRecord] = []
+        while try statement.step() {
+            records.append(record(in: statement, projection: projection, fallback: fallback))
+        }
+        return RelatedRecords(total: total, records: records)
+    }
+}

@@ -1,0 +1,145 @@
+import BrowserCore
+import Foundation
+
+/// Turns a stored SQLite value into BrowserCore's `AttributeValue` by the attribute's Core Data type (format doc
+/// §7). A value whose storage class does not fit the type becomes `.undecodable` with the reason; the rest of the
+/// record still renders. NULL is nil for every type.
+struct ValueDecoder: Sendable {
+    /// Where external binary values live (`.<store>_SUPPORT/_EXTERNAL_DATA`).
+    var externalDataDirectory: String
+
+    func decode(_ value: SQLiteValue, as attribute: AttributeMapping) -> AttributeValue {
+        if case .null = value { return .null }
+        switch attribute.kind {
+        case .integer16, .integer32, .integer64:
+            guard case .integer(let number) = value else { return mismatch(value, "an integer") }
+            return .integer(number)
+        case .boolean:
+            guard case .integer(let number) = value else { return mismatch(value, "a Boolean (0 or 1)") }
+            return .boolean(number != 0)
+        case .double:
+            switch value {
+            case .real(let number): return .double(number)
+            case .integer(let number): return .double(Double(number))
+            default: return mismatch(value, "a Double")
+            }
+        case .float:
+            switch value {
+            case .real(let number): return .float(Float(number))
+            case .integer(let number): return .float(Float(number))
+            default: return mismatch(value, "a Float")
+            }
+        case .decimal:
+            return decimal(value)
+        case .date:
+            // Seconds since 2001-01-01 00:00:00 UTC, REAL or (whole seconds) INTEGER.
+            switch value {
+            case .real(let seconds) where seconds.isFinite: return .date(Date(timeIntervalSinceReferenceDate: seconds))
+            case .integer(let seconds): return .date(Date(timeIntervalSinceReferenceDate: TimeInterval(seconds)))
+            default: return mismatch(value, "a date (seconds since 2001)")
+            }
+        case .string:
+            guard case .text(let bytes) = value else { return mismatch(value, "text") }
+            guard let text = decodeUTF8(bytes) else {
+                return .undecodable("invalid UTF-8 in text of \(bytes.count) bytes")
+            }
+            return .string(text)
+        case .uri:
+            guard case .text(let bytes) = value else { return mismatch(value, "a URI string") }
+            guard let text = decodeUTF8(bytes) else { return .undecodable("invalid UTF-8 in URI of \(bytes.count) bytes") }
+            return .uri(text)
+        case .uuid:
+            guard case .blob(let bytes) = value else { return mismatch(value, "a 16-byte UUID") }
+            guard bytes.count == 16 else { return .undecodable("a UUID is 16 bytes, found a BLOB of \(bytes.count) bytes") }
+            return .uuid(UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                                     bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
+        case .binary, .transformable:
+            guard case .blob(let bytes) = value else { return mismatch(value, "binary data") }
+            return attribute.allowsExternalStorage ? externallyStorable(bytes) : .binary(byteCount: bytes.count)
+        default:
+            // Undefined or unknown types: shown as stored.
+            switch value {
+            case .integer(let number): return .integer(number)
+            case .real(let number): return .double(number)
+            case .text(let bytes): return decodeUTF8(bytes).map(AttributeValue.string) ?? .undecodable("invalid UTF-8 in text of \(bytes.count) bytes")
+            case .blob(let bytes): return .binary(byteCount: bytes.count)
+            case .null: return .null
+            }
+        }
+    }
+
+    private func mismatch(_ value: SQLiteValue, _ expected: String) -> AttributeValue {
+        .undecodable("expected \(expected), found \(value.storageClassName) \(Self.preview(value))")
+    }
+
+    /// A short rendering of the stored value for messages.
+    private static func preview(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: return ""
+        case .integer(let number): return String(number)
+        case .real(let number): return String(number)
+        case .text(let bytes):
+            guard let text = decodeUTF8(bytes) else { return "(\(bytes.count) bytes, invalid UTF-8)" }
+            return "\"" + (text.count > 40 ? String(text.prefix(40)) + "…" : text) + "\""
+        case .blob(let bytes): return "(\(bytes.count) bytes)"
+        }
+    }
+
+    /// Decimal columns have NUMERIC affinity: INTEGER, REAL or TEXT as stored. A REAL is read through its text
+    /// with 15 significant digits, trailing zeros dropped (SQLite's own REAL → TEXT rule, what `sqlite3` shows):
+    /// every decimal of up to 15 digits survives the trip through a double, so 10.11 reads "10.11" and a price
+    /// written as 3.3333333333 reads "3.3333333333" even where the stored double is one unit off
+    /// (3.3333333332999993, seen in CoreDataPlus). Core Data reads decimals back through a string too.
+    private func decimal(_ value: SQLiteValue) -> AttributeValue {
+        switch value {
+        case .integer(let number):
+            return .decimal(Decimal(number))
+        case .real(let number):
+            guard number.isFinite else { return .undecodable("a Decimal cannot be \(number)") }
+            return Self.decimal(from: String(format: "%.15g", number)).map(AttributeValue.decimal)
+                ?? .undecodable("\(number) does not fit a Decimal")
+        case .text(let bytes):
+            guard let text = decodeUTF8(bytes), let decimal = Self.decimal(from: text) else {
+                return mismatch(value, "a decimal number")
+            }
+            return .decimal(decimal)
+        default:
+            return mismatch(value, "a decimal number")
+        }
+    }
+
+    /// Parses a plain or exponent decimal numeral; nil for anything else (Decimal(string:) accepts prefixes).
+    static func decimal(from text: String) -> Decimal? {
+        let allowed = Set("0123456789+-.eE")
+        guard !text.isEmpty, text.allSatisfy({ allowed.contains($0) }), text.contains(where: \.isNumber) else { return nil }
+        guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN else { return nil }
+        return decimal
+    }
+
+    /// A value of an attribute that allows external storage starts with a marker byte (format doc §9):
+    /// 0x01 the bytes follow inline; 0x02 a file name (ASCII, NUL-terminated) in the external-data folder;
+    /// 0x03 a file-backed future. The size reported is the payload's, never the marker's.
+    private func externallyStorable(_ bytes: [UInt8]) -> AttributeValue {
+        guard let marker = bytes.first else { return .binary(byteCount: 0) }
+        switch marker {
+        case 0x01:
+            return .binary(byteCount: bytes.count - 1)
+        case 0x02:
+            let nameBytes = bytes.dropFirst().prefix { $0 != 0 }
+            guard let name = decodeUTF8(nameBytes), !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+                return .undecodable("external data reference has no valid file name")
+            }
+            let file = (externalDataDirectory as NSString).appendingPathComponent(name)
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+                  let size = (attributes[.size] as? NSNumber)?.intValue
+            else {
+                return .undecodable("external data file \(name) is missing from \(externalDataDirectory)")
+            }
+            return .binary(byteCount: size)
+        case 0x03:
+            return .undecodable("file-backed future value (marker 0x03) is not supported")
+        default:
+            return .undecodable("unknown external-storage marker 0x\(String(format: "%02X", marker)) in \(bytes.count) bytes")
+        }
+    }
+}

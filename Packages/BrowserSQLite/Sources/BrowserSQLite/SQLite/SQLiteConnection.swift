@@ -1,0 +1,68 @@
+import CSQLite
+
+/// One SQLite database connection. It owns the `sqlite3` handle and closes it in `deinit`.
+///
+/// Not thread-safe by itself: `SQLiteStore` uses each connection from one serial queue only.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    let path: String
+
+    /// Opens the file at `path` (https://www.sqlite.org/c3ref/open.html).
+    /// - Parameter readOnly: `SQLITE_OPEN_READONLY` (the same as the URI parameter `mode=ro`): SQLite never
+    ///   writes the database file, though a WAL database still needs its `-shm` (see `StoreFiles`).
+    init(path: String, readOnly: Bool) throws(SQLiteError) {
+        var handle: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_FULLMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            if let handle { sqlite3_close_v2(handle) }
+            throw SQLiteError(code: status, message: message, sql: nil)
+        }
+        self.handle = handle
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        // A reader waits this long for a lock (a writer recovering the WAL, a rollback-journal commit), then
+        // fails with SQLITE_BUSY: it never waits forever and never holds a writer up longer than one query.
+        sqlite3_busy_timeout(handle, 5_000)
+    }
+
+    deinit {
+        // close_v2 defers the close until every statement of the connection is finalized.
+        sqlite3_close_v2(handle)
+    }
+
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        try SQLiteStatement(connection: self, sql: sql)
+    }
+
+    /// Runs statements that return no rows (`BEGIN`, `PRAGMA query_only = 1`…).
+    func execute(_ sql: String) throws(SQLiteError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw error(status, sql: sql) }
+    }
+
+    /// Every row of a query, each as its column values. For small catalog queries only: record queries page.
+    func rows(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        var rows: [[SQLiteValue]] = []
+        while try statement.step() {
+            rows.append((0..<statement.columnCount).map { statement.value(at: $0) })
+        }
+        return rows
+    }
+
+    /// The first column of the first row, or nil when there is no row.
+    func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        return try statement.step() ? statement.value(at: 0) : nil
+    }
+
+    func error(_ status: Int32, sql: String?) -> SQLiteError {
+        let message = String(cString: sqlite3_errmsg(handle))
+        let code = sqlite3_extended_errcode(handle)
+        return SQLiteError(code: code == 0 ? status : code, message: message, sql: sql)
+    }
+}

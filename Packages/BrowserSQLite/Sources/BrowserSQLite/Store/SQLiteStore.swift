@@ -1,0 +1,189 @@
+public import BrowserCore
+public import Foundation
+
+/// A Core Data or SwiftData SQLite store file, read-only, as a `BrowserStore`.
+///
+/// ```swift
+/// let store = try SQLiteStore.open(storeAt: URL(fileURLWithPath: "Model.sqlite"))
+/// let books = try await store.page(RecordQuery(entity: "Book"))
+/// ```
+///
+/// Thread safety: the one SQLite connection is used only on a private serial queue; callers suspend while
+/// their request runs there, so no cooperative thread blocks on SQLite, requests never interleave, and each
+/// request runs in one read transaction (a consistent snapshot for its count and page). SQLite waits at most
+/// 5 seconds for a lock (`sqlite3_busy_timeout`), so no request waits forever.
+public final class SQLiteStore: BrowserStore, @unchecked Sendable {
+    // @unchecked: `connection` is mutable state confined to `queue`; everything else is immutable and Sendable.
+
+    /// The store file, as given to `open`.
+    public let url: URL
+    /// Where the model came from.
+    public let modelOrigin: ModelOrigin
+    /// How the file is read: in place (read-only) or from a private snapshot (see `open(storeAt:model:)`).
+    public var accessDescription: String { accessMode.rawValue }
+
+    let mapping: StoreMapping
+    let reader: RecordReader
+    private let accessMode: StoreConnection.Mode
+    private let connection: StoreConnection
+    private let queue = DispatchQueue(label: "BrowserSQLite.SQLiteStore")
+
+    /// Opens a Core Data / SwiftData SQLite store for reading.
+    ///
+    /// The model comes, in this order, from `modelURL` (an `.xcdatamodeld`, `.xcdatamodel`, `.momd` or `.mom`;
+    /// the version matching the store is picked, see `NamedModel`), from the model Core Data cached in the store
+    /// (`Z_MODELCACHE`), or is inferred from the tables (`InferredModel`).
+    ///
+    /// **The store is never modified.** It is opened through SQLite with its `-wal`, so rows that live only in
+    /// the WAL are visible (never `immutable=1`, which skips the WAL). A WAL-mode reader needs the `-shm` index,
+    /// which SQLite writes even for read-only connections (it holds no data). So when the store's folder and its
+    /// existing `-wal`/`-shm` are writable (by this process and by their permission bits), the store is opened in
+    /// place with `SQLITE_OPEN_READONLY` (`mode=ro`): SQLite may create the `-shm` (and an empty `-wal`), never
+    /// writes the database or the `-wal`, never checkpoints, never blocks a writing app, and every request sees
+    /// the latest commit. Otherwise (read-only files or folder, a hot rollback journal), the store and its `-wal`
+    /// are copied into a private temporary folder and read there; the copy is refreshed whenever the original's
+    /// size or modification time changes, so new rows still appear. A rollback-journal store is read in place:
+    /// a read-only reader writes nothing there.
+    ///
+    /// - Throws: `SQLiteStoreError` with a one-line description: a missing file, a file that is not SQLite, an
+    ///   SQLite file without Core Data's tables, a corrupt or truncated file, an unreadable model, a model that
+    ///   does not match the store.
+    public static func open(storeAt url: URL, model modelURL: URL? = nil) throws(SQLiteStoreError) -> SQLiteStore {
+        let path = url.standardizedFileURL.path
+        let files = StoreFiles(path: path)
+        let header = try files.inspect()
+        let connection = try StoreConnection(files: files, header: header) { (connection) throws(SQLiteError) in
+            try FoldedContainsFunction.register(on: connection)
+        }
+        let catalog = try readCatalog(connection.connection, path: path)
+
+        let mapping: StoreMapping
+        let origin: ModelOrigin
+        if let modelURL {
+            let resolution = try NamedModel.resolve(at: modelURL, for: catalog)
+            mapping = resolution.mapping
+            origin = resolution.origin
+        } else if let (cached, cachedMapping) = cachedModel(catalog) {
+            mapping = cachedMapping
+            origin = ModelOrigin(source: .storeCache, name: cached.versionIdentifiers.filter { !$0.isEmpty }.first, path: nil)
+        } else {
+            mapping = StoreMapping.build(model: InferredModel.build(from: catalog), catalog: catalog)
+            origin = ModelOrigin(source: .inferred, name: InferredModel.note, path: nil)
+        }
+        let decoder = ValueDecoder(externalDataDirectory: files.externalDataDirectory)
+        return SQLiteStore(url: url, origin: origin, mapping: mapping,
+                           reader: RecordReader(mapping: mapping, decoder: decoder, storeIdentifier: catalog.uuid),
+                           connection: connection)
+    }
+
+    private init(url: URL, origin: ModelOrigin, mapping: StoreMapping, reader: RecordReader, connection: StoreConnection) {
+        self.url = url
+        self.modelOrigin = origin
+        self.mapping = mapping
+        self.reader = reader
+        self.connection = connection
+        self.accessMode = connection.mode
+    }
+
+    /// The store's UUID (`Z_METADATA.Z_UUID`), the `storeIdentifier` of its object IDs.
+    public var storeIdentifier: String { reader.storeIdentifier }
+
+    // MARK: BrowserStore
+
+    public func describe() async throws -> StoreDescription {
+        StoreDescription(summary: url.standardizedFileURL.path, model: modelOrigin, capabilities: .readOnly)
+    }
+
+    public func schema() async throws -> StoreSchema {
+        mapping.schema
+    }
+
+    public func count(of entity: String) async throws -> Int {
+        let mapping = try entityMapping(entity)
+        return try await read { [reader] connection in try reader.count(of: mapping, in: connection) }
+    }
+
+    public func page(_ query: RecordQuery) async throws -> RecordPage {
+        let mapping = try entityMapping(query.entity)
+        return try await read { [reader] connection in try reader.page(query, of: mapping, in: connection) }
+    }
+
+    public func record(_ id: ObjectID) async throws -> StoredRecord? {
+        try await read { [reader] connection in try reader.record(id, in: connection) }
+    }
+
+    public func related(from id: ObjectID, through relationship: String, limit: Int) async throws -> RelatedRecords {
+        try await read { [reader] connection in
+            try reader.related(from: id, through: relationship, limit: limit, in: connection)
+        }
+    }
+
+    /// Changes when the store's data may have changed: `PRAGMA data_version` with the size and modification
+    /// time of the store and its `-wal` (in place), or the snapshot's generation (snapshot mode).
+    public func changeToken() async throws -> ChangeToken? {
+        let value = try await perform { connection in try connection.changeToken() }
+        return ChangeToken(value)
+    }
+
+    // MARK: Plumbing
+
+    private func entityMapping(_ name: String) throws(BrowserError) -> EntityMapping {
+        guard let mapping = mapping.entities[name] else { throw .notFound("No entity named \"\(name)\"") }
+        return mapping
+    }
+
+    /// Runs `body` on the store's queue inside one read transaction.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await perform { connection in try connection.read(body) }
+    }
+
+    private func perform<T: Sendable>(_ body: @escaping @Sendable (StoreConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                do {
+                    continuation.resume(returning: try body(self.connection))
+                } catch let error as SQLiteError {
+                    continuation.resume(throwing: StoreConnection.fileError(error, path: self.url.standardizedFileURL.path)
+                        ?? SQLiteStoreError.queryFailed(message: error.message, sql: error.sql))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    private static func readCatalog(_ connection: SQLiteConnection, path: String) throws(SQLiteStoreError) -> StoreCatalog {
+        let tables: Set<String>
+        do {
+            tables = Set(try connection.rows("SELECT upper(name) FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string })
+        } catch {
+            throw StoreConnection.fileError(error, path: path) ?? .unreadable(path: path, message: error.message)
+        }
+        for required in ["Z_PRIMARYKEY", "Z_METADATA"] where !tables.contains(required) {
+            throw .notCoreDataStore(path: path, missingTable: required)
+        }
+        do {
+            return try StoreCatalog.read(from: connection)
+        } catch {
+            switch error {
+            case .sqlite(let failure):
+                throw StoreConnection.fileError(failure, path: path) ?? .unreadable(path: path, message: failure.description)
+            case .malformed(let message):
+                throw .corrupt(path: path, message: message)
+            }
+        }
+    }
+
+    /// The model Core Data cached in the store, when it inflates, decodes and lines up with the store's entities
+    /// and tables. Missing columns do not disqualify it (those attributes show why they have no value).
+    private static func cachedModel(_ catalog: StoreCatalog) -> (ModelDefinition, StoreMapping)? {
+        guard let compressed = catalog.modelCache,
+              let inflated = try? RawDeflate.inflate(compressed),
+              let plist = try? BinaryPropertyListReader.read(inflated),
+              let model = try? CompiledModelReader.read(plist)
+        else { return nil }
+        let mapping = StoreMapping.build(model: model, catalog: catalog)
+        guard !mapping.report.hasEntityProblems else { return nil }
+        return (model, mapping)
+    }
+}

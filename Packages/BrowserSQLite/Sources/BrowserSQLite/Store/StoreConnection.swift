@@ -1,0 +1,144 @@
+import Foundation
+
+/// The store's SQLite connection and how it reaches the file. Used only from the store's serial queue.
+///
+/// **Read-only and WAL-safe.** Core Data stores are usually in WAL mode, and rows may live only in the `-wal`
+/// (format doc §1), so the store is always opened through SQLite with its `-wal` (never `immutable=1`, which
+/// skips the WAL). A WAL reader needs the `-shm` index, which SQLite creates or writes even for a read-only
+/// connection; that never changes data. So:
+/// - **In place, read-only** (`SQLITE_OPEN_READONLY`, i.e. `mode=ro`) when the folder and any existing `-wal` /
+///   `-shm` are writable (by this process *and* by their permission bits, so read-only-marked files are left
+///   alone even by root), and always for a rollback-journal store (a read-only reader writes nothing there).
+///   SQLite never writes the database or the `-wal` on this connection, never checkpoints, and may create the
+///   `-shm` (plus an empty `-wal` if none exists). A writer (the app) is never blocked in WAL mode and each new
+///   read transaction sees its latest commit.
+/// - **Private snapshot** otherwise (read-only folder or files, a hot rollback journal, or an in-place open that
+///   SQLite refuses): the store and its `-wal` (and `-journal`) are copied into a private temporary folder and
+///   opened there with `query_only`; the `-shm` is not copied, SQLite rebuilds it from the copied `-wal`. Before
+///   each request the originals' sizes and modification times are compared with the copy's, and the copy is
+///   refreshed when a writer changed them, so later requests see new rows in this mode too.
+final class StoreConnection {
+    enum Mode: String, Sendable {
+        case inPlace = "in place (read-only)"
+        case snapshot = "private snapshot"
+    }
+
+    let files: StoreFiles
+    private(set) var mode: Mode
+    private(set) var connection: SQLiteConnection
+    /// Called on every new connection (registers SQL functions).
+    private let prepare: (SQLiteConnection) throws(SQLiteError) -> Void
+    private var snapshotDirectory: String?
+    private var snapshotSignature: String?
+    private var snapshotGeneration = 0
+
+    init(files: StoreFiles, header: StoreFiles.Header,
+         prepare: @escaping (SQLiteConnection) throws(SQLiteError) -> Void) throws(SQLiteStoreError) {
+        self.files = files
+        self.prepare = prepare
+        let needsSnapshot = header.isWAL ? !files.companionsAreWritable() : files.hasHotJournalCandidate
+        if !needsSnapshot {
+            do {
+                let connection = try SQLiteConnection(path: files.path, readOnly: true)
+                // Touch the schema now: opening is lazy, and this is where a WAL reader builds its -shm.
+                _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+                try prepare(connection)
+                self.connection = connection
+                self.mode = .inPlace
+                return
+            } catch {
+                // A damaged file is reported as such; anything else (a -shm SQLite may not create, a hot journal)
+                // is retried on a private copy.
+                if let failure = Self.fileError(error, path: files.path) { throw failure }
+            }
+        }
+        let snapshot = try Self.makeSnapshot(of: files, prepare: prepare)
+        self.connection = snapshot.connection
+        self.snapshotDirectory = snapshot.directory
+        self.snapshotSignature = snapshot.signature
+        self.mode = .snapshot
+    }
+
+    deinit {
+        if let snapshotDirectory { try? FileManager.default.removeItem(atPath: snapshotDirectory) }
+    }
+
+    /// Runs `body` in one read transaction, so every query of a request sees the same snapshot of the data.
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if mode == .snapshot { refreshSnapshotIfChanged() }
+        try connection.execute("BEGIN")
+        do {
+            let result = try body(connection)
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Changes whenever the data may have changed: SQLite's `PRAGMA data_version` (which moves when another
+    /// connection commits: https://www.sqlite.org/pragma.html#pragma_data_version) and the size and modification
+    /// time of the store and its `-wal` (which also tell a restarted server's tokens apart).
+    func changeToken() throws -> String {
+        if mode == .snapshot {
+            refreshSnapshotIfChanged()
+            return "s\(snapshotGeneration)-\(snapshotSignature ?? "")"
+        }
+        let version = try connection.scalar("PRAGMA data_version")?.int64 ?? 0
+        return "v\(version)-\(files.signature())"
+    }
+
+    private func refreshSnapshotIfChanged() {
+        let signature = files.signature()
+        guard signature != snapshotSignature else { return }
+        // If the copy fails (a writer is mid-checkpoint, the disk is full) the previous copy keeps serving and the
+        // next request tries again.
+        guard let snapshot = try? Self.makeSnapshot(of: files, prepare: prepare) else { return }
+        if let old = snapshotDirectory { try? FileManager.default.removeItem(atPath: old) }
+        connection = snapshot.connection
+        snapshotDirectory = snapshot.directory
+        snapshotSignature = snapshot.signature
+        snapshotGeneration += 1
+    }
+
+    private static func makeSnapshot(
+        of files: StoreFiles, prepare: (SQLiteConnection) throws(SQLiteError) -> Void
+    ) throws(SQLiteStoreError) -> (directory: String, connection: SQLiteConnection, signature: String) {
+        let manager = FileManager.default
+        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("BrowserSQLite-\(UUID().uuidString)")
+        let copy = (directory as NSString).appendingPathComponent((files.path as NSString).lastPathComponent)
+        do {
+            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                        attributes: [.posixPermissions: 0o700])
+            let signature = files.signature()
+            try manager.copyItem(atPath: files.path, toPath: copy)
+            for (source, suffix) in [(files.walPath, "-wal"), (files.journalPath, "-journal")]
+            where manager.fileExists(atPath: source) {
+                try manager.copyItem(atPath: source, toPath: copy + suffix)
+            }
+            // Read-write on the private copy so SQLite can recover the WAL or roll back a journal there;
+            // query_only keeps this code from ever writing.
+            let connection = try SQLiteConnection(path: copy, readOnly: false)
+            try connection.execute("PRAGMA query_only = 1")
+            _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+            try prepare(connection)
+            return (directory, connection, signature)
+        } catch {
+            try? manager.removeItem(atPath: directory)
+            throw fileError(error, path: files.path)
+                ?? .unreadable(path: files.path, message: "could not copy it to a private snapshot: \(error)")
+        }
+    }
+
+    /// The public error for a failure that says something about the file itself, nil for other failures.
+    static func fileError(_ error: any Error, path: String) -> SQLiteStoreError? {
+        guard let error = error as? SQLiteError else { return nil }
+        switch error.primaryCode {
+        case 26: return .notSQLite(path: path, reason: error.message) // SQLITE_NOTADB
+        case 11: return .corrupt(path: path, message: error.message) // SQLITE_CORRUPT
+        case 10 where error.code == 522: return .corrupt(path: path, message: error.message) // SQLITE_IOERR_SHORT_READ
+        default: return nil
+        }
+    }
+}

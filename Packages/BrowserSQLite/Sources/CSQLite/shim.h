@@ -1,0 +1,12 @@
+#ifndef BROWSER_SQLITE_CSQLITE_SHIM_H
+#define BROWSER_SQLITE_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT is a cast of -1 to a function pointer, a macro Swift cannot import: SQLite copies the
+/// bytes before the bind call returns.
+static inline sqlite3_destructor_type cdb_sqlite_transient(void) {
+    return SQLITE_TRANSIENT;
+}
+
+#endif

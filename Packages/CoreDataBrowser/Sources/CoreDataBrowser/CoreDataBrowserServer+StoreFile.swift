@@ -1,0 +1,26 @@
+public import BrowserSQLite
+public import Foundation
+
+extension CoreDataBrowserServer {
+    /// Serves a Core Data or SwiftData store file, read-only, on every platform.
+    ///
+    /// This is how a SwiftData app uses the browser (pass its `ModelContainer`'s store URL, by default
+    /// `…/Library/Application Support/default.store`), and how any `.sqlite` store is browsed without its app.
+    ///
+    /// ```swift
+    /// let url = container.configurations.first!.url
+    /// let server = try CoreDataBrowserServer(storeURL: url)
+    /// try server.start()
+    /// ```
+    ///
+    /// The model is `modelURL` when given (`.xcdatamodeld`, `.xcdatamodel`, `.momd` or `.mom`), else the one
+    /// Core Data cached in the store, else inferred from its tables; `/api/health` says which. The store, its
+    /// `-wal` and `-shm` are never modified (see `SQLiteStore.open(storeAt:model:)`).
+    ///
+    /// - Throws: `SQLiteStoreError` when the file is missing, not SQLite, not a Core Data store, corrupt, or
+    ///   does not match `modelURL`.
+    public convenience init(storeURL: URL, modelURL: URL? = nil, options: Options = .init()) throws(SQLiteStoreError) {
+        let store = try SQLiteStore.open(storeAt: storeURL, model: modelURL)
+        self.init(store: store, options: options)
+    }
+}
