@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "BrowserHTTP", targets: ["BrowserHTTP"]),
         .library(name: "BrowserMemory", targets: ["BrowserMemory"]),
         .library(name: "BrowserSQLite", targets: ["BrowserSQLite"]),
+        .library(name: "BrowserCoreData", targets: ["BrowserCoreData"]),
         .library(name: "BrowserWebAssets", targets: ["BrowserWebAssets"]),
         .executable(name: "browser-demo", targets: ["BrowserDemo"]),
     ],
@@ -37,10 +38,12 @@ let package = Package(
             path: "Packages/BrowserSQLite/Sources/BrowserSQLite",
             swiftSettings: swiftSettings
         ),
+        // The live NSManagedObjectContext adapter: every file is `#if canImport(CoreData)`, empty on Linux.
+        .target(name: "BrowserCoreData", dependencies: ["BrowserCore"], path: "Packages/BrowserCoreData/Sources/BrowserCoreData", swiftSettings: swiftSettings),
         // Assembly and apps
         .target(
             name: "CoreDataBrowser",
-            dependencies: ["BrowserCore", "BrowserHTTP", "BrowserWebAssets", "BrowserSQLite"],
+            dependencies: ["BrowserCore", "BrowserHTTP", "BrowserWebAssets", "BrowserSQLite", "BrowserCoreData"],
             path: "Packages/CoreDataBrowser/Sources/CoreDataBrowser",
             swiftSettings: swiftSettings
         ),
@@ -58,6 +61,12 @@ let package = Package(
             name: "BrowserSQLiteTests",
             dependencies: ["BrowserSQLite", "CSQLite", "BrowserCore"],
             path: "Packages/BrowserSQLite/Tests/BrowserSQLiteTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BrowserCoreDataTests",
+            dependencies: ["BrowserCoreData", "BrowserCore", "BrowserSQLite"],
+            path: "Packages/BrowserCoreData/Tests/BrowserCoreDataTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "BrowserWebAssetsTests", dependencies: ["BrowserWebAssets"], path: "Packages/BrowserWebAssets/Tests/BrowserWebAssetsTests", swiftSettings: swiftSettings),

@@ -23,6 +23,10 @@ step "Architecture: imports point downward only"
 python3 scripts/check-architecture.py
 python3 scripts/check-architecture.py --self-test
 
+step "Apple-only code type-checks against the CoreData stand-in"
+scripts/apple-typecheck/run.sh
+scripts/apple-typecheck/run.sh --self-test
+
 step "Web assets: the compiled-in copy is web/"
 python3 scripts/embed-web-assets.py --check
 

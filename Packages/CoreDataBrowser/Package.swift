@@ -19,6 +19,7 @@ let package = Package(
         .package(path: "../BrowserHTTP"),
         .package(path: "../BrowserWebAssets"),
         .package(path: "../BrowserSQLite"),
+        .package(path: "../BrowserCoreData"),
         .package(path: "../BrowserMemory"),
     ],
     targets: [
@@ -29,6 +30,7 @@ let package = Package(
                 .product(name: "BrowserHTTP", package: "BrowserHTTP"),
                 .product(name: "BrowserWebAssets", package: "BrowserWebAssets"),
                 .product(name: "BrowserSQLite", package: "BrowserSQLite"),
+                .product(name: "BrowserCoreData", package: "BrowserCoreData"),
             ],
             path: "Sources/CoreDataBrowser",
             swiftSettings: swiftSettings

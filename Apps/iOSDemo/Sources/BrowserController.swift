@@ -1,0 +1,40 @@
+import CoreData
+import SwiftUI
+#if DEBUG
+import CoreDataBrowser
+#endif
+
+/// Seeds the store and, in debug builds only, starts the browser on the app's context.
+@MainActor
+final class BrowserController: ObservableObject {
+    @Published private(set) var status = "Starting…"
+    @Published private(set) var urls: [URL] = []
+
+    #if DEBUG
+    private var server: CoreDataBrowserServer?
+    #endif
+
+    func start(_ persistence: PersistenceController) async {
+        do {
+            try await persistence.seedIfEmpty()
+        } catch {
+            status = "Could not seed the demo library: \(error.localizedDescription)"
+            return
+        }
+        #if DEBUG
+        // Reads through a private-queue context on the same coordinator, so browsing never runs on the main
+        // queue; pass `reading: .givenContext` to see unsaved edits of the viewContext instead.
+        let server = server ?? CoreDataBrowserServer(context: persistence.container.viewContext)
+        self.server = server
+        do {
+            let info = try server.start()   // also prints "CoreDataBrowser: http://…" for each URL
+            urls = info.urls
+            status = "Serving on port \(info.port)"
+        } catch {
+            status = "The browser could not start: \(error)"
+        }
+        #else
+        status = "The browser only runs in debug builds."
+        #endif
+    }
+}

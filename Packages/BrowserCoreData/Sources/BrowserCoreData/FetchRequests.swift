@@ -1,0 +1,57 @@
+#if canImport(CoreData)
+import BrowserCore
+import CoreData
+
+/// The fetch requests the adapter runs. Names come from a `RecordQuery` that BrowserCore validated against
+/// this model, so every key path here is an attribute of the entity.
+enum FetchRequests {
+    /// The records a page query selects, sub-entities included, without limit (for `count(for:)`); `page`
+    /// adds the limit and offset. Sorted by the attribute, then by primary key in the same direction.
+    static func records(_ query: RecordQuery) throws -> NSFetchRequest<NSManagedObject> {
+        let request = NSFetchRequest<NSManagedObject>(entityName: query.entity)
+        request.includesSubentities = true
+        // Unsaved inserts have temporary IDs that cannot be linked to; both reading modes leave them out.
+        request.includesPendingChanges = false
+        request.predicate = try query.filter.map(FilterPredicate.make)
+        let ascending = query.order == .ascending
+        var sort: [NSSortDescriptor] = []
+        if let key = query.sort {
+            sort.append(NSSortDescriptor(key: key.attribute, ascending: key.order == .ascending))
+        }
+        // The tie-breaker: `objectID` sorts by the primary key (Z_PK) in the SQLite store, so equal values keep
+        // one order and pages never overlap.
+        sort.append(NSSortDescriptor(key: "objectID", ascending: ascending))
+        request.sortDescriptors = sort
+        return request
+    }
+
+    /// How many records of the entity there are, sub-entities included.
+    static func count(of entity: String) -> NSFetchRequest<NSManagedObject> {
+        let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+        request.includesSubentities = true
+        request.includesPendingChanges = false
+        return request
+    }
+
+    /// The one record with this ID, only if it is of exactly this entity (as the store-file reader checks
+    /// `Z_ENT`): a fetch rather than `existingObject(with:)`, which would resolve `Book/p7` to an AudioBook row.
+    static func record(_ id: NSManagedObjectID, entity: String) -> NSFetchRequest<NSManagedObject> {
+        let request = NSFetchRequest<NSManagedObject>(entityName: entity)
+        request.includesSubentities = false
+        request.includesPendingChanges = false
+        request.predicate = FilterPredicate.objects(in: [id])
+        request.fetchLimit = 1
+        return request
+    }
+
+    /// The records with these IDs, of the destination entity or its sub-entities, in one fetch.
+    static func objects(_ ids: [NSManagedObjectID], destination: String) -> NSFetchRequest<NSManagedObject> {
+        let request = NSFetchRequest<NSManagedObject>(entityName: destination)
+        request.includesSubentities = true
+        request.includesPendingChanges = false
+        request.predicate = FilterPredicate.objects(in: ids)
+        return request
+    }
+}
+
+#endif

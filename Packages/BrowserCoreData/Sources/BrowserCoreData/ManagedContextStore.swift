@@ -1,0 +1,180 @@
+#if canImport(CoreData)
+public import BrowserCore
+public import CoreData
+
+/// A live `NSManagedObjectContext` as a `BrowserStore`: the running app's own data, read-only.
+///
+/// ```swift
+/// let store = ManagedContextStore(context: container.viewContext)          // reads on a private queue
+/// let books = try await store.page(RecordQuery(entity: "Book", limit: 20))
+/// ```
+///
+/// Every touch of a context happens inside `await context.perform { }` (iOS 15, macOS 12): no thread blocks
+/// waiting for it, and no managed object leaves the block; only BrowserCore's Sendable values do. Each request
+/// is one `perform`, so a page's count and rows come from the same moment.
+///
+/// By default requests run on a private-queue context of the browser's own, on the given context's persistent
+/// store coordinator, so the app's main queue never does the browser's work (see `ContextReading`).
+public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
+    // @unchecked: the contexts are only used inside their own `perform`; the mutable caches are guarded by `lock`.
+
+    public let reading: ContextReading
+    private let givenContext: NSManagedObjectContext
+    private let lock = NSLock()
+    private var readerTask: Task<UncheckedSendable<NSManagedObjectContext>, any Error>?
+    private var cachedSchema: StoreSchema?
+
+    /// - Parameters:
+    ///   - context: any context of the app (a `viewContext`, a background context, a child context).
+    ///   - reading: `.privateQueue` (default) reads saved data off the app's queues; `.givenContext` reads
+    ///     through `context` itself so unsaved edits show, on its queue.
+    public init(context: NSManagedObjectContext, reading: ContextReading = .privateQueue) {
+        self.givenContext = context
+        self.reading = reading
+    }
+
+    // MARK: BrowserStore
+
+    public func describe() async throws -> StoreDescription {
+        let reading = self.reading
+        let places = try await read { context in
+            (context.persistentStoreCoordinator?.persistentStores ?? []).map { $0.url?.path ?? $0.type }
+        }
+        let how = reading == .privateQueue ? "private-queue reader" : "the app's context"
+        let summary = "Live Core Data context (\(how))" + (places.isEmpty ? "" : ": " + places.joined(separator: ", "))
+        return StoreDescription(summary: summary, model: ModelOrigin(source: .live), capabilities: .readOnly)
+    }
+
+    public func schema() async throws -> StoreSchema {
+        if let cached = locked({ cachedSchema }) { return cached }
+        // A model in use is immutable, so its description can be kept.
+        let schema = try await read { context -> StoreSchema in
+            guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
+                throw BrowserError.storeFailure("The context has no persistent store coordinator")
+            }
+            return ModelSchema.make(from: model)
+        }
+        locked { cachedSchema = schema }
+        return schema
+    }
+
+    public func count(of entity: String) async throws -> Int {
+        try await read { context in try context.count(for: FetchRequests.count(of: entity)) }
+    }
+
+    public func page(_ query: RecordQuery) async throws -> RecordPage {
+        try await read { context in
+            let request = try FetchRequests.records(query)
+            let total = try context.count(for: request)
+            // One fetch for the page: the store applies LIMIT and OFFSET, never the whole table in memory.
+            request.fetchLimit = query.limit
+            request.fetchOffset = query.offset
+            let objects = try context.fetch(request)
+            return RecordPage(total: total, records: try objects.map(ManagedRecords.record))
+        }
+    }
+
+    public func record(_ id: ObjectID) async throws -> StoredRecord? {
+        guard try await schema().entity(named: id.entity) != nil else { return nil }
+        return try await read { context in
+            try Self.object(id, in: context).map(ManagedRecords.record)
+        }
+    }
+
+    public func related(from id: ObjectID, through name: String, limit: Int) async throws -> RelatedRecords {
+        guard try await schema().entity(named: id.entity) != nil else {
+            throw BrowserError.notFound("No record \(id.uri)")
+        }
+        return try await read { context in
+            guard let source = try Self.object(id, in: context) else {
+                throw BrowserError.notFound("No record \(id.uri)")
+            }
+            guard let relationship = source.entity.relationshipsByName[name] else {
+                throw BrowserError.notFound("\(id.entity) has no relationship \"\(name)\"")
+            }
+            var ids: [NSManagedObjectID]
+            if relationship.isToMany {
+                // The IDs come from the relationship's foreign keys or join table: no destination object is
+                // faulted in, however many there are.
+                ids = source.objectIDs(forRelationshipNamed: name)
+                if !relationship.isOrdered {
+                    // An unordered relationship has no order; list it by primary key, as the SQLite reader does.
+                    ids.sort { ManagedRecords.primaryKey($0) < ManagedRecords.primaryKey($1) }
+                }
+            } else {
+                // A to-one's target is a fault; its objectID does not fire it.
+                ids = (source.value(forKey: name) as? NSManagedObject).map { [$0.objectID] } ?? []
+            }
+            ids.removeAll { $0.isTemporaryID }
+            let shown = Array(ids.prefix(max(limit, 0)))
+            guard !shown.isEmpty, let destination = relationship.destinationEntity?.name else {
+                return RelatedRecords(total: ids.count, records: [])
+            }
+            // The shown targets in one fetch, then in relationship order.
+            let objects = try context.fetch(FetchRequests.objects(shown, destination: destination))
+            let byID = Dictionary(objects.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+            return RelatedRecords(total: ids.count, records: try shown.compactMap { byID[$0] }.map(ManagedRecords.record))
+        }
+    }
+
+    // MARK: Contexts
+
+    /// The saved object with this ID, only if it is of exactly `id.entity`; nil when the ID names another
+    /// store or no such row.
+    private static func object(_ id: ObjectID, in context: NSManagedObjectContext) throws -> NSManagedObject? {
+        guard let uri = URL(string: id.uri),
+              let coordinator = context.persistentStoreCoordinator,
+              let objectID = coordinator.managedObjectID(forURIRepresentation: uri)
+        else { return nil }
+        return try context.fetch(FetchRequests.record(objectID, entity: id.entity)).first
+    }
+
+    /// Runs `body` on the reading context's queue. `T: Sendable` is what keeps managed objects inside.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (NSManagedObjectContext) throws -> T) async throws -> T {
+        let context = try await readingContext()
+        let ownsContext = reading == .privateQueue
+        return try await context.value.perform {
+            // The browser's own context forgets what it fetched, so the next request reads current rows and
+            // memory does not grow with what was browsed. The app's context is never reset.
+            defer { if ownsContext { context.value.reset() } }
+            return try body(context.value)
+        }
+    }
+
+    private func readingContext() async throws -> UncheckedSendable<NSManagedObjectContext> {
+        if reading == .givenContext { return UncheckedSendable(givenContext) }
+        let given = UncheckedSendable(givenContext)
+        let task = locked { () -> Task<UncheckedSendable<NSManagedObjectContext>, any Error> in
+            if let readerTask { return readerTask }
+            let made = Task { try await Self.makeReader(beside: given) }
+            readerTask = made
+            return made
+        }
+        return try await task.value
+    }
+
+    /// `NSLock.withLock` needs iOS 16; this package supports iOS 15.
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// A private-queue context on the given context's coordinator. The coordinator is read on the given
+    /// context's queue, and the new context is configured on its own.
+    private static func makeReader(beside given: UncheckedSendable<NSManagedObjectContext>) async throws
+        -> UncheckedSendable<NSManagedObjectContext> {
+        let coordinator = await given.value.perform { UncheckedSendable(given.value.persistentStoreCoordinator) }
+        guard coordinator.value != nil else {
+            throw BrowserError.storeFailure("The context has no persistent store coordinator")
+        }
+        let reader = UncheckedSendable(NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType))
+        await reader.value.perform {
+            reader.value.persistentStoreCoordinator = coordinator.value
+            reader.value.name = "CoreDataBrowser reader"
+        }
+        return reader
+    }
+}
+
+#endif

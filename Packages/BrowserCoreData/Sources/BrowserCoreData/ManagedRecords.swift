@@ -1,0 +1,54 @@
+#if canImport(CoreData)
+import BrowserCore
+import CoreData
+
+/// Reads managed objects into `StoredRecord`s, inside the context's queue. Only these Sendable values leave it.
+enum ManagedRecords {
+    /// The record's ID and the values of its concrete entity's stored attributes, converted by BrowserCore so
+    /// the JSON is the same as the store-file reader's for the same data.
+    static func record(_ object: NSManagedObject) throws -> StoredRecord {
+        var values: [String: AttributeValue] = [:]
+        for (name, attribute) in object.entity.attributesByName where !attribute.isTransient {
+            values[name] = value(object.value(forKey: name), of: attribute)
+        }
+        return StoredRecord(id: try objectID(object.objectID), values: values)
+    }
+
+    /// The URI form of a saved object's ID, parsed by BrowserCore.
+    static func objectID(_ id: NSManagedObjectID) throws -> ObjectID {
+        try ObjectID(uri: id.uriRepresentation().absoluteString)
+    }
+
+    /// The primary key in an ID's URI (`…/p42`), for ordering unordered relationships as the SQLite reader does.
+    static func primaryKey(_ id: NSManagedObjectID) -> Int64 {
+        (try? objectID(id))?.primaryKey ?? Int64.max
+    }
+
+    static func value(_ value: Any?, of attribute: NSAttributeDescription) -> AttributeValue {
+        let type = ModelSchema.attributeType(attribute.attributeType)
+        if type == .transformable, let value, !(value is Data) {
+            return transformedSize(value, transformerName: attribute.valueTransformerName)
+        }
+        return AttributeValue(foundationValue: value, type: type)
+    }
+
+    /// A Transformable attribute holds the object, not the bytes Core Data stored; the size shown is that of
+    /// the bytes its transformer makes of it now (what the store holds, for the system transformers).
+    private static func transformedSize(_ value: Any, transformerName: String?) -> AttributeValue {
+        let data: Data?
+        if let transformerName, let transformer = ValueTransformer(forName: NSValueTransformerName(rawValue: transformerName)) {
+            // The unarchiving transformers (the default since iOS 12) turn Data into objects, so Core Data runs
+            // them in reverse to store; a custom transformer turns the object into Data forwards.
+            data = transformer is NSSecureUnarchiveFromDataTransformer
+                ? transformer.reverseTransformedValue(value) as? Data
+                : transformer.transformedValue(value) as? Data
+        } else {
+            // No transformer name: Core Data keyed-archives the value.
+            data = try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: false)
+        }
+        guard let data else { return .undecodable("Transformable value of type \(type(of: value)) could not be transformed to data") }
+        return .binary(byteCount: data.count)
+    }
+}
+
+#endif

@@ -1,0 +1,182 @@
+#if canImport(CoreData)
+import BrowserCore
+import BrowserCoreData
+import CoreData
+import Testing
+
+/// The live adapter against a real Core Data stack (SQLite in memory), through `BrowserService` as the API
+/// uses it. Names, counts and orders are exact.
+@Suite struct ManagedContextStoreTests {
+    private func makeService(reading: ContextReading = .privateQueue) async throws -> (BrowserService, TestStack) {
+        let stack = try TestStack()
+        try await stack.seed { TestLibrary.insert(into: $0) }
+        return (BrowserService(store: ManagedContextStore(context: stack.container.viewContext, reading: reading)), stack)
+    }
+
+    private func titles(_ service: BrowserService, _ parameters: RecordQueryParameters, entity: String = "Book") async throws -> [String] {
+        try await service.records(of: entity, parameters: parameters).rows.map(\.summary)
+    }
+
+    @Test func entitiesComeFromTheModelWithoutAbstractOnesAndCountSubEntities() async throws {
+        let (service, _) = try await makeService()
+        let entities = try await service.entities()
+        #expect(entities.map(\.name) == ["AudioBook", "Author", "Book", "Circle", "Sample", "Tag"])
+        let counts = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.count) })
+        #expect(counts == ["AudioBook": 1, "Author": 3, "Book": 8, "Circle": 0, "Sample": 0, "Tag": 4])
+        let book = try #require(entities.first { $0.name == "Book" })
+        #expect(book.parent == nil)
+        #expect(entities.first { $0.name == "AudioBook" }?.parent == "Book")
+        #expect(book.relationships.map(\.name) == ["author", "tags"])
+        let sample = try #require(entities.first { $0.name == "Sample" })
+        #expect(!sample.attributes.map(\.name).contains("scratch"))   // transient: not stored, not listed
+        let types = Dictionary(uniqueKeysWithValues: sample.attributes.map { ($0.name, $0.type) })
+        #expect(types == ["text": "String", "small": "Integer 16", "medium": "Integer 32", "large": "Integer 64",
+                          "exact": "Decimal", "real": "Double", "single": "Float", "flag": "Boolean", "when": "Date",
+                          "blob": "Binary", "identifier": "UUID", "link": "URI", "object": "Transformable"])
+    }
+
+    @Test func searchIgnoresCaseAndDiacritics() async throws {
+        let (service, _) = try await makeService()
+        #expect(try await titles(service, .init(search: "cafe", searchAttribute: "title")) == ["The Café Catalogue"])
+        #expect(try await titles(service, .init(search: "THERESE")) == ["Thérèse Raquin"])
+        #expect(try await titles(service, .init(search: "émile"), entity: "Author") == ["Émile Zola"])
+        #expect(try await titles(service, .init(search: "EMILE"), entity: "Author") == ["Émile Zola"])
+    }
+
+    @Test func searchWithoutAnAttributeLooksInEveryStringAttribute() async throws {
+        let (service, _) = try await makeService()
+        // "Volume 2" is in one summary only; sub-entity rows are searched too.
+        #expect(try await titles(service, .init(search: "volume 2")) == ["Germinal"])
+        #expect(try await titles(service, .init(search: "staunton")) == ["Kindred (Audio)"])
+        let none = try await service.records(of: "Circle", parameters: .init(search: "x"))
+        #expect(none.total == 0)   // Circle's only String attribute is the inherited `name`
+    }
+
+    @Test func sortOrdersByUTF8BytesWithThePrimaryKeyAsTieBreaker() async throws {
+        let (service, _) = try await makeService()
+        let ascending = try await titles(service, .init(sort: "title", order: "asc"))
+        #expect(ascending == ["Germinal", "Germinal", "Kindred", "Kindred (Audio)", "Notes on the Analytical Engine",
+                              "The Café Catalogue", "Thérèse Raquin", "the lowercase book"])
+        let page = try await service.records(of: "Book", parameters: .init(sort: "title", order: "asc", limit: "2"))
+        let descending = try await service.records(of: "Book", parameters: .init(sort: "title", order: "desc"))
+        // Equal titles: ascending by primary key, descending in reverse.
+        #expect(page.rows.map(\.id) == Array(descending.rows.suffix(2).map(\.id).reversed()))
+        let byPages = try await titles(service, .init(sort: "pageCount", order: "desc"))
+        #expect(byPages.first == "Germinal" && byPages.last == "Kindred (Audio)")
+    }
+
+    @Test func pagesFollowOneAnotherWithoutOverlap() async throws {
+        let (service, _) = try await makeService()
+        let all = try await service.records(of: "Book", parameters: .init()).rows.map(\.id)
+        var paged: [String] = []
+        for offset in stride(from: 0, to: 9, by: 3) {
+            let page = try await service.records(of: "Book", parameters: .init(limit: "3", offset: String(offset)))
+            #expect(page.total == 8)
+            paged += page.rows.map(\.id)
+        }
+        #expect(paged == all)
+        #expect(all.count == 8)
+        // Primary-key order by default (Core Data numbers rows at save, in no promised order).
+        let keys = try all.map { try ObjectID(uri: $0).primaryKey }
+        #expect(keys == keys.sorted())
+    }
+
+    @Test func detailHasEveryAttributeAndBothSidesOfRelationships() async throws {
+        let (service, _) = try await makeService()
+        let first = try #require(try await service.records(of: "Book", parameters: .init(limit: "1")).rows.first)
+        let book = try await service.object(id: first.id)
+        #expect(book.entity == "Book" && book.summary == "Notes on the Analytical Engine")
+        #expect(book.attrs["cover"] == .binary(byteCount: 2048))
+        #expect(book.attrs["price"] == .decimal(Decimal(string: "19.99")!))
+        #expect(book.attrs["identifier"] == .uuid(TestLibrary.uuid(1)))
+        #expect(book.relationships.map(\.name) == ["author", "tags"])
+        let author = try #require(book.relationships.first)
+        #expect(!author.toMany && author.count == 1 && author.items.map(\.summary) == ["Ada Byron"])
+        #expect(Set(book.relationships[1].items.map(\.summary)) == ["classic", "science"])
+
+        // The other side: Butler's books, an AudioBook among them, in primary-key order.
+        let butler = try #require(try await service.records(of: "Author", parameters: .init(search: "butler")).rows.first)
+        let detail = try await service.object(id: butler.id)
+        let books = try #require(detail.relationships.first { $0.name == "books" })
+        #expect(books.toMany && books.count == 3)
+        #expect(Set(books.items.map(\.summary)) == ["Kindred", "Germinal", "Kindred (Audio)"])
+        #expect(books.items.filter { $0.entity == "AudioBook" }.map(\.summary) == ["Kindred (Audio)"])
+        let keys = try books.items.map { try ObjectID(uri: $0.id).primaryKey }
+        #expect(keys == keys.sorted())   // an unordered relationship is listed by primary key
+    }
+
+    @Test func everyAttributeTypeIsConverted() async throws {
+        let stack = try TestStack()
+        try await stack.seed { context in
+            let sample = context.insertRecord("Sample", [
+                "text": "héllo", "small": NSNumber(value: Int16(-3)), "medium": NSNumber(value: Int32(70_000)),
+                "large": NSNumber(value: Int64.max), "exact": NSDecimalNumber(string: "1234567890.123456789"),
+                "real": NSNumber(value: Double.infinity), "single": NSNumber(value: Float(0.1)),
+                "flag": NSNumber(value: false), "when": Date(timeIntervalSince1970: 1_617_808_369.64),
+                "blob": Data([1, 2, 3]), "identifier": TestLibrary.uuid(7),
+                "link": URL(string: "https://example.com/x")!, "object": ["a", "b"] as NSArray,
+            ])
+            let tags = ["one", "two", "three"].map { context.insertRecord("Tag", ["name": $0]) }
+            // An ordered relationship keeps its order, not primary-key order.
+            sample.setValue(NSOrderedSet(array: [tags[2], tags[0], tags[1]]), forKey: "steps")
+        }
+        let service = BrowserService(store: ManagedContextStore(context: stack.container.viewContext))
+        let row = try #require(try await service.records(of: "Sample", parameters: .init()).rows.first)
+        let json = String(decoding: try BrowserJSON.encode(row.attrs), as: UTF8.self)
+        #expect(json.contains(#""large":"9223372036854775807""#))
+        #expect(json.contains(#""exact":"1234567890.123456789""#))
+        #expect(json.contains(#""real":"Infinity""#))
+        #expect(json.contains(#""single":0.1"#))
+        #expect(json.contains(#""when":"2021-04-07T15:12:49.640Z""#))
+        #expect(json.contains(#""blob":{"bytes":3,"type":"binary"}"#))
+        #expect(json.contains(#""link":"https://example.com/x""#))
+        #expect(row.attrs["small"] == .integer(-3) && row.attrs["medium"] == .integer(70_000))
+        #expect(row.attrs["flag"] == .boolean(false) && row.attrs["text"] == .string("héllo"))
+        #expect(row.attrs["identifier"] == .uuid(TestLibrary.uuid(7)))
+        guard case .binary(let archived)? = row.attrs["object"], archived > 0 else {
+            Issue.record("a Transformable value shows as binary with its archived size")
+            return
+        }
+        let steps = try #require(try await service.object(id: row.id).relationships.first { $0.name == "steps" })
+        #expect(steps.ordered && steps.items.map(\.summary) == ["three", "one", "two"])
+    }
+
+    @Test func badIDsAreClientErrors() async throws {
+        let (service, _) = try await makeService()
+        let first = try #require(try await service.records(of: "Book", parameters: .init(limit: "1")).rows.first)
+        let id = try ObjectID(uri: first.id)
+        func status(_ raw: String?) async -> Int? {
+            do { _ = try await service.object(id: raw); return 200 } catch { return error.status }
+        }
+        #expect(await status(nil) == 400)
+        #expect(await status("not-an-id") == 400)
+        #expect(await status("x-coredata:///Book/t1234") == 400)
+        #expect(await status(ObjectID(storeIdentifier: "00000000-0000-0000-0000-000000000000", entity: "Book", primaryKey: 1).uri) == 404)
+        #expect(await status(ObjectID(storeIdentifier: id.storeIdentifier, entity: "Book", primaryKey: 9_999).uri) == 404)
+        #expect(await status(ObjectID(storeIdentifier: id.storeIdentifier, entity: "Nope", primaryKey: 1).uri) == 404)
+        #expect(await status(ObjectID(storeIdentifier: id.storeIdentifier, entity: "Shape", primaryKey: 1).uri) == 404)
+        // The AudioBook row's key under its parent's name is not that record (the store-file reader agrees).
+        let audio = try #require(try await service.records(of: "AudioBook", parameters: .init()).rows.first)
+        let audioKey = try ObjectID(uri: audio.id).primaryKey
+        #expect(await status(ObjectID(storeIdentifier: id.storeIdentifier, entity: "Book", primaryKey: audioKey).uri) == 404)
+        #expect(await status(first.id) == 200)
+    }
+
+    @MainActor @Test func readingTheGivenContextShowsUnsavedEditsAndThePrivateReaderDoesNot() async throws {
+        let stack = try TestStack()
+        try await stack.seed { TestLibrary.insert(into: $0) }
+        let viewContext = stack.container.viewContext
+        let privateService = BrowserService(store: ManagedContextStore(context: viewContext))
+        let givenService = BrowserService(store: ManagedContextStore(context: viewContext, reading: .givenContext))
+        let ada = try #require(try await privateService.records(of: "Author", parameters: .init(search: "ada")).rows.first)
+        let adaID = try #require(viewContext.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: URL(string: ada.id)!))
+        // On the main actor, so touching the main-queue viewContext directly is allowed.
+        viewContext.object(with: adaID).setValue("Ada Lovelace", forKey: "name")
+        viewContext.insertRecord("Author", ["name": "Unsaved Author"])   // temporary ID: never listed
+        #expect(try await givenService.object(id: ada.id).summary == "Ada Lovelace")
+        #expect(try await privateService.object(id: ada.id).summary == "Ada Byron")
+        #expect(try await givenService.records(of: "Author", parameters: .init()).total == 3)
+    }
+}
+
+#endif

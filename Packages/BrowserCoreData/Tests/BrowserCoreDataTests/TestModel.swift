@@ -1,0 +1,87 @@
+#if canImport(CoreData)
+import CoreData
+
+/// The demo library's model (Author, Book, AudioBook, Tag, as `DemoLibrary` declares it), built in code, plus
+/// `Sample` with every attribute type, an abstract `Shape` with a concrete `Circle`, and a transient attribute.
+enum TestModel {
+    /// One instance per process: Core Data warns when two models claim the same entity classes.
+    nonisolated(unsafe) static let shared: NSManagedObjectModel = make()
+
+    private static func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true, transient: Bool = false) -> NSAttributeDescription {
+        let attribute = NSAttributeDescription()
+        attribute.name = name
+        attribute.attributeType = type
+        attribute.isOptional = optional
+        attribute.isTransient = transient
+        return attribute
+    }
+
+    private static func entity(_ name: String, abstract: Bool = false) -> NSEntityDescription {
+        let entity = NSEntityDescription()
+        entity.name = name
+        entity.managedObjectClassName = "NSManagedObject"
+        entity.isAbstract = abstract
+        return entity
+    }
+
+    private static func relate(_ source: NSEntityDescription, _ name: String, to destination: NSEntityDescription, toMany: Bool,
+                               inverse: (String, Bool), ordered: Bool = false) {
+        let forward = NSRelationshipDescription()
+        forward.name = name
+        forward.destinationEntity = destination
+        forward.minCount = 0
+        forward.maxCount = toMany ? 0 : 1
+        forward.isOrdered = ordered
+        let backward = NSRelationshipDescription()
+        backward.name = inverse.0
+        backward.destinationEntity = source
+        backward.minCount = 0
+        backward.maxCount = inverse.1 ? 0 : 1
+        forward.inverseRelationship = backward
+        backward.inverseRelationship = forward
+        source.properties.append(forward)
+        destination.properties.append(backward)
+    }
+
+    private static func make() -> NSManagedObjectModel {
+        let author = entity("Author"), book = entity("Book"), audioBook = entity("AudioBook"), tag = entity("Tag")
+        let sample = entity("Sample"), shape = entity("Shape", abstract: true), circle = entity("Circle")
+
+        author.properties = [attribute("name", .stringAttributeType, optional: false), attribute("bio", .stringAttributeType),
+                             attribute("birthDate", .dateAttributeType)]
+        book.properties = [
+            attribute("title", .stringAttributeType, optional: false), attribute("pageCount", .integer32AttributeType, optional: false),
+            attribute("publishedAt", .dateAttributeType), attribute("summary", .stringAttributeType),
+            attribute("price", .decimalAttributeType), attribute("rating", .doubleAttributeType),
+            attribute("wordCount", .integer64AttributeType), attribute("identifier", .UUIDAttributeType, optional: false),
+            attribute("cover", .binaryDataAttributeType), attribute("inPrint", .booleanAttributeType, optional: false),
+        ]
+        audioBook.properties = [attribute("narrator", .stringAttributeType),
+                                attribute("durationMinutes", .integer16AttributeType, optional: false)]
+        tag.properties = [attribute("name", .stringAttributeType, optional: false)]
+        relate(book, "author", to: author, toMany: false, inverse: ("books", true))
+        relate(book, "tags", to: tag, toMany: true, inverse: ("books", true))
+        book.subentities = [audioBook]
+
+        sample.properties = [
+            attribute("text", .stringAttributeType), attribute("small", .integer16AttributeType),
+            attribute("medium", .integer32AttributeType), attribute("large", .integer64AttributeType),
+            attribute("exact", .decimalAttributeType), attribute("real", .doubleAttributeType),
+            attribute("single", .floatAttributeType), attribute("flag", .booleanAttributeType),
+            attribute("when", .dateAttributeType), attribute("blob", .binaryDataAttributeType),
+            attribute("identifier", .UUIDAttributeType), attribute("link", .URIAttributeType),
+            attribute("object", .transformableAttributeType), attribute("scratch", .stringAttributeType, transient: true),
+        ]
+        relate(sample, "steps", to: tag, toMany: true, inverse: ("samples", true), ordered: true)
+
+        shape.properties = [attribute("name", .stringAttributeType)]
+        shape.subentities = [circle]
+        circle.properties = [attribute("radius", .doubleAttributeType)]
+
+        let model = NSManagedObjectModel()
+        model.entities = [author, book, audioBook, tag, sample, shape, circle]
+        return model
+    }
+}
+
+#endif

@@ -1,0 +1,28 @@
+#if canImport(CoreData)
+public import BrowserCoreData
+public import CoreData
+
+extension CoreDataBrowserServer {
+    /// Which context the server reads through: `.privateQueue` (default) or `.givenContext`.
+    public typealias ContextReading = BrowserCoreData.ContextReading
+
+    /// Serves a live Core Data context: the app's own data, read-only, while it runs.
+    ///
+    /// ```swift
+    /// #if DEBUG
+    /// let server = CoreDataBrowserServer(context: container.viewContext)
+    /// try server.start()
+    /// #endif
+    /// ```
+    ///
+    /// Every access happens inside `context.perform { }`, so any kind of context is safe to pass. By default the
+    /// server does not read through `context` itself but through a private-queue context of its own on the same
+    /// persistent store coordinator, so browsing never runs on the main queue of a `viewContext`; it then shows
+    /// saved data only. Pass `reading: .givenContext` to read through `context` (unsaved edits show, and every
+    /// request runs on that context's queue). README "Using it in an iOS app" weighs the two.
+    public convenience init(context: NSManagedObjectContext, options: Options = .init(), reading: ContextReading = .privateQueue) {
+        self.init(store: ManagedContextStore(context: context, reading: reading), options: options)
+    }
+}
+
+#endif

@@ -1,0 +1,140 @@
+// The Foundation part of Apple's `CoreData` module as the adapter sees it.
+//
+// On Apple platforms `import CoreData` re-exports Foundation. swift-corelibs-foundation (Linux) declares
+// `NSPredicate(format:)`, `NSComparisonPredicate`, `NSExpression` and `NSSortDescriptor(key:ascending:)` as
+// unavailable and has no `ValueTransformer`, so this stand-in cannot re-export all of Foundation: it re-exports
+// the Foundation types that exist on Linux with Apple's shape, and declares the predicate, sort and transformer
+// types itself with Apple's Swift signatures. A file that imports only `CoreData` (as the adapter's files do)
+// then sees exactly one declaration of each name. Files that `import Foundation` too would see two
+// `NSPredicate`s here; on Apple that import is harmless, here it is ambiguous, which is why the adapter's
+// files import `CoreData` alone.
+
+@_exported import struct Foundation.Data
+@_exported import struct Foundation.Date
+@_exported import struct Foundation.Decimal
+@_exported import struct Foundation.URL
+@_exported import struct Foundation.UUID
+@_exported import typealias Foundation.TimeInterval
+@_exported import class Foundation.NSObject
+@_exported import class Foundation.NSNumber
+@_exported import class Foundation.NSDecimalNumber
+@_exported import class Foundation.NSNull
+@_exported import class Foundation.NSLock
+@_exported import class Foundation.NSError
+@_exported import class Foundation.NSKeyedArchiver
+@_exported import class Foundation.NSOrderedSet
+@_exported import class Foundation.NSSet
+@_exported import class Foundation.NSMutableSet
+@_exported import class Foundation.NSMutableOrderedSet
+@_exported import class Foundation.ProcessInfo
+@_exported import class Foundation.FileManager
+@_exported import class Foundation.NSDictionary
+@_exported import class Foundation.NSArray
+@_exported import class Foundation.ISO8601DateFormatter
+import Foundation
+
+// MARK: NSPredicate family (Foundation on Apple; unavailable in swift-corelibs-foundation)
+
+/// https://developer.apple.com/documentation/foundation/nspredicate
+/// Declared non-Sendable: the stand-in errs on the strict side, so code that compiles here compiles there.
+open class NSPredicate: NSObject {
+    /// https://developer.apple.com/documentation/foundation/nspredicate/init(value:)
+    /// `init(value: Bool)`
+    public init(value: Bool) { super.init() }
+    override public init() { super.init() }
+}
+
+/// https://developer.apple.com/documentation/foundation/nscompoundpredicate
+open class NSCompoundPredicate: NSPredicate {
+    /// https://developer.apple.com/documentation/foundation/nscompoundpredicate/init(andpredicatewithsubpredicates:)
+    /// `convenience init(andPredicateWithSubpredicates subpredicates: [NSPredicate])`
+    public convenience init(andPredicateWithSubpredicates subpredicates: [NSPredicate]) { self.init() }
+    /// https://developer.apple.com/documentation/foundation/nscompoundpredicate/init(orpredicatewithsubpredicates:)
+    /// `convenience init(orPredicateWithSubpredicates subpredicates: [NSPredicate])`
+    public convenience init(orPredicateWithSubpredicates subpredicates: [NSPredicate]) { self.init() }
+    /// https://developer.apple.com/documentation/foundation/nscompoundpredicate/init(notpredicatewithsubpredicate:)
+    /// `convenience init(notPredicateWithSubpredicate predicate: NSPredicate)`
+    public convenience init(notPredicateWithSubpredicate predicate: NSPredicate) { self.init() }
+}
+
+/// https://developer.apple.com/documentation/foundation/nscomparisonpredicate
+open class NSComparisonPredicate: NSPredicate {
+    /// https://developer.apple.com/documentation/foundation/nscomparisonpredicate/modifier
+    public enum Modifier: UInt, Sendable {
+        case direct = 0, all = 1, any = 2
+    }
+
+    /// https://developer.apple.com/documentation/foundation/nscomparisonpredicate/operator
+    public enum Operator: UInt, Sendable {
+        case lessThan = 0, lessThanOrEqualTo = 1, greaterThan = 2, greaterThanOrEqualTo = 3, equalTo = 4
+        case notEqualTo = 5, matches = 6, like = 7, beginsWith = 8, endsWith = 9, `in` = 10, customSelector = 11
+        case contains = 99, between = 100
+    }
+
+    /// https://developer.apple.com/documentation/foundation/nscomparisonpredicate/options-swift.struct
+    /// (NSCaseInsensitivePredicateOption 0x01, NSDiacriticInsensitivePredicateOption 0x02, NSNormalizedPredicateOption 0x04)
+    public struct Options: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let caseInsensitive = Options(rawValue: 0x01)
+        public static let diacriticInsensitive = Options(rawValue: 0x02)
+        public static let normalized = Options(rawValue: 0x04)
+    }
+
+    /// https://developer.apple.com/documentation/foundation/nscomparisonpredicate/init(leftexpression:rightexpression:modifier:type:options:)
+    /// `init(leftExpression lhs: NSExpression, rightExpression rhs: NSExpression, modifier: NSComparisonPredicate.Modifier,
+    ///       type: NSComparisonPredicate.Operator, options: NSComparisonPredicate.Options = [])`
+    public init(leftExpression lhs: NSExpression, rightExpression rhs: NSExpression, modifier: NSComparisonPredicate.Modifier,
+                type: NSComparisonPredicate.Operator, options: NSComparisonPredicate.Options = []) {
+        super.init()
+    }
+}
+
+/// https://developer.apple.com/documentation/foundation/nsexpression
+open class NSExpression: NSObject {
+    /// https://developer.apple.com/documentation/foundation/nsexpression/init(forkeypath:)-5w6fj
+    /// `convenience init(forKeyPath keyPath: String)`
+    public convenience init(forKeyPath keyPath: String) { self.init() }
+    /// https://developer.apple.com/documentation/foundation/nsexpression/init(forconstantvalue:)
+    /// `init(forConstantValue obj: Any?)`
+    public init(forConstantValue obj: Any?) { super.init() }
+    /// https://developer.apple.com/documentation/foundation/nsexpression/expressionforevaluatedobject()
+    /// `class func expressionForEvaluatedObject() -> NSExpression`
+    open class func expressionForEvaluatedObject() -> NSExpression { NSExpression() }
+    override public init() { super.init() }
+}
+
+// MARK: NSSortDescriptor (init(key:ascending:) is unavailable in swift-corelibs-foundation)
+
+/// https://developer.apple.com/documentation/foundation/nssortdescriptor
+open class NSSortDescriptor: NSObject {
+    /// https://developer.apple.com/documentation/foundation/nssortdescriptor/init(key:ascending:)
+    /// `init(key: String?, ascending: Bool)`
+    public init(key: String?, ascending: Bool) { super.init() }
+}
+
+// MARK: Value transformers (not in swift-corelibs-foundation)
+
+/// https://developer.apple.com/documentation/foundation/nsvaluetransformername
+public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
+
+/// https://developer.apple.com/documentation/foundation/valuetransformer
+open class ValueTransformer: NSObject {
+    /// https://developer.apple.com/documentation/foundation/valuetransformer/init(forname:)
+    /// `/*not inherited*/ init?(forName name: NSValueTransformerName)`
+    public init?(forName name: NSValueTransformerName) { super.init() }
+    override public init() { super.init() }
+    /// https://developer.apple.com/documentation/foundation/valuetransformer/transformedvalue(_:)
+    /// `func transformedValue(_ value: Any?) -> Any?`
+    open func transformedValue(_ value: Any?) -> Any? { nil }
+    /// https://developer.apple.com/documentation/foundation/valuetransformer/reversetransformedvalue(_:)
+    /// `func reverseTransformedValue(_ value: Any?) -> Any?`
+    open func reverseTransformedValue(_ value: Any?) -> Any? { nil }
+}
+
+/// https://developer.apple.com/documentation/foundation/nssecureunarchivefromdatatransformer
+open class NSSecureUnarchiveFromDataTransformer: ValueTransformer {}

@@ -1,0 +1,96 @@
+// NSManagedObjectContext as Apple's SDK declares it for Swift (the members the adapter and the demo use).
+// Bodies are never run: this module exists to be compiled against.
+
+/// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontextconcurrencytype
+public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
+    @available(*, deprecated)
+    case confinementConcurrencyType = 0
+    case privateQueueConcurrencyType = 1
+    case mainQueueConcurrencyType = 2
+}
+
+/// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext — `nonisolated class NSManagedObjectContext`.
+/// Not `Sendable` (no conformance is listed; Swift 6 code keeps it inside `perform`). Capturing one in the
+/// `@Sendable` block of the `@preconcurrency` `perform` is a warning here as it is there, and an error with
+/// warnings as errors, which the check and the package builds use.
+open class NSManagedObjectContext: NSObject {
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/init(concurrencytype:)
+    /// `init(concurrencyType ct: NSManagedObjectContextConcurrencyType)`
+    public init(concurrencyType ct: NSManagedObjectContextConcurrencyType) { super.init() }
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/persistentstorecoordinator
+    /// `var persistentStoreCoordinator: NSPersistentStoreCoordinator? { get set }`
+    open var persistentStoreCoordinator: NSPersistentStoreCoordinator?
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/concurrencytype
+    /// `var concurrencyType: NSManagedObjectContextConcurrencyType { get }`
+    open var concurrencyType: NSManagedObjectContextConcurrencyType { .privateQueueConcurrencyType }
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/name
+    /// `var name: String? { get set }`
+    open var name: String?
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/automaticallymergeschangesfromparent
+    /// `var automaticallyMergesChangesFromParent: Bool { get set }`
+    open var automaticallyMergesChangesFromParent: Bool = false
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/haschanges
+    /// `var hasChanges: Bool { get }`
+    open var hasChanges: Bool { false }
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/scheduledtasktype
+    /// `enum ScheduledTaskType` (iOS 15, macOS 12), Equatable & Hashable.
+    public enum ScheduledTaskType: Hashable, Sendable {
+        case immediate
+        case enqueued
+    }
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/perform(schedule:_:)
+    /// `@preconcurrency nonisolated func perform<T>(schedule: NSManagedObjectContext.ScheduledTaskType = .immediate,
+    ///       _ block: @escaping @Sendable () throws -> T) async rethrows -> T`
+    /// (Older SDKs declared the block without `@Sendable`; the stricter current form is the one checked here.)
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    @preconcurrency
+    public nonisolated func perform<T>(
+        schedule: NSManagedObjectContext.ScheduledTaskType = .immediate,
+        _ block: @escaping @Sendable () throws -> T
+    ) async rethrows -> T {
+        try block()
+    }
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/performandwait(_:)-6aaf1
+    /// `@preconcurrency nonisolated func performAndWait<T>(_ block: @Sendable () throws -> T) rethrows -> T`
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    @preconcurrency
+    public nonisolated func performAndWait<T>(_ block: @Sendable () throws -> T) rethrows -> T {
+        try block()
+    }
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/count(for:)-3r91z
+    /// `nonisolated func count<T>(for request: NSFetchRequest<T>) throws -> Int where T : NSFetchRequestResult`
+    public nonisolated func count<T>(for request: NSFetchRequest<T>) throws -> Int where T: NSFetchRequestResult { 0 }
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/fetch(_:)-4ea3d
+    /// `func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] where T : NSFetchRequestResult`
+    public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] where T: NSFetchRequestResult { [] }
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/existingobject(with:)
+    /// `func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject`
+    open func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject { fatalError() }
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/object(with:)
+    /// `func object(with objectID: NSManagedObjectID) -> NSManagedObject`
+    open func object(with objectID: NSManagedObjectID) -> NSManagedObject { fatalError() }
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/save()
+    /// `func save() throws`
+    open func save() throws {}
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/reset()
+    /// `func reset()`
+    open func reset() {}
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/delete(_:)
+    /// `func delete(_ object: NSManagedObject)`
+    open func delete(_ object: NSManagedObject) {}
+}

@@ -1,0 +1,126 @@
+// The model: NSManagedObjectModel, entities, properties.
+
+/// https://developer.apple.com/documentation/coredata/nsmanagedobjectmodel
+open class NSManagedObjectModel: NSObject {
+    override public init() { super.init() }
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectmodel/init(contentsof:)
+    /// `convenience init?(contentsOf url: URL)`
+    public convenience init?(contentsOf url: URL) { self.init() }
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectmodel/entities
+    /// `var entities: [NSEntityDescription] { get set }`
+    open var entities: [NSEntityDescription] = []
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectmodel/entitiesbyname
+    /// `var entitiesByName: [String : NSEntityDescription] { get }`
+    open var entitiesByName: [String: NSEntityDescription] { [:] }
+}
+
+/// https://developer.apple.com/documentation/coredata/nsentitydescription
+open class NSEntityDescription: NSObject {
+    override public init() { super.init() }
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/name
+    /// `var name: String? { get set }`
+    open var name: String?
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/managedobjectclassname
+    /// `var managedObjectClassName: String! { get set }`
+    open var managedObjectClassName: String!
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/isabstract
+    /// `var isAbstract: Bool { get set }`
+    open var isAbstract: Bool = false
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/superentity
+    /// `unowned(unsafe) var superentity: NSEntityDescription? { get }`
+    open var superentity: NSEntityDescription? { nil }
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/subentities
+    /// `var subentities: [NSEntityDescription] { get set }`
+    open var subentities: [NSEntityDescription] = []
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/properties
+    /// `var properties: [NSPropertyDescription] { get set }`
+    open var properties: [NSPropertyDescription] = []
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/attributesbyname
+    /// `var attributesByName: [String : NSAttributeDescription] { get }`
+    open var attributesByName: [String: NSAttributeDescription] { [:] }
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/relationshipsbyname
+    /// `var relationshipsByName: [String : NSRelationshipDescription] { get }`
+    open var relationshipsByName: [String: NSRelationshipDescription] { [:] }
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/insertnewobject(forentityname:into:)
+    /// `class func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject`
+    open class func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
+        fatalError()
+    }
+}
+
+/// https://developer.apple.com/documentation/coredata/nspropertydescription
+open class NSPropertyDescription: NSObject {
+    override public init() { super.init() }
+    /// https://developer.apple.com/documentation/coredata/nspropertydescription/name — `var name: String { get set }`
+    open var name: String = ""
+    /// https://developer.apple.com/documentation/coredata/nspropertydescription/isoptional — `var isOptional: Bool { get set }`
+    open var isOptional: Bool = true
+    /// https://developer.apple.com/documentation/coredata/nspropertydescription/istransient — `var isTransient: Bool { get set }`
+    open var isTransient: Bool = false
+}
+
+/// https://developer.apple.com/documentation/coredata/nsattributetype
+/// `enum NSAttributeType` (NS_ENUM of NSUInteger, not frozen: this module is built with library evolution so a
+/// `switch` needs a `default` here as it does there).
+public enum NSAttributeType: UInt, Sendable {
+    case undefinedAttributeType = 0
+    case integer16AttributeType = 100
+    case integer32AttributeType = 200
+    case integer64AttributeType = 300
+    case decimalAttributeType = 400
+    case doubleAttributeType = 500
+    case floatAttributeType = 600
+    case stringAttributeType = 700
+    case booleanAttributeType = 800
+    case dateAttributeType = 900
+    case binaryDataAttributeType = 1000
+    /// https://developer.apple.com/documentation/coredata/nsattributetype/uuidattributetype (iOS 11)
+    case UUIDAttributeType = 1100
+    /// https://developer.apple.com/documentation/coredata/nsattributetype/uriattributetype (iOS 11)
+    case URIAttributeType = 1200
+    case transformableAttributeType = 1800
+    case objectIDAttributeType = 2000
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    case compositeAttributeType = 2100
+}
+
+/// https://developer.apple.com/documentation/coredata/nsattributedescription
+open class NSAttributeDescription: NSPropertyDescription {
+    /// https://developer.apple.com/documentation/coredata/nsattributedescription/attributetype-swift.property
+    /// `var attributeType: NSAttributeType { get set }`
+    open var attributeType: NSAttributeType = .undefinedAttributeType
+    /// https://developer.apple.com/documentation/coredata/nsattributedescription/valuetransformername
+    /// `var valueTransformerName: String? { get set }`
+    open var valueTransformerName: String?
+    /// https://developer.apple.com/documentation/coredata/nsattributedescription/allowsexternalbinarydatastorage
+    /// `var allowsExternalBinaryDataStorage: Bool { get set }`
+    open var allowsExternalBinaryDataStorage: Bool = false
+    /// https://developer.apple.com/documentation/coredata/nsattributedescription/defaultvalue
+    /// `var defaultValue: Any? { get set }`
+    open var defaultValue: Any?
+}
+
+/// https://developer.apple.com/documentation/coredata/nsdeleterule
+public enum NSDeleteRule: UInt, Sendable {
+    case noActionDeleteRule = 0, nullifyDeleteRule = 1, cascadeDeleteRule = 2, denyDeleteRule = 3
+}
+
+/// https://developer.apple.com/documentation/coredata/nsrelationshipdescription
+open class NSRelationshipDescription: NSPropertyDescription {
+    /// https://developer.apple.com/documentation/coredata/nsrelationshipdescription/destinationentity
+    /// `unowned(unsafe) var destinationEntity: NSEntityDescription? { get set }`
+    open var destinationEntity: NSEntityDescription?
+    /// https://developer.apple.com/documentation/coredata/nsrelationshipdescription/inverserelationship
+    /// `unowned(unsafe) var inverseRelationship: NSRelationshipDescription? { get set }`
+    open var inverseRelationship: NSRelationshipDescription?
+    /// https://developer.apple.com/documentation/coredata/nsrelationshipdescription/maxcount — `var maxCount: Int { get set }`
+    open var maxCount: Int = 0
+    /// https://developer.apple.com/documentation/coredata/nsrelationshipdescription/mincount — `var minCount: Int { get set }`
+    open var minCount: Int = 0
+    /// https://developer.apple.com/documentation/coredata/nsrelationshipdescription/deleterule — `var deleteRule: NSDeleteRule { get set }`
+    open var deleteRule: NSDeleteRule = .nullifyDeleteRule
+    /// https://developer.apple.com/documentation/coredata/nsrelationshipdescription/istomany — `var isToMany: Bool { get }`
+    open var isToMany: Bool { maxCount != 1 }
+    /// https://developer.apple.com/documentation/coredata/nsrelationshipdescription/isordered — `var isOrdered: Bool { get set }`
+    open var isOrdered: Bool = false
+}
