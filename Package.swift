@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "BrowserMemoryTests", dependencies: ["BrowserMemory", "BrowserCore"], path: "Packages/BrowserMemory/Tests/BrowserMemoryTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "BrowserSQLiteTests",
-            dependencies: ["BrowserSQLite", "CSQLite", "BrowserCore"],
+            dependencies: ["BrowserSQLite", "CSQLite", "BrowserCore", "BrowserMemory"],
             path: "Packages/BrowserSQLite/Tests/BrowserSQLiteTests",
             swiftSettings: swiftSettings
         ),

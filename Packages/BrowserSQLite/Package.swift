@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../BrowserCore"),
+        .package(path: "../BrowserMemory"), // tests only: the demo model the iOS demo app must match
     ],
     targets: [
         // One module map per C library serves every platform: Apple's SDKs and Linux both ship the headers
@@ -39,6 +40,7 @@ let package = Package(
                 "BrowserSQLite",
                 "CSQLite",
                 .product(name: "BrowserCore", package: "BrowserCore"),
+                .product(name: "BrowserMemory", package: "BrowserMemory"),
             ],
             path: "Tests/BrowserSQLiteTests",
             swiftSettings: swiftSettings
