@@ -26,6 +26,30 @@ expect "port too large" 2 'browser-demo: --port needs a number from 0 to 65535, 
 expect "port without value" 2 'browser-demo: --port needs a value' --port
 expect "model without store" 2 'browser-demo: --model needs --store' --model x.momd
 expect "missing store file" 1 'browser-demo: No such file' --store /nonexistent/store.sqlite --port 0
+expect "token without value" 2 'browser-demo: --token needs a value' --token
+expect "token and no token" 2 'browser-demo: --token and --no-token-anyone-on-the-network-can-read-the-store exclude each other' --token abcdefghijklmnopqrstuvwxyz --no-token-anyone-on-the-network-can-read-the-store
+expect "token too short" 2 'browser-demo: --token: The pairing token must be 22 to 256 characters' --token short --port 0
+expect "token not URL-safe" 2 'browser-demo: --token: The pairing token must be' --token 'abc/def?ghi=jkl&mno=pqrstuvwxyz' --port 0
+
+# Store files that cannot be served: one line naming the file and the problem, exit 1. Made in a temporary
+# folder (never the fixtures, which are only ever opened on copies).
+bad=$(mktemp -d)
+echo "just some notes" >"$bad/notes.sqlite"
+python3 -c "import sqlite3,sys; sqlite3.connect(sys.argv[1]).execute('CREATE TABLE people (id INTEGER PRIMARY KEY)')" "$bad/plain.sqlite"
+expect "store is not SQLite" 1 "browser-demo: $bad/notes.sqlite is not an SQLite database" --store "$bad/notes.sqlite" --port 0
+expect "store is not Core Data" 1 "browser-demo: $bad/plain.sqlite is an SQLite database but not a Core Data store (no Z_PRIMARYKEY table)" --store "$bad/plain.sqlite" --port 0
+fixtures=$(cd "$(dirname "$0")/../../shared/fixtures/coredata" 2>/dev/null && pwd || true)
+if [ -n "$fixtures" ]; then
+  cp "$fixtures/coredataplus/SampleModel2/SampleModel2_V1.sqlite" "$bad/store.sqlite"
+  chmod 644 "$bad/store.sqlite"
+  head -c 100000 "$bad/store.sqlite" >"$bad/truncated.sqlite"
+  expect "store is truncated" 1 "browser-demo: $bad/truncated.sqlite is corrupt or truncated: the file has 100000 bytes but its header records 455 pages" --store "$bad/truncated.sqlite" --port 0
+  expect "model does not match" 1 "browser-demo: The model at $fixtures/bookmigration/Model.xcdatamodeld does not match the store" --store "$bad/store.sqlite" --model "$fixtures/bookmigration/Model.xcdatamodeld" --port 0
+  expect "model file missing" 1 "browser-demo: Cannot read the model at $bad/none.momd: no such file or folder" --store "$bad/store.sqlite" --model "$bad/none.momd" --port 0
+else
+  echo "skipping the store-file checks that need ../shared/fixtures/coredata"
+fi
+rm -rf "$bad"
 if "$demo" --help | grep -q "Usage: browser-demo"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL --help"; fi
 
 # Serves, answers, and exits 0 on SIGINT.
@@ -48,6 +72,62 @@ wait "$pid"
 code=$?
 if [ "$code" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL SIGINT exit code $code"; fi
 rm -f "$log"
+
+# Token modes. Each run: start, wait for the 127.0.0.1 URL line, run CHECK (a shell command given $url and
+# $log), stop with SIGINT. Beyond loopback a token is required by default and the printed URLs carry it.
+caches=$(mktemp -d)  # the remembered token goes here, never into the user's ~/.cache
+serve_and_check() { # serve_and_check NAME CHECK ARGS...
+  local name=$1 check=$2
+  shift 2
+  log=$(mktemp)
+  XDG_CACHE_HOME="$caches" "$demo" --port 0 "$@" >"$log" 2>&1 &
+  local pid=$!
+  url=""
+  for _ in $(seq 1 100); do
+    url=$(grep -o 'http://127.0.0.1:[0-9]*[^ ]*' "$log" | head -1)
+    [ -n "$url" ] && break
+    sleep 0.1
+  done
+  if [ -n "$url" ] && (eval "$check"); then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); echo "FAIL $name: $(cat "$log")"
+  fi
+  kill -INT "$pid"; wait "$pid" || true
+  rm -f "$log"
+}
+# status URL [HEADER]: prints the HTTP status of a GET without following redirects.
+status() {
+  python3 - "$@" <<'PY'
+import sys, urllib.request, urllib.error
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args): return None
+request = urllib.request.Request(sys.argv[1], headers=dict([sys.argv[2].split(": ", 1)]) if len(sys.argv) > 2 else {})
+try:
+    print(urllib.request.build_opener(NoRedirect).open(request).status)
+except urllib.error.HTTPError as error:
+    print(error.code)
+PY
+}
+token=check-demo-cli-token-0123456789
+serve_and_check "--token" '
+  [ "$url" = "${url%%/?token=*}/?token=$token" ] && base=${url%%/?token=*} &&
+  [ "$(status "$base/api/health")" = 401 ] && [ "$(status "$base/")" = 401 ] &&
+  [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ] &&
+  [ "$(status "$url")" = 303 ] && grep -q "pairing token required" "$log"' --token "$token"
+serve_and_check "no token, explicitly" '
+  [ "$(status "$url/api/health")" = 200 ] && grep -q "no pairing token required (disabled in Options)" "$log"' \
+  --no-token-anyone-on-the-network-can-read-the-store
+serve_and_check "loopback needs no token" '
+  [ "$(status "$url/api/health")" = 200 ] && grep -q "no pairing token required (listening on 127.0.0.1 only)" "$log"' --loopback
+first=""
+serve_and_check "default: a generated token beyond loopback" '
+  first=${url##*?token=} && [ ${#first} = 22 ] && [ "$(status "${url%%/?token=*}/api/health")" = 401 ] &&
+  echo "$first" >"$caches/first"' 
+serve_and_check "default: the token survives a relaunch" '
+  [ "${url##*?token=}" = "$(cat "$caches/first")" ] &&
+  [ "$(stat -c %a "$caches"/CoreDataBrowser/*.pairing-token)" = 600 ]'
+rm -rf "$caches"
 
 echo "demo-cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -46,6 +46,12 @@ swift test --skip-build
 step "browser-demo command line"
 scripts/check-demo-cli.sh .build/debug/browser-demo
 
+step "Fuzzing: request decoder and API query parsing (libFuzzer, 30 s per target)"
+scripts/fuzz/run.sh 30
+
+step "Load: 20,480 requests over 256 keep-alive connections, memory flat"
+python3 scripts/load/check.py --binary .build/debug/browser-demo
+
 if [ "$run_ui" = 1 ]; then
   step "Browser tests (headless Chromium)"
   # The compiled-in copy is what users get; the embed check above proved it equals web/.

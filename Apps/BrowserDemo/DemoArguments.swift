@@ -7,10 +7,16 @@ struct DemoArguments: Equatable {
     var storePath: String?
     var modelPath: String?
     var webRoot: String?
+    var token: String?
+    var noToken = false
     var showHelp = false
+
+    /// Named so that nobody turns the token off by accident.
+    static let noTokenFlag = "--no-token-anyone-on-the-network-can-read-the-store"
 
     static let usage = """
     Usage: browser-demo [--port N] [--loopback] [--store PATH [--model PATH]] [--web-root DIR]
+                        [--token T | --no-token-anyone-on-the-network-can-read-the-store]
 
     Serves the CoreDataBrowser web UI and JSON API.
     Without --store it serves an in-memory demo library (Author, Book, AudioBook, Tag).
@@ -20,6 +26,10 @@ struct DemoArguments: Equatable {
       --store PATH     serve a Core Data or SwiftData store file (.sqlite, default.store, …), read-only
       --model PATH     the store's model (.xcdatamodeld, .xcdatamodel, .momd or .mom); optional
       --web-root DIR   serve the UI from DIR instead of the compiled-in copy (for working on web/)
+      --token T        require this pairing token (22+ characters from A-Z a-z 0-9 - _ . ~), even on --loopback;
+                       by default a token is required beyond loopback, generated and remembered for 7 days
+      --no-token-anyone-on-the-network-can-read-the-store
+                       serve every interface without a token
       -h, --help       show this help
 
     Exit codes: 0 after an interrupt, 1 when the store or server cannot start, 2 for bad arguments.
@@ -56,9 +66,16 @@ struct DemoArguments: Equatable {
                 result.modelPath = try value(for: argument)
             case "--web-root":
                 result.webRoot = try value(for: argument)
+            case "--token":
+                result.token = try value(for: argument)
+            case noTokenFlag:
+                result.noToken = true
             default:
                 throw Invalid(message: "unknown argument \"\(argument)\"")
             }
+        }
+        if result.token != nil && result.noToken {
+            throw Invalid(message: "--token and \(noTokenFlag) exclude each other")
         }
         if result.modelPath != nil && result.storePath == nil {
             throw Invalid(message: "--model needs --store")

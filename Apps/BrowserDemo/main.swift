@@ -32,9 +32,17 @@ var options = CoreDataBrowserServer.Options()
 options.port = arguments.port
 options.bindAddress = arguments.loopback ? .loopback : .allInterfaces
 options.webRoot = arguments.webRoot.map { URL(fileURLWithPath: $0) }
+if let token = arguments.token {
+    options.pairingToken = .token(token)
+} else if arguments.noToken {
+    options.pairingToken = .disabledAnyoneOnTheNetworkCanReadTheStore
+}
 let server = CoreDataBrowserServer(store: store, options: options)
 do {
     try server.start()
+} catch CoreDataBrowserServer.StartError.invalidPairingToken {
+    // A bad --token is a bad argument.
+    fail("--token: \(CoreDataBrowserServer.StartError.invalidPairingToken)", code: 2)
 } catch {
     fail(String(describing: error), code: 1)
 }

@@ -30,6 +30,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let forbidden = HTTPStatus(code: 403, reason: "Forbidden")
     public static let notFound = HTTPStatus(code: 404, reason: "Not Found")
     public static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
+    /// The request names a host this server does not answer for (RFC 9110 §15.5.20).
+    public static let misdirectedRequest = HTTPStatus(code: 421, reason: "Misdirected Request")
     public static let requestTimeout = HTTPStatus(code: 408, reason: "Request Timeout")
     public static let payloadTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
     public static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
@@ -43,7 +45,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
 
     private static let known: [HTTPStatus] = [
         .ok, .created, .noContent, .found, .seeOther, .notModified, .badRequest, .unauthorized,
-        .forbidden, .notFound, .methodNotAllowed, .requestTimeout, .payloadTooLarge, .uriTooLong,
+        .forbidden, .notFound, .methodNotAllowed, .misdirectedRequest, .requestTimeout, .payloadTooLarge, .uriTooLong,
         .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented, .serviceUnavailable,
         .httpVersionNotSupported,
     ]

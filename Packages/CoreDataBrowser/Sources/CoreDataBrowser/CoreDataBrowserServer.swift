@@ -1,14 +1,17 @@
 public import BrowserCore
+public import BrowserHTTP
 public import Foundation
-import BrowserHTTP
 import BrowserWebAssets
 
 /// Serves a store's contents to a desktop browser: the web UI and its JSON API.
 ///
 /// ```swift
 /// let server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore())
-/// let info = try server.start()   // prints "CoreDataBrowser: http://192.168.1.42:8080" …
+/// let info = try server.start()   // prints "CoreDataBrowser: http://192.168.1.42:8080/?token=…" …
 /// ```
+///
+/// Beyond loopback a pairing token is required by default (see `PairingTokenPolicy`); every request's `Host`
+/// must name this server; limits and timeouts protect it from hostile clients (`Options.limits`).
 ///
 /// Thread-safe: `start()`, `stop()` and the properties may be called from any thread. Several servers, each
 /// on its own port, may run in one process.
@@ -22,8 +25,19 @@ public final class CoreDataBrowserServer: Sendable {
         public var readOnly: Bool = true
         /// Serve the UI from this directory instead of the compiled-in copy (for working on `web/`).
         public var webRoot: URL?
-        /// Print one `CoreDataBrowser: <url>` line per URL when the server starts.
+        /// Print one `CoreDataBrowser: <url>` line per URL when the server starts, and whether a token is needed.
         public var printsURLs: Bool = true
+        /// Whether a browser needs the pairing token. Default `.automatic`: required beyond loopback.
+        public var pairingToken: PairingTokenPolicy = .automatic
+        /// Where a generated token is remembered between launches (for 7 days, then replaced); nil: a new
+        /// token on every launch. Default: a file named after the process in the user's caches directory.
+        public var pairingTokenFile: URL? = PairingTokenFile.defaultLocation
+        /// Extra names the server answers to in `Host`, e.g. a DNS name or a tunnel's host. Always accepted:
+        /// `localhost`, `127.0.0.1`, `[::1]`, the machine's host name and its `.local` name, and the
+        /// addresses in `RunningInfo.urls`. Any other name gets 421 before routing (DNS-rebinding defence).
+        public var allowedHostNames: [String] = []
+        /// Sizes, timeouts and the connection cap; see `HTTPServerLimits` for each default and its status.
+        public var limits = HTTPServerLimits()
 
         public init() {}
     }
@@ -33,11 +47,30 @@ public final class CoreDataBrowserServer: Sendable {
         case allInterfaces
     }
 
+    /// Whether requests must carry the pairing token (in the URL once, then a cookie, or as
+    /// `Authorization: Bearer`). The token protects the store from other people on the network; it does not
+    /// encrypt anything (the traffic is plain HTTP).
+    public enum PairingTokenPolicy: Sendable, Equatable {
+        /// Required when listening beyond loopback (`.allInterfaces`), not on `.loopback`, which nothing else
+        /// can reach. The token is generated and remembered in `pairingTokenFile`.
+        case automatic
+        /// Always required, with the host's own token (e.g. kept in the Keychain): at least 22 characters from
+        /// `A–Z a–z 0–9 - _ . ~`, and as unguessable as 128 random bits.
+        case token(String)
+        /// Never required, even beyond loopback: anyone who can reach the port can read the whole store.
+        case disabledAnyoneOnTheNetworkCanReadTheStore
+    }
+
     public struct RunningInfo: Sendable {
         public let port: UInt16
         /// Every URL the server can be reached at, LAN addresses first, e.g.
-        /// `http://192.168.1.42:8080`, `http://127.0.0.1:8080`.
+        /// `http://192.168.1.42:8080/?token=…`, `http://127.0.0.1:8080/?token=…`; without `/?token=…` when no
+        /// token is required.
         public let urls: [URL]
+        /// The token requests must carry, or nil when none is required.
+        public let pairingToken: String?
+
+        public var tokenRequired: Bool { pairingToken != nil }
     }
 
     public enum StartError: Error, CustomStringConvertible, Sendable {
@@ -45,6 +78,8 @@ public final class CoreDataBrowserServer: Sendable {
         case noFreePort(first: UInt16, last: UInt16, reason: String)
         /// `webRoot` was set but its files could not be read.
         case webRootUnreadable(path: String, reason: String)
+        /// `PairingTokenPolicy.token` was too short or held characters a URL would have to escape.
+        case invalidPairingToken
 
         public var description: String {
             switch self {
@@ -53,6 +88,9 @@ public final class CoreDataBrowserServer: Sendable {
                     : "Could not listen on any port from \(first) to \(last): \(reason)"
             case .webRootUnreadable(let path, let reason):
                 "Cannot serve the web UI from \(path): \(reason)"
+            case .invalidPairingToken:
+                "The pairing token must be \(PairingToken.minimumLength) to \(PairingToken.maximumLength) characters "
+                    + "from A-Z a-z 0-9 - _ . ~"
             }
         }
     }
@@ -63,6 +101,9 @@ public final class CoreDataBrowserServer: Sendable {
     private let service: BrowserService
     private let options: Options
     private let state = ServerState()
+    /// Used when no token file is set (or it is unusable): kept for the life of this object, so `stop()` then
+    /// `start()` keeps the browser's cookie valid.
+    private let sessionToken = PairingToken.generate()
 
     public init(store: any BrowserStore, options: Options = .init()) {
         self.service = BrowserService(store: store, readOnly: options.readOnly)
@@ -82,10 +123,18 @@ public final class CoreDataBrowserServer: Sendable {
             } else {
                 assets = .embedded
             }
+            let (token, tokenExpires) = try pairingToken()
+            let addresses = options.bindAddress == .loopback ? [] : NetworkInterfaces.ipv4Addresses()
+            let policy = AccessPolicy(
+                next: BrowserRoutes.router(service: service, assets: assets),
+                hosts: ServerHostNames.allowList(addresses: addresses, additional: options.allowedHostNames),
+                token: token, tokenExpires: tokenExpires,
+                currentAddresses: { NetworkInterfaces.ipv4Addresses() })
             var configuration = HTTPServer.Configuration()
             configuration.host = options.bindAddress == .loopback ? "127.0.0.1" : "0.0.0.0"
+            configuration.limits = options.limits
             configuration.errorRenderer = JSONResponses.error
-            let server = HTTPServer(configuration: configuration, responder: BrowserRoutes.router(service: service, assets: assets))
+            let server = HTTPServer(configuration: configuration, responder: policy)
 
             let first = options.port
             let last = first == 0 ? 0 : UInt16(min(Int(first) + Int(Self.portRetryCount), Int(UInt16.max)))
@@ -95,13 +144,34 @@ public final class CoreDataBrowserServer: Sendable {
             } catch {
                 throw StartError.noFreePort(first: first, last: last, reason: String(describing: error))
             }
-            let hosts = options.bindAddress == .loopback ? ["127.0.0.1"] : NetworkInterfaces.ipv4Addresses() + ["127.0.0.1"]
-            let info = RunningInfo(port: port, urls: hosts.compactMap { URL(string: "http://\($0):\(port)") })
+            let suffix = token.map { "/?\(AccessPolicy.queryParameter)=\($0.value)" } ?? ""
+            let info = RunningInfo(
+                port: port, urls: (addresses + ["127.0.0.1"]).compactMap { URL(string: "http://\($0):\(port)\(suffix)") },
+                pairingToken: token?.value)
             running = RunningServer(server: server, info: info)
             if options.printsURLs {
                 for url in info.urls { print("CoreDataBrowser: \(url.absoluteString)") }
+                print(token == nil
+                    ? "CoreDataBrowser: no pairing token required (\(options.bindAddress == .loopback ? "listening on 127.0.0.1 only" : "disabled in Options"))"
+                    : "CoreDataBrowser: pairing token required; open a URL above (it carries the token)")
             }
             return info
+        }
+    }
+
+    /// The token requests must carry and when it expires, or (nil, nil) when none is required.
+    private func pairingToken() throws -> (PairingToken?, Date?) {
+        switch options.pairingToken {
+        case .disabledAnyoneOnTheNetworkCanReadTheStore:
+            return (nil, nil)
+        case .token(let text):
+            guard let token = PairingToken(validating: text) else { throw StartError.invalidPairingToken }
+            return (token, nil)
+        case .automatic:
+            guard options.bindAddress == .allInterfaces else { return (nil, nil) }
+            guard let file = options.pairingTokenFile else { return (sessionToken, nil) }
+            let remembered = PairingTokenFile.load(from: file)
+            return (remembered.token, remembered.expires)
         }
     }
 

@@ -11,6 +11,7 @@ struct ServerLifecycleTests {
         options.port = port
         options.bindAddress = bind
         options.printsURLs = false
+        options.pairingTokenFile = nil  // never touch the user's caches from a test
         return CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
     }
 
@@ -52,7 +53,9 @@ struct ServerLifecycleTests {
         let everywhere = try await makeServer(port: 0, bind: .allInterfaces)
         let wide = try everywhere.start()
         defer { everywhere.stop() }
-        #expect(wide.urls.last?.absoluteString == "http://127.0.0.1:\(wide.port)")
-        #expect(wide.urls.dropLast().allSatisfy { $0.host != "127.0.0.1" && $0.port == Int(wide.port) })
+        // Beyond loopback every URL carries the pairing token.
+        let token = try #require(wide.pairingToken)
+        #expect(wide.urls.last?.absoluteString == "http://127.0.0.1:\(wide.port)/?token=\(token)")
+        #expect(wide.urls.dropLast().allSatisfy { $0.host != "127.0.0.1" && $0.port == Int(wide.port) && $0.query == "token=\(token)" })
     }
 }

@@ -1,0 +1,58 @@
+import BrowserHTTP
+
+/// Why `AccessPolicy` refused a request before routing. `status` is the one place these become statuses.
+enum AccessDenial: Equatable, Sendable {
+    /// No valid pairing token in the query, the cookie or `Authorization: Bearer`.
+    case missingToken
+    /// The `Host` names something this server does not answer to (DNS rebinding, a stray proxy).
+    case unknownHost(String?)
+    /// A state-changing request from another site's page (cross-site request forgery).
+    case crossOrigin
+
+    var status: HTTPStatus {
+        switch self {
+        case .missingToken: .unauthorized
+        case .unknownHost: .misdirectedRequest
+        case .crossOrigin: .forbidden
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .missingToken:
+            "This server needs its pairing token. Open the URL the app printed when the server started (it ends "
+                + "with ?token=…), or send Authorization: Bearer <token>."
+        case .unknownHost(let host):
+            "This server does not answer to the host name \"\(host ?? "")\". Use one of the URLs the app printed, "
+                + "or add the name to Options.allowedHostNames."
+        case .crossOrigin:
+            "Requests that change data must come from this server's own pages."
+        }
+    }
+
+    /// A short page for browser navigations (`/`, `/lab`, files): a person reads it, not a script. The text is
+    /// fixed (a host name from the request is never echoed into HTML).
+    var page: String {
+        let advice: String
+        switch self {
+        case .missingToken:
+            advice = "This CoreDataBrowser server needs its pairing token. Open the URL the app printed in its console "
+                + "when the server started: it ends with <code>?token=…</code>. Your browser then remembers it."
+        case .unknownHost:
+            advice = "This CoreDataBrowser server does not answer to this host name. Use one of the URLs the app "
+                + "printed in its console when the server started."
+        case .crossOrigin:
+            advice = "Requests that change data must come from this server's own pages."
+        }
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>CoreDataBrowser: \(status.code) \(status.reason)</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1"></head>
+            <body style="font: 16px/1.5 system-ui, sans-serif; max-width: 40em; margin: 4em auto; padding: 0 1em">
+            <h1 style="font-size: 1.3em">\(status.code) \(status.reason)</h1>
+            <p>\(advice)</p>
+            </body></html>
+
+            """
+    }
+}

@@ -1,0 +1,129 @@
+import BrowserHTTP
+import Foundation
+
+/// Who may use the server: wraps the router and refuses requests before any route runs.
+///
+/// In order: the `Host` must name this server (against DNS rebinding: 421); a request that changes state
+/// must come from this server's own pages (against cross-site request forgery: 403; only write routes will
+/// need it); and, when a pairing token is required, the request must carry it (401). A first visit with
+/// `?token=<valid>` gets the token as a cookie and is redirected to the same URL without it, so the token
+/// leaves the address bar, history and any later `Referer`.
+///
+/// Every response gets headers that keep other sites out: no CORS headers at all (another origin's script
+/// can never read a response), `X-Frame-Options: DENY` (no clickjacking in a frame), `Referrer-Policy:
+/// no-referrer` and `X-Content-Type-Options: nosniff`.
+struct AccessPolicy: HTTPResponder {
+    let next: any HTTPResponder
+    let hosts: HTTPHostAllowList
+    /// nil: no token required.
+    let token: PairingToken?
+    /// When the token expires (a remembered token); the cookie expires with it. nil: a session cookie.
+    let tokenExpires: Date?
+    /// The machine's addresses now: a DHCP lease may change them while the server runs.
+    let currentAddresses: @Sendable () -> [String]
+
+    static let queryParameter = "token"
+    static let cookiePrefix = "cdb_token"
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        var response: HTTPResponse
+        if let denial = check(request) {
+            response = Self.render(denial, for: request)
+        } else if let token, let redirect = pairingRedirect(request, token: token) {
+            response = redirect
+        } else {
+            response = await next.respond(to: request)
+        }
+        Self.addProtectiveHeaders(&response)
+        return response
+    }
+
+    /// The first reason to refuse the request, or nil to let it through.
+    func check(_ request: HTTPRequest) -> AccessDenial? {
+        if !hosts.allows(request) {
+            let host = HTTPHostAllowList.host(of: request)
+            // An address the machine gained after start (new Wi-Fi, DHCP renewal) is still its own.
+            guard let host, currentAddresses().contains(host) else { return .unknownHost(host) }
+        }
+        guard HTTPSameOriginCheck.allows(request) else { return .crossOrigin }
+        guard let token else { return nil }
+        if isPairingVisit(request) { return nil }  // checked and answered by `pairingRedirect`
+        let name = Self.cookieName(for: request)
+        if request.cookies(named: name).contains(where: token.matches) { return nil }
+        if let bearer = request.bearerToken, token.matches(bearer) { return nil }
+        return .missingToken
+    }
+
+    private func isPairingVisit(_ request: HTTPRequest) -> Bool {
+        (request.method == .GET || request.method == .HEAD) && request.query[Self.queryParameter] != nil
+    }
+
+    /// `GET /lab?entity=Book&token=T` with the right T → 303 to `/lab?entity=Book` with the cookie set.
+    /// A wrong T is a 401 like no token at all.
+    private func pairingRedirect(_ request: HTTPRequest, token: PairingToken) -> HTTPResponse? {
+        guard isPairingVisit(request) else { return nil }
+        guard request.query.values(Self.queryParameter).contains(where: token.matches) else {
+            return Self.render(.missingToken, for: request)
+        }
+        var cookie = "\(Self.cookieName(for: request))=\(token.value); Path=/; HttpOnly; SameSite=Strict"
+        if let tokenExpires {
+            cookie += "; Max-Age=\(max(0, Int(tokenExpires.timeIntervalSinceNow)))"
+        }
+        var response = HTTPResponse(status: .seeOther)
+        response.headers.set("Location", Self.locationWithoutToken(request.target))
+        response.headers.set("Set-Cookie", cookie)
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+
+    /// Cookies are scoped by host but not by port (RFC 6265 §8.5), so two servers on one machine would
+    /// overwrite each other's cookie under one name; the port the browser used is part of the name.
+    static func cookieName(for request: HTTPRequest) -> String {
+        guard let host = request.headers["Host"], let colon = host.lastIndex(of: ":") else { return cookiePrefix }
+        let port = host[host.index(after: colon)...]
+        guard !port.isEmpty, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber) else { return cookiePrefix }
+        return "\(cookiePrefix)_\(port)"
+    }
+
+    /// The request's own path and query minus every `token` parameter, other parameters kept byte for byte.
+    /// Always a path on this server (one leading "/"), never `//host`, so it cannot redirect elsewhere.
+    static func locationWithoutToken(_ target: String) -> String {
+        var pathAndQuery = Substring(target)
+        if !target.hasPrefix("/") {  // absolute-form: drop "scheme://authority"
+            let afterScheme = target.range(of: "://").map { target[$0.upperBound...] } ?? ""
+            pathAndQuery = afterScheme.firstIndex { $0 == "/" || $0 == "?" }.map { afterScheme[$0...] } ?? ""
+        }
+        let parts = pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = "/" + (parts.first ?? "").drop { $0 == "/" }
+        guard parts.count == 2 else { return path }
+        let kept = parts[1].split(separator: "&").filter { piece in
+            (try? HTTPQuery(decoding: piece))?.items.first?.name != queryParameter
+        }
+        return kept.isEmpty ? path : path + "?" + kept.joined(separator: "&")
+    }
+
+    /// JSON for the API (scripts read it), a short page for everything else (a person reads it).
+    static func render(_ denial: AccessDenial, for request: HTTPRequest) -> HTTPResponse {
+        var response: HTTPResponse
+        if request.path == "/api" || request.path.hasPrefix("/api/") {
+            response = JSONResponses.error(denial.status, denial.message)
+        } else {
+            response = .data(Data(denial.page.utf8), contentType: "text/html; charset=utf-8", status: denial.status)
+        }
+        if denial == .missingToken {
+            // RFC 9110 §11.6.1: a 401 says which scheme would work.
+            response.headers.set("WWW-Authenticate", #"Bearer realm="CoreDataBrowser""#)
+        }
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+
+    static func addProtectiveHeaders(_ response: inout HTTPResponse) {
+        for name in Set(response.headers.map(\.name)) where name.lowercased().hasPrefix("access-control-") {
+            response.headers.remove(name)
+        }
+        response.headers.set("X-Content-Type-Options", "nosniff")
+        response.headers.set("X-Frame-Options", "DENY")
+        response.headers.set("Referrer-Policy", "no-referrer")
+    }
+}

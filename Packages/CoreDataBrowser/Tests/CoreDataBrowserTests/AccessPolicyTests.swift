@@ -1,0 +1,276 @@
+import BrowserMemory
+@testable import CoreDataBrowser
+import Foundation
+import Testing
+
+/// The pairing token, the `Host` check, the same-origin hook and the headers that keep other sites out, over
+/// real sockets. Raw requests, because URLSession would follow the redirect, keep cookies and never send a
+/// hostile `Host`.
+@Suite(.serialized)
+final class AccessPolicyTests {
+    static let token = "test-token-0123456789_abcdef"
+    let server: CoreDataBrowserServer
+    let port: UInt16
+
+    init() async throws {
+        var options = CoreDataBrowserServer.Options()
+        options.port = 0
+        options.bindAddress = .loopback
+        options.printsURLs = false
+        options.pairingToken = .token(Self.token)
+        options.allowedHostNames = ["Browser.Example.test"]
+        server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
+        port = try server.start().port
+    }
+
+    deinit { server.stop() }
+
+    func get(
+        _ target: String, method: String = "GET", host: String? = nil, headers: [String] = []
+    ) async throws -> RawConnection.Response {
+        let lines = ["\(method) \(target) HTTP/1.1", "Host: \(host ?? "127.0.0.1:\(port)")", "Connection: close"] + headers
+        let outcome = try await RawConnection.exchange(lines.joined(separator: "\r\n") + "\r\n\r\n", port: port)
+        guard case .response(let response) = outcome else {
+            Issue.record("no response to \(method) \(target): \(outcome)")
+            throw CancellationError()
+        }
+        return response
+    }
+
+    var bearer: String { "Authorization: Bearer \(Self.token)" }
+
+    // MARK: - The token
+
+    @Test func apiWithoutTheTokenIs401JSONWithABearerChallenge() async throws {
+        let reply = try await get("/api/health")
+        #expect(reply.status == 401)
+        #expect(reply.header("Content-Type") == "application/json; charset=utf-8")
+        #expect(reply.header("WWW-Authenticate") == #"Bearer realm="CoreDataBrowser""#)
+        #expect(try reply.json()["error"] as? String == AccessDenial.missingToken.message)
+    }
+
+    @Test("pages and files without the token are a short page saying where the URL is", arguments: ["/", "/lab", "/app.js", "/nothing"])
+    func pagesWithoutTheTokenAreAShortHTMLPage(path: String) async throws {
+        let reply = try await get(path)
+        #expect(reply.status == 401)
+        #expect(reply.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(reply.text.contains("URL the app printed"))
+        #expect(reply.text.contains("?token=…"))
+        #expect(!reply.text.contains(Self.token))
+    }
+
+    @Test func firstVisitSetsAStrictHttpOnlyCookieAndRedirectsWithoutTheToken() async throws {
+        let visit = try await get("/lab?entity=Book&token=\(Self.token)&id=x-coredata%3A%2F%2Fa%2FBook%2Fp1")
+        #expect(visit.status == 303)
+        #expect(visit.header("Location") == "/lab?entity=Book&id=x-coredata%3A%2F%2Fa%2FBook%2Fp1")
+        #expect(visit.header("Set-Cookie") == "cdb_token_\(port)=\(Self.token); Path=/; HttpOnly; SameSite=Strict")
+        #expect(visit.header("Cache-Control") == "no-store")
+
+        let home = try await get("/?token=\(Self.token)")
+        #expect(home.status == 303)
+        #expect(home.header("Location") == "/")
+        // Never a redirect to another host, whatever the path looks like.
+        #expect(try await get("//evil.example/?token=\(Self.token)").header("Location") == "/evil.example/")
+
+        for path in ["/lab?entity=Book", "/", "/app.js", "/api/health"] {
+            let reply = try await get(path, headers: ["Cookie: theme=dark; cdb_token_\(port)=\(Self.token)"])
+            #expect(reply.status == 200, "\(path)")
+        }
+    }
+
+    @Test func bearerTokenOpensTheAPI() async throws {
+        #expect(try await get("/api/health", headers: [bearer]).status == 200)
+        #expect(try await get("/api/entities", headers: ["Authorization: bearer  \(Self.token)"]).status == 200)
+        let page = try await get("/api/entities/Book?limit=2", headers: [bearer])
+        #expect((try page.json()["rows"] as? [Any])?.count == 2)
+    }
+
+    @Test func wrongTokensAre401() async throws {
+        let almost = String(Self.token.dropLast())
+        let wrong: [(String, [String])] = [
+            ("/api/health?token=\(almost)", []),
+            ("/?token=\(almost)", []),
+            ("/?token=", []),
+            ("/?token=\(Self.token)x", []),
+            ("/api/health", ["Cookie: cdb_token_\(port)=\(almost)"]),
+            ("/api/health", ["Cookie: cdb_token_1=\(Self.token)"]),  // another server's cookie
+            ("/api/health", ["Cookie: cdb_token=\(Self.token)"]),
+            ("/api/health", ["Authorization: Bearer \(almost)"]),
+            ("/api/health", ["Authorization: Basic \(Self.token)"]),
+            ("/api/health", ["Authorization: Bearer"]),
+        ]
+        for (path, headers) in wrong {
+            #expect(try await get(path, headers: headers).status == 401, "\(path) \(headers)")
+        }
+    }
+
+    @Test func theTokenInTheQueryIsOnlyAcceptedForNavigation() async throws {
+        // A POST cannot pair: it must carry the cookie or the bearer (and is refused by the router while read-only).
+        #expect(try await get("/api/object?token=\(Self.token)", method: "POST").status == 401)
+        #expect(try await get("/api/object", method: "POST", headers: [bearer]).status == 405)
+    }
+
+    // MARK: - Host
+
+    @Test("names the server does not own are refused before routing", arguments: [
+        "evil.example", "evil.example:8080", "127.0.0.1.evil.example", "localhost.evil.example", "", "user@localhost",
+        "[::2]", "10.255.255.254", "localhost:http", "local host",
+    ])
+    func unknownHostsAre421(host: String) async throws {
+        for path in ["/api/health", "/api/nothing", "/"] {
+            let reply = try await get(path, host: host, headers: [bearer])
+            #expect(reply.status == 421, "\(host) \(path)")
+            #expect(!reply.text.contains("<script"), "\(host)")
+        }
+    }
+
+    @Test func ownNamesAreAccepted() async throws {
+        var hosts = ["localhost", "LOCALHOST:1234", "127.0.0.1", "[::1]", "[::1]:80", "localhost.", "browser.example.test:99"]
+        hosts += ServerHostNames.machineNames()
+        for host in hosts {
+            #expect(try await get("/api/health", host: host, headers: [bearer]).status == 200, "\(host)")
+        }
+    }
+
+    @Test func anAbsoluteFormTargetIsCheckedInsteadOfHost() async throws {
+        // RFC 9112 §3.2.2: the target's authority wins over Host.
+        #expect(try await get("http://evil.example/api/health", headers: [bearer]).status == 421)
+        #expect(try await get("http://localhost:1/api/health", host: "evil.example", headers: [bearer]).status == 200)
+    }
+
+    @Test func hostIsCheckedBeforeTheToken() async throws {
+        // A rebinding page without the token learns nothing, not even that a token exists.
+        #expect(try await get("/api/health", host: "evil.example").status == 421)
+    }
+
+    // MARK: - Other sites
+
+    @Test func noCORSHeadersAreEverSent() async throws {
+        let replies = [
+            try await get("/api/health", headers: [bearer, "Origin: http://evil.example"]),
+            try await get("/api/health", method: "OPTIONS", headers: [
+                bearer, "Origin: http://evil.example", "Access-Control-Request-Method: GET",
+            ]),
+            try await get("/api/health", headers: ["Origin: http://evil.example"]),
+        ]
+        #expect(replies.map(\.status) == [200, 405, 401])
+        for reply in replies {
+            #expect(!reply.headers.contains { $0.name.lowercased().hasPrefix("access-control-") })
+            #expect(reply.header("X-Frame-Options") == "DENY")
+            #expect(reply.header("X-Content-Type-Options") == "nosniff")
+            #expect(reply.header("Referrer-Policy") == "no-referrer")
+        }
+    }
+
+    @Test func crossSiteWritesAreRefusedBeforeRouting() async throws {
+        let own = "Origin: http://127.0.0.1:\(port)"
+        let cases: [([String], Int)] = [
+            (["Origin: http://evil.example"], 403),
+            (["Origin: null"], 403),
+            (["Sec-Fetch-Site: cross-site"], 403),
+            (["Sec-Fetch-Site: same-site", own], 403),
+            ([own, "Sec-Fetch-Site: same-origin"], 405),  // reached the router, which has no write routes yet
+            ([], 405),  // not from a browser page: left to the token
+        ]
+        for (headers, status) in cases {
+            #expect(try await get("/api/object", method: "DELETE", headers: [bearer] + headers).status == status, "\(headers)")
+        }
+        // Reads are never blocked by it.
+        #expect(try await get("/api/health", headers: [bearer, "Sec-Fetch-Site: cross-site"]).status == 200)
+    }
+
+    // MARK: - Policy
+
+    @Test func runningInfoCarriesTheToken() throws {
+        let info = try #require(server.runningInfo)
+        #expect(info.tokenRequired)
+        #expect(info.pairingToken == Self.token)
+        #expect(info.urls.map(\.absoluteString) == ["http://127.0.0.1:\(port)/?token=\(Self.token)"])
+    }
+
+    func makeServer(_ bind: CoreDataBrowserServer.BindAddress, _ policy: CoreDataBrowserServer.PairingTokenPolicy) async throws -> CoreDataBrowserServer {
+        var options = CoreDataBrowserServer.Options()
+        options.port = 0
+        options.bindAddress = bind
+        options.printsURLs = false
+        options.pairingToken = policy
+        options.pairingTokenFile = nil
+        return CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
+    }
+
+    @Test func loopbackNeedsNoTokenByDefaultButEveryInterfaceDoes() async throws {
+        let loopback = try await makeServer(.loopback, .automatic)
+        let local = try loopback.start()
+        defer { loopback.stop() }
+        #expect(!local.tokenRequired)
+        #expect(try await RawConnection.exchange("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", port: local.port).status == 200)
+
+        let everywhere = try await makeServer(.allInterfaces, .automatic)
+        let wide = try everywhere.start()
+        defer { everywhere.stop() }
+        let token = try #require(wide.pairingToken)
+        #expect(token.utf8.count == 22)
+        #expect(token.utf8.allSatisfy(PairingToken.isUnreserved))
+        #expect(try await RawConnection.exchange("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", port: wide.port).status == 401)
+        #expect(
+            try await RawConnection.exchange(
+                "GET /api/health HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n\r\n", port: wide.port
+            ).status == 200)
+        // A restart in the same process keeps the token, so the browser's cookie stays valid.
+        everywhere.stop()
+        #expect(try everywhere.start().pairingToken == token)
+    }
+
+    @Test func aRememberedTokenSurvivesARelaunchAndItsCookieExpiresWithIt() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pairing-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func launch() async throws -> CoreDataBrowserServer {
+            var options = CoreDataBrowserServer.Options()
+            options.port = 0
+            options.bindAddress = .allInterfaces
+            options.printsURLs = false
+            options.pairingTokenFile = directory.appendingPathComponent("app.pairing-token")
+            return CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
+        }
+        let first = try await launch()
+        let info = try first.start()
+        let token = try #require(info.pairingToken)
+        let visit = try await RawConnection.exchange("GET /?token=\(token) HTTP/1.1\r\nHost: localhost:\(info.port)\r\n\r\n", port: info.port)
+        guard case .response(let reply) = visit else { Issue.record("no response"); return }
+        let cookie = try #require(reply.header("Set-Cookie"))
+        #expect(cookie.hasPrefix("cdb_token_\(info.port)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age="))
+        let maxAge = try #require(cookie.components(separatedBy: "Max-Age=").last.flatMap { Int($0) })
+        #expect(maxAge <= Int(PairingTokenFile.lifetime) && maxAge > Int(PairingTokenFile.lifetime) - 3600)
+        first.stop()
+
+        let relaunched = try await launch()
+        defer { relaunched.stop() }
+        #expect(try relaunched.start().pairingToken == token)
+    }
+
+    @Test func disablingTheTokenIsExplicit() async throws {
+        let open = try await makeServer(.allInterfaces, .disabledAnyoneOnTheNetworkCanReadTheStore)
+        let info = try open.start()
+        defer { open.stop() }
+        #expect(!info.tokenRequired)
+        #expect(info.urls.last?.absoluteString == "http://127.0.0.1:\(info.port)")
+        #expect(try await RawConnection.exchange("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", port: info.port).status == 200)
+    }
+
+    @Test("a host-supplied token must be long and URL-safe", arguments: ["short", "", String(repeating: "a", count: 21), "token with spaces 0123456789", "tøken-0123456789012345678", "a/b?c=d&e-0123456789012345", String(repeating: "a", count: 257)])
+    func invalidHostTokensRefuseToStart(token: String) async throws {
+        let server = try await makeServer(.loopback, .token(token))
+        #expect(throws: CoreDataBrowserServer.StartError.self) { try server.start() }
+        #expect(!server.isRunning)
+    }
+
+    @Test func generatedTokensAre128RandomBitsInBase64URL() {
+        let tokens = (0..<1000).map { _ in PairingToken.generate().value }
+        #expect(Set(tokens).count == tokens.count)
+        #expect(tokens.allSatisfy { $0.utf8.count == 22 && $0.utf8.allSatisfy(PairingToken.isUnreserved) })
+        // 22 base64url characters hold 132 bits; the last one carries only 2 random bits (128 in all).
+        #expect(Set(tokens.map { $0.last! }).isSubset(of: ["A", "Q", "g", "w"]))
+        // Every position but the last uses the whole alphabet.
+        #expect(Set(tokens.map { $0.first! }).count > 50)
+    }
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Fuzzes the request decoder and the API's query parsing with libFuzzer (swiftc -sanitize=fuzzer,address).
+#
+#   scripts/fuzz/run.sh                 30 s per target (what scripts/test.sh runs: about a minute in all)
+#   scripts/fuzz/run.sh 600             10 minutes per target
+#   scripts/fuzz/run.sh 60 query        one target: http (RequestDecoderFuzzer.swift) or query (QueryFuzzer.swift)
+#
+# Each target is one swiftc invocation over the brick sources it needs plus its harness, compiled into one
+# module so internal types are reachable; nothing is added to any Package.swift. Seeds: scripts/fuzz/corpus/
+# (small, committed). Everything the fuzzer writes goes to scripts/fuzz/out/ (gitignored): binaries, the grown
+# corpus, and crash-*/timeout-*/leak-* files. Exits non-zero on any crash, hang (an input taking over 10 s),
+# leak (LeakSanitizer) or memory blow-up; the failing input's path is printed. Turn every crasher into a
+# regression test (see HTTPRequestDecoderTests / MalformedInputTests) before fixing it.
+#
+# Needs: the Swift toolchain for Linux (it ships libFuzzer and AddressSanitizer). Not for macOS's Xcode
+# toolchain, whose swiftc has no libFuzzer.
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-30}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(http query)
+
+root=../..
+out=out
+mkdir -p "$out"
+
+sources_for() {
+  case "$1" in
+    http) find "$root/Packages/BrowserHTTP/Sources" -name '*.swift' | sort; echo RequestDecoderFuzzer.swift ;;
+    query) find "$root/Packages/BrowserHTTP/Sources" "$root/Packages/BrowserCore/Sources" -name '*.swift' | sort
+           echo QueryFuzzer.swift ;;
+    *) echo "scripts/fuzz/run.sh: unknown target $1 (http or query)" >&2; exit 2 ;;
+  esac
+}
+
+status=0
+for target in "${targets[@]}"; do
+  binary="$out/fuzz-$target"
+  mapfile -t sources < <(sources_for "$target")
+  echo "==> building $binary (${#sources[@]} files)"
+  # -O: fuzzing speed; overflow and precondition checks stay on. The gold linker's "Cannot export local
+  # symbol" lines about ASan internals are noise.
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 \
+    -enable-upcoming-feature InternalImportsByDefault -module-name "Fuzz$target" \
+    "${sources[@]}" -o "$binary" 2> >(grep -v "Cannot export local symbol" >&2)
+
+  corpus="$out/corpus-$target"
+  mkdir -p "$corpus" "$out/crashes"
+  echo "==> fuzzing $target for ${seconds}s"
+  log="$out/fuzz-$target.log"
+  # The first corpus folder receives new inputs; the committed seeds are only read.
+  if "$binary" "$corpus" "corpus/$target" -dict="$target.dict" -max_total_time="$seconds" -timeout=10 \
+      -rss_limit_mb=2048 -max_len=4096 -detect_leaks=1 -print_final_stats=1 \
+      -artifact_prefix="$out/crashes/$target-" >"$log" 2>&1; then
+    grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb)" "$log" || tail -3 "$log"
+  else
+    status=1
+    echo "FAIL: the $target fuzzer found a problem; last lines of $log:" >&2
+    tail -40 "$log" >&2
+  fi
+done
+exit $status

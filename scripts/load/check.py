@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Load check: many keep-alive connections against browser-demo, no failed request, no memory growth.
+
+    scripts/load/check.py [--binary .build/debug/browser-demo] [--connections 256] [--requests 20480]
+                          [--margin-mib 16]
+
+Starts browser-demo (the demo library, ``--port 0 --loopback``), warms it up with the same traffic at the same
+concurrency, reads its resident memory (VmRSS in /proc/<pid>/status), then sends ``--requests`` requests over
+``--connections`` concurrent keep-alive connections, mixing the web UI's files and every API endpoint. Exits
+non-zero if any request fails (connection error, status other than 200, a body shorter or longer than its
+Content-Length, a response to the wrong request) or if resident memory after the run exceeds the post-warm-up
+figure by more than ``--margin-mib`` (default 16 MiB: allocator slack, not a leak; a leak of even 1 KiB per
+request would add 20 MiB). Traffic goes to 127.0.0.1 only; the run is bounded by its request count and a
+timeout. Throughput is printed for information, never asserted (scripts/bench/http-wrk.sh measures speed).
+
+Python standard library only (asyncio and raw sockets): the client must not be the bottleneck or hide
+protocol errors, so it speaks HTTP/1.1 itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+STORE = "6F1C2A44-0B8E-4F0E-9A51-3E7D2C1B9A00"  # DemoLibrary.storeIdentifier
+
+# (target, expected content type prefix). Static files and every API endpoint, with parameters.
+MIX = [
+    ("/api/health", "application/json"),
+    ("/app.js", "application/javascript"),
+    ("/", "text/html"),
+    ("/api/entities", "application/json"),
+    ("/app.css", "text/css"),
+    ("/api/entities/Book?limit=50&offset={n}", "application/json"),
+    ("/lab", "text/html"),
+    ("/api/entities/Book?search=the&sort=title&order=desc&limit=20", "application/json"),
+    ("/lab.js", "application/javascript"),
+    ("/api/object?id=x-coredata%3A%2F%2F" + STORE + "%2FBook%2Fp{k}", "application/json"),
+    ("/api/object/export?id=x-coredata%3A%2F%2F" + STORE + "%2FAuthor%2Fp1", "application/json"),
+    ("/api/entities/Author", "application/json"),
+]
+
+
+class Failure(Exception):
+    pass
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+async def read_response(reader: asyncio.StreamReader) -> tuple[int, dict[str, str], bytes]:
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    parts = lines[0].split(" ", 2)
+    if len(parts) < 2 or parts[0] != "HTTP/1.1":
+        raise Failure(f"bad status line {lines[0]!r}")
+    headers = {}
+    for line in lines[1:]:
+        if line:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+    length = int(headers.get("content-length", "-1"))
+    if length < 0:
+        raise Failure("no Content-Length")
+    body = await reader.readexactly(length)
+    return int(parts[1]), headers, body
+
+
+async def connection(port: int, count: int, offset: int, stats: dict) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        for i in range(count):
+            n = offset + i
+            target, content_type = MIX[n % len(MIX)]
+            target = target.format(n=(n * 7) % 300, k=1 + n % 12)
+            writer.write(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            await writer.drain()
+            status, headers, body = await read_response(reader)
+            if status != 200:
+                raise Failure(f"{target}: status {status}: {body[:200]!r}")
+            if not headers.get("content-type", "").startswith(content_type):
+                raise Failure(f"{target}: Content-Type {headers.get('content-type')} (a response to another request?)")
+            if headers.get("connection") == "close":
+                raise Failure(f"{target}: the server closed a keep-alive connection")
+            stats["ok"] += 1
+            stats["bytes"] += len(body)
+    except (Failure, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError) as error:
+        stats["failed"] += 1
+        if len(stats["errors"]) < 10:
+            stats["errors"].append(f"{type(error).__name__}: {error}")
+    finally:
+        writer.close()
+        try:
+            await writer.wait_closed()
+        except OSError:
+            pass
+
+
+async def run(port: int, connections: int, requests: int, timeout: float) -> dict:
+    stats = {"ok": 0, "failed": 0, "bytes": 0, "errors": []}
+    per = requests // connections
+    extra = requests % connections
+    tasks = [connection(port, per + (1 if c < extra else 0), c * 1000, stats) for c in range(connections)]
+    await asyncio.wait_for(asyncio.gather(*tasks), timeout)
+    return stats
+
+
+def start_demo(binary: Path) -> tuple[subprocess.Popen, int]:
+    process = subprocess.Popen([str(binary), "--port", "0", "--loopback"], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 30
+    assert process.stdout is not None
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        if match:
+            return process, int(match.group(1))
+    process.kill()
+    sys.exit(f"load check: browser-demo did not print its URL ({binary})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", default=str(REPO / ".build/debug/browser-demo"))
+    parser.add_argument("--connections", type=int, default=256)
+    parser.add_argument("--requests", type=int, default=20480)
+    parser.add_argument("--warmup", type=int, default=5120)
+    parser.add_argument("--margin-mib", type=float, default=16)
+    parser.add_argument("--timeout", type=float, default=300, help="seconds allowed for each phase")
+    args = parser.parse_args()
+    if args.requests < args.connections:
+        parser.error("--requests must be at least --connections")
+
+    process, port = start_demo(Path(args.binary))
+    try:
+        warm = asyncio.run(run(port, args.connections, args.warmup, args.timeout))
+        time.sleep(1)  # let the server see every close
+        before = rss_kib(process.pid)
+        started = time.monotonic()
+        stats = asyncio.run(run(port, args.connections, args.requests, args.timeout))
+        elapsed = time.monotonic() - started
+        time.sleep(1)
+        after = rss_kib(process.pid)
+        alive = process.poll() is None
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+    growth = (after - before) / 1024
+    print(f"load check: warm-up {warm['ok']} ok / {warm['failed']} failed; "
+          f"run {stats['ok']} ok / {stats['failed']} failed over {args.connections} keep-alive connections "
+          f"in {elapsed:.1f} s ({stats['ok'] / elapsed:.0f} req/s, {stats['bytes'] / 1e6:.1f} MB)")
+    print(f"load check: resident memory {before / 1024:.1f} MiB after warm-up, {after / 1024:.1f} MiB after the run "
+          f"({growth:+.1f} MiB; allowed +{args.margin_mib:g} MiB)")
+    for error in warm["errors"] + stats["errors"]:
+        print(f"  {error}")
+    failures = []
+    if warm["failed"] or stats["failed"]:
+        failures.append(f"{warm['failed'] + stats['failed']} failed requests")
+    if stats["ok"] != args.requests:
+        failures.append(f"{stats['ok']} of {args.requests} requests succeeded")
+    if growth > args.margin_mib:
+        failures.append(f"memory grew by {growth:.1f} MiB")
+    if not alive:
+        failures.append("browser-demo exited during the run")
+    if failures:
+        print("load check FAILED: " + "; ".join(failures))
+        return 1
+    print("load check passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""The pairing token in a real browser: without it the UI and the API are refused; the printed URL (which
+carries it) sets an HttpOnly, SameSite=Strict cookie, drops the token from the address bar, and from then on
+both views load their data through that cookie.
+
+Runs its own browser-demo with ``--loopback --token T`` (a host-supplied token is required even on loopback),
+so it never listens beyond 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import SERVER_START_TIMEOUT, _browser_demo_binary, _DemoServer
+
+TOKEN = "ui-test-token-0123456789abcdefXYZ"
+
+
+def _get(url: str, headers: dict[str, str] | None = None):
+    """(status, headers, body) without following redirects and without raising on error statuses."""
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    opener = urllib.request.build_opener(NoRedirect)
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with opener.open(request, timeout=15) as response:
+            return response.status, dict(response.headers), response.read().decode("utf-8")
+    except urllib.error.HTTPError as err:
+        return err.code, dict(err.headers), err.read().decode("utf-8")
+
+
+@pytest.fixture(scope="module")
+def paired_server():
+    demo = _DemoServer(_browser_demo_binary(), ["--token", TOKEN])
+    try:
+        base = demo.wait_for_url(SERVER_START_TIMEOUT)
+        deadline = time.monotonic() + 10
+        while _get(f"{base}/api/health", {"Authorization": f"Bearer {TOKEN}"})[0] != 200:
+            assert time.monotonic() < deadline, "/api/health never answered 200 with the token"
+            time.sleep(0.1)
+        # The printed URL carries the token.
+        assert any(f"/?token={TOKEN}" in line for line in demo.log), demo.log
+        yield base
+    finally:
+        demo.stop()
+
+
+def test_without_the_token_the_api_is_401_json(paired_server):
+    status, headers, body = _get(f"{paired_server}/api/entities")
+    assert status == 401
+    assert "token" in json.loads(body)["error"]
+    assert _get(f"{paired_server}/api/entities", {"Authorization": "Bearer wrong-token-wrong-token-00"})[0] == 401
+    assert _get(f"{paired_server}/api/entities", {"Authorization": f"Bearer {TOKEN}"})[0] == 200
+
+
+@pytest.mark.parametrize("path", ["/", "/lab"])
+def test_without_the_token_the_ui_says_where_to_find_the_url(paired_server, driver, path):
+    driver.get(f"{paired_server}{path}")
+    text = driver.find_element(By.TAG_NAME, "body").text
+    assert "pairing token" in text and "?token=" in text
+    assert not driver.find_elements(By.CSS_SELECTOR, "#entity-list li"), "no data without the token"
+    assert driver.get_cookies() == []
+
+
+def test_a_wrong_token_in_the_url_is_refused(paired_server, driver):
+    driver.get(f"{paired_server}/?token=not-the-right-token-at-all-000")
+    assert "pairing token" in driver.find_element(By.TAG_NAME, "body").text
+    assert driver.get_cookies() == []
+
+
+def test_the_printed_url_pairs_the_browser_and_both_views_load(paired_server, driver, wait_for):
+    driver.get(f"{paired_server}/lab?entity=Tag&token={TOKEN}")
+    # Redirected to the same view without the token in the address bar.
+    wait_for(driver, lambda d: "token" not in parse_qs(urlsplit(d.current_url).query), message="token dropped from the URL")
+    assert parse_qs(urlsplit(driver.current_url).query).get("entity") == ["Tag"]
+    cookies = driver.get_cookies()
+    assert len(cookies) == 1, cookies
+    assert cookies[0]["value"] == TOKEN
+    assert cookies[0]["httpOnly"] is True
+    assert cookies[0]["sameSite"] == "Strict"
+    # The Lab grid loads the Tag rows through the cookie.
+    wait_for(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#entity-list > li[data-entity]")) >= 4,
+             message="the Lab's entity list")
+    wait_for(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "tbody tr")) == 5, message="the 5 Tag rows")
+    # The Inspector, opened without the token, is paired too.
+    driver.get(f"{paired_server}/")
+    wait_for(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#entity-list li")) >= 4,
+             message="the Inspector's entity list")
+    # Scripts cannot read the cookie (HttpOnly).
+    assert TOKEN not in driver.execute_script("return document.cookie")
