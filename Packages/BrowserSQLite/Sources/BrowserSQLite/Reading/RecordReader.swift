@@ -58,14 +58,21 @@ struct RecordReader: Sendable {
 
     // MARK: Requests
 
-    func count(of entity: EntityMapping, in connection: SQLiteConnection) throws -> Int {
-        var arguments: [SQLiteValue] = []
-        let condition = entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments)
-        let sql = "SELECT COUNT(*) FROM \(quoteIdentifier(entity.table))" + (condition.map { " WHERE " + $0 } ?? "")
-        return Int(try connection.scalar(sql, arguments)?.int64 ?? 0)
+    /// The number of records of the entity (sub-entities included), remembered until the data changes.
+    func count(of entity: EntityMapping, in connection: SQLiteConnection, cache: ReadCache) throws -> Int {
+        try cache.count(entity.name) {
+            var arguments: [SQLiteValue] = []
+            let condition = entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments)
+            let sql = "SELECT COUNT(*) FROM \(quoteIdentifier(entity.table))" + (condition.map { " WHERE " + $0 } ?? "")
+            return Int(try connection.scalar(sql, arguments)?.int64 ?? 0)
+        }
     }
 
-    func page(_ query: RecordQuery, of entity: EntityMapping, in connection: SQLiteConnection) throws -> RecordPage {
+    func page(_ query: RecordQuery, of entity: EntityMapping, in connection: SQLiteConnection,
+              cache: ReadCache) throws -> RecordPage {
+        if query.filter == nil, query.sort == nil, query.offset >= 2 * KeyCheckpoints.stride {
+            return try deepPage(query, of: entity, in: connection, cache: cache)
+        }
         var arguments: [SQLiteValue] = []
         var conditions: [String] = []
         if let condition = entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments) {
@@ -76,7 +83,10 @@ struct RecordReader: Sendable {
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let table = quoteIdentifier(entity.table)
-        let total = Int(try connection.scalar("SELECT COUNT(*) FROM \(table)\(whereClause)", arguments)?.int64 ?? 0)
+        // Without a filter the total is the entity's count, which the cache keeps until the data changes.
+        let total = query.filter == nil
+            ? try count(of: entity, in: connection, cache: cache)
+            : Int(try connection.scalar("SELECT COUNT(*) FROM \(table)\(whereClause)", arguments)?.int64 ?? 0)
 
         // Nulls first ascending and BINARY string order are SQLite's defaults, as BrowserStore asks; the primary
         // key breaks ties in the same direction so pages never overlap.
@@ -88,13 +98,80 @@ struct RecordReader: Sendable {
         order.append("\"Z_PK\" \(direction)")
         let projection = projection(for: entity)
         let sql = "SELECT \(projection.selectList()) FROM \(table)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?"
-        let statement = try connection.prepare(sql)
-        try statement.bind(arguments + [.integer(Int64(query.limit)), .integer(Int64(query.offset))])
-        var records: [StoredRecord] = []
-        while try statement.step() {
-            records.append(record(in: statement, projection: projection, fallback: entity))
-        }
+        let records = try fetch(sql, arguments + [.integer(Int64(query.limit)), .integer(Int64(query.offset))],
+                                projection: projection, fallback: entity, connection)
         return RecordPage(total: total, records: records)
+    }
+
+    /// A page in primary-key order far from the start: the same rows as `ORDER BY Z_PK LIMIT ? OFFSET ?`, found
+    /// from the nearest `KeyCheckpoints` key (`Z_PK >= key`, then an offset below the stride) instead of stepping
+    /// over every earlier row. Descending pages count from the end: the total is known (cached count).
+    private func deepPage(_ query: RecordQuery, of entity: EntityMapping, in connection: SQLiteConnection,
+                          cache: ReadCache) throws -> RecordPage {
+        let total = try count(of: entity, in: connection, cache: cache)
+        var arguments: [SQLiteValue] = []
+        let condition = entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments)
+        let table = quoteIdentifier(entity.table)
+        let restriction = condition.map { " AND " + $0 } ?? ""
+        let projection = projection(for: entity)
+        let limit = SQLiteValue.integer(Int64(query.limit))
+
+        // The row at ascending position `position`: the nearest checkpoint at or before it, and how far past it.
+        func anchor(_ position: Int) throws -> (key: Int64, skip: Int)? {
+            let checkpoints = try self.checkpoints(upTo: position, of: entity, condition: condition,
+                                                   arguments: arguments, in: connection, cache: cache)
+            guard let last = checkpoints.keys.indices.last else { return nil }
+            let index = min(position / KeyCheckpoints.stride, last)
+            return (checkpoints.keys[index], position - index * KeyCheckpoints.stride)
+        }
+
+        if query.order == .descending {
+            // Descending offset N starts at ascending position total - 1 - N and goes down.
+            let position = total - 1 - query.offset
+            guard position >= 0, let (key, skip) = try anchor(position),
+                  let start = try connection.scalar(
+                      "SELECT \"Z_PK\" FROM \(table) WHERE \"Z_PK\" >= ?\(restriction) ORDER BY \"Z_PK\" ASC LIMIT 1 OFFSET ?",
+                      [.integer(key)] + arguments + [.integer(Int64(skip))])?.int64
+            else { return RecordPage(total: total, records: []) }
+            let sql = "SELECT \(projection.selectList()) FROM \(table) WHERE \"Z_PK\" <= ?\(restriction) ORDER BY \"Z_PK\" DESC LIMIT ?"
+            return RecordPage(total: total, records: try fetch(sql, [.integer(start)] + arguments + [limit],
+                                                               projection: projection, fallback: entity, connection))
+        }
+        guard let (key, skip) = try anchor(query.offset) else { return RecordPage(total: total, records: []) }
+        let sql = "SELECT \(projection.selectList()) FROM \(table) WHERE \"Z_PK\" >= ?\(restriction) ORDER BY \"Z_PK\" ASC LIMIT ? OFFSET ?"
+        return RecordPage(total: total, records: try fetch(sql, [.integer(key)] + arguments + [limit, .integer(Int64(skip))],
+                                                           projection: projection, fallback: entity, connection))
+    }
+
+    /// The entity's checkpoints, extended (one scan of primary keys from the last one known) until they reach
+    /// `position` or the last row.
+    private func checkpoints(upTo position: Int, of entity: EntityMapping, condition: String?, arguments: [SQLiteValue],
+                             in connection: SQLiteConnection, cache: ReadCache) throws -> KeyCheckpoints {
+        let key = entity.name
+        var checkpoints = cache.checkpoints(key)
+        let stride = KeyCheckpoints.stride
+        guard !checkpoints.isComplete, checkpoints.keys.count * stride <= position else { return checkpoints }
+        let restriction = condition.map { " AND " + $0 } ?? ""
+        let statement = try connection.prepare(
+            "SELECT \"Z_PK\" FROM \(quoteIdentifier(entity.table)) WHERE \"Z_PK\" >= ?\(restriction) ORDER BY \"Z_PK\" ASC")
+        // Resume at the last checkpoint (its row is step 0 and is already recorded).
+        let resume = checkpoints.keys.last
+        try statement.bind([.integer(resume ?? Int64.min)] + arguments)
+        var step = 0
+        var reachedEnd = true
+        while try statement.step() {
+            if step % stride == 0, !(resume != nil && step == 0) {
+                checkpoints.keys.append(statement.value(at: 0).int64 ?? 0)
+                if checkpoints.keys.count * stride > position {
+                    reachedEnd = false
+                    break
+                }
+            }
+            step += 1
+        }
+        checkpoints.isComplete = reachedEnd
+        cache.store(checkpoints, for: key)
+        return checkpoints
     }
 
     func record(_ id: ObjectID, in connection: SQLiteConnection) throws -> StoredRecord? {
@@ -122,7 +199,11 @@ struct RecordReader: Sendable {
         let projection = projection(for: destination)
         let target = quoteIdentifier(destination.table)
         var entityArguments: [SQLiteValue] = []
-        let inSubtree = entityCondition(relationship.destinationSubtree, alias: "d", arguments: &entityArguments)!
+        // A destination that is its table's root needs no `Z_ENT` test (as its pages and counts): the count then
+        // runs on the foreign-key index alone instead of visiting every related row.
+        let inSubtree = destination.coversWholeTable && relationship.destinationSubtree == destination.subtreeNumbers
+            ? "1"
+            : entityCondition(relationship.destinationSubtree, alias: "d", arguments: &entityArguments)!
         let limitArguments: [SQLiteValue] = [.integer(Int64(max(limit, 0)))]
 
         switch relationship.storage {
@@ -188,6 +269,18 @@ struct RecordReader: Sendable {
         let column = (alias.map { $0 + "." } ?? "") + "\"Z_ENT\""
         if numbers.count == 1 { return "\(column) = ?" }
         return "\(column) IN (\(Array(repeating: "?", count: numbers.count).joined(separator: ", ")))"
+    }
+
+    /// Every row of a records query, decoded.
+    private func fetch(_ sql: String, _ arguments: [SQLiteValue], projection: Projection, fallback: EntityMapping,
+                       _ connection: SQLiteConnection) throws -> [StoredRecord] {
+        let statement = try connection.prepare(sql)
+        try statement.bind(arguments)
+        var records: [StoredRecord] = []
+        while try statement.step() {
+            records.append(record(in: statement, projection: projection, fallback: fallback))
+        }
+        return records
     }
 
     /// Counts the rows of `body` (a FROM … WHERE … clause whose destination alias is `d`) and reads the first

@@ -100,20 +100,22 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
 
     public func count(of entity: String) async throws -> Int {
         let mapping = try entityMapping(entity)
-        return try await read { [reader] connection in try reader.count(of: mapping, in: connection) }
+        return try await read { [reader] connection, cache in try reader.count(of: mapping, in: connection, cache: cache) }
     }
 
     public func page(_ query: RecordQuery) async throws -> RecordPage {
         let mapping = try entityMapping(query.entity)
-        return try await read { [reader] connection in try reader.page(query, of: mapping, in: connection) }
+        return try await read { [reader] connection, cache in
+            try reader.page(query, of: mapping, in: connection, cache: cache)
+        }
     }
 
     public func record(_ id: ObjectID) async throws -> StoredRecord? {
-        try await read { [reader] connection in try reader.record(id, in: connection) }
+        try await read { [reader] connection, _ in try reader.record(id, in: connection) }
     }
 
     public func related(from id: ObjectID, through relationship: String, limit: Int) async throws -> RelatedRecords {
-        try await read { [reader] connection in
+        try await read { [reader] connection, _ in
             try reader.related(from: id, through: relationship, limit: limit, in: connection)
         }
     }
@@ -132,8 +134,8 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         return mapping
     }
 
-    /// Runs `body` on the store's queue inside one read transaction.
-    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+    /// Runs `body` on the store's queue inside one read transaction, with the connection's `ReadCache`.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection, ReadCache) throws -> T) async throws -> T {
         try await perform { connection in try connection.read(body) }
     }
 

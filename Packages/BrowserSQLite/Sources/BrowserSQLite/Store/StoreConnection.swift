@@ -26,6 +26,8 @@ final class StoreConnection {
     let files: StoreFiles
     private(set) var mode: Mode
     private(set) var connection: SQLiteConnection
+    /// Answers reusable until the data changes; belongs to `connection` (see `ReadCache`).
+    let cache = ReadCache()
     /// Called on every new connection (registers SQL functions).
     private let prepare: (SQLiteConnection) throws(SQLiteError) -> Void
     private var snapshotDirectory: String?
@@ -63,12 +65,15 @@ final class StoreConnection {
         if let snapshotDirectory { try? FileManager.default.removeItem(atPath: snapshotDirectory) }
     }
 
-    /// Runs `body` in one read transaction, so every query of a request sees the same snapshot of the data.
-    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// Runs `body` in one read transaction, so every query of a request sees the same snapshot of the data. The
+    /// cache handed to `body` holds only answers computed under that snapshot's `PRAGMA data_version`.
+    func read<T>(_ body: (SQLiteConnection, ReadCache) throws -> T) throws -> T {
         if mode == .snapshot { refreshSnapshotIfChanged() }
         try connection.execute("BEGIN")
         do {
-            let result = try body(connection)
+            // Reading the pragma starts the read transaction, so the version is the snapshot's own.
+            cache.validate(dataVersion: try connection.scalar("PRAGMA data_version")?.int64 ?? 0)
+            let result = try body(connection, cache)
             try connection.execute("COMMIT")
             return result
         } catch {
@@ -97,6 +102,7 @@ final class StoreConnection {
         guard let snapshot = try? Self.makeSnapshot(of: files, prepare: prepare) else { return }
         if let old = snapshotDirectory { try? FileManager.default.removeItem(atPath: old) }
         connection = snapshot.connection
+        cache.reset()
         snapshotDirectory = snapshot.directory
         snapshotSignature = snapshot.signature
         snapshotGeneration += 1
