@@ -73,6 +73,12 @@ struct RecordReader: Sendable {
         if query.filter == nil, query.sort == nil, query.offset >= 2 * KeyCheckpoints.stride {
             return try deepPage(query, of: entity, in: connection, cache: cache)
         }
+        if query.filter == nil, let sort = query.sort, sort.order == query.order,
+           let column = entity.attribute(named: sort.attribute)?.column,
+           let sorted = try sortedKeys(by: column, of: entity, in: connection, cache: cache) {
+            let keys = sorted.page(offset: query.offset, limit: query.limit, descending: query.order == .descending)
+            return RecordPage(total: sorted.keys.count, records: try records(keys, of: entity, in: connection))
+        }
         var arguments: [SQLiteValue] = []
         var conditions: [String] = []
         if let condition = entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments) {
@@ -83,10 +89,13 @@ struct RecordReader: Sendable {
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let table = quoteIdentifier(entity.table)
-        // Without a filter the total is the entity's count, which the cache keeps until the data changes.
-        let total = query.filter == nil
-            ? try count(of: entity, in: connection, cache: cache)
-            : Int(try connection.scalar("SELECT COUNT(*) FROM \(table)\(whereClause)", arguments)?.int64 ?? 0)
+        // Totals are kept until the data changes: the entity's count without a filter, the search's count with
+        // one (so the next page of a search's results does not count them again).
+        let total = try query.filter.map { filter in
+            try cache.filteredCount(entity.name, filter) {
+                Int(try connection.scalar("SELECT COUNT(*) FROM \(table)\(whereClause)", arguments)?.int64 ?? 0)
+            }
+        } ?? count(of: entity, in: connection, cache: cache)
 
         // Nulls first ascending and BINARY string order are SQLite's defaults, as BrowserStore asks; the primary
         // key breaks ties in the same direction so pages never overlap.
@@ -269,6 +278,37 @@ struct RecordReader: Sendable {
         let column = (alias.map { $0 + "." } ?? "") + "\"Z_ENT\""
         if numbers.count == 1 { return "\(column) = ?" }
         return "\(column) IN (\(Array(repeating: "?", count: numbers.count).joined(separator: ", ")))"
+    }
+
+    /// The entity's keys in the order of `column` (see `SortedKeys`): kept from an earlier request, computed now
+    /// for a sort asked for again, or nil (the caller then lets SQLite sort the page).
+    private func sortedKeys(by column: String, of entity: EntityMapping, in connection: SQLiteConnection,
+                            cache: ReadCache) throws -> SortedKeys? {
+        try cache.sortedKeys(SortedKeys.Key(entity: entity.name, column: column)) {
+            let total = try count(of: entity, in: connection, cache: cache)
+            guard total <= SortedKeys.maximumRows else { return nil }
+            var arguments: [SQLiteValue] = []
+            let condition = entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments)
+            let statement = try connection.prepare(
+                "SELECT \"Z_PK\" FROM \(quoteIdentifier(entity.table))" + (condition.map { " WHERE " + $0 } ?? "")
+                    + " ORDER BY \(quoteIdentifier(column)) ASC, \"Z_PK\" ASC")
+            try statement.bind(arguments)
+            var keys: [Int64] = []
+            keys.reserveCapacity(total)
+            while try statement.step() { keys.append(statement.value(at: 0).int64 ?? 0) }
+            return keys
+        }
+    }
+
+    /// The records with these primary keys (rows of the entity's table), in the order of `keys`.
+    private func records(_ keys: [Int64], of entity: EntityMapping, in connection: SQLiteConnection) throws -> [StoredRecord] {
+        guard !keys.isEmpty else { return [] }
+        let projection = projection(for: entity)
+        let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+        let sql = "SELECT \(projection.selectList()) FROM \(quoteIdentifier(entity.table)) WHERE \"Z_PK\" IN (\(placeholders))"
+        let found = try fetch(sql, keys.map(SQLiteValue.integer), projection: projection, fallback: entity, connection)
+        let byKey = Dictionary(found.map { ($0.id.primaryKey, $0) }, uniquingKeysWith: { first, _ in first })
+        return keys.compactMap { byKey[$0] }
     }
 
     /// Every row of a records query, decoded.

@@ -1,5 +1,8 @@
-/// What a read may reuse from earlier reads while the store's data has not changed: entity counts and the
-/// primary-key checkpoints of deep pages. Confined to the store's queue, like its connection.
+import BrowserCore
+
+/// What a read may reuse from earlier reads while the store's data has not changed: entity counts, the counts
+/// of recent searches, the primary-key checkpoints of deep pages and the order of the latest repeated sort.
+/// Confined to the store's queue, like its connection.
 ///
 /// **Invalidation.** `StoreConnection.read` calls `validate(dataVersion:)` at the start of every read transaction
 /// with SQLite's `PRAGMA data_version`, which changes whenever another connection (the app, in another process or
@@ -7,12 +10,24 @@
 /// The pragma runs inside the read transaction, so the version and the rows read belong to the same snapshot. A
 /// snapshot refresh replaces the connection, and with it the cache. Nothing cached outlives a change of the data.
 ///
-/// Only answers that do not depend on the request's text are cached (no filtered counts, no rows), so the cache
-/// stays small: one integer per entity, and one key per `KeyCheckpoints.stride` rows of an entity paged deeply.
+/// No rows are cached, and the cache stays small: one integer per entity, one per recent search (at most
+/// `filteredCountLimit`; paging through a search's results then does not count them again), one key per
+/// `KeyCheckpoints.stride` rows of an entity paged deeply, and one `SortedKeys` (8 bytes a row, bounded there).
 final class ReadCache {
     private var dataVersion: Int64?
     private var counts: [String: Int] = [:]
     private var checkpoints: [String: KeyCheckpoints] = [:]
+    private var filteredCounts: [FilteredCountKey: Int] = [:]
+    private var sortRequests: [SortedKeys.Key: Int] = [:]
+    private var sorted: SortedKeys?
+
+    /// How many search counts are kept; past it they are all forgotten (searches are typed, then paged).
+    static let filteredCountLimit = 64
+
+    private struct FilteredCountKey: Hashable {
+        var entity: String
+        var filter: RecordFilter
+    }
 
     /// Forgets everything when `dataVersion` differs from the one the cache was filled under.
     func validate(dataVersion: Int64) {
@@ -24,6 +39,9 @@ final class ReadCache {
     func reset() {
         counts.removeAll()
         checkpoints.removeAll()
+        filteredCounts.removeAll()
+        sortRequests.removeAll()
+        sorted = nil
     }
 
     /// The cached count for `key`, or `compute`'s answer, remembered.
@@ -32,6 +50,27 @@ final class ReadCache {
         let value = try compute()
         counts[key] = value
         return value
+    }
+
+    /// The cached number of records of `entity` matching `filter`, or `compute`'s answer, remembered.
+    func filteredCount(_ entity: String, _ filter: RecordFilter, compute: () throws -> Int) rethrows -> Int {
+        let key = FilteredCountKey(entity: entity, filter: filter)
+        if let known = filteredCounts[key] { return known }
+        let value = try compute()
+        if filteredCounts.count >= Self.filteredCountLimit { filteredCounts.removeAll() }
+        filteredCounts[key] = value
+        return value
+    }
+
+    /// The kept order for `key`, else `build`'s once the sort has been asked for
+    /// `SortedKeys.requestsBeforeBuilding` times (nil before, or when `build` declines).
+    func sortedKeys(_ key: SortedKeys.Key, build: () throws -> [Int64]?) rethrows -> SortedKeys? {
+        if let sorted, sorted.key == key { return sorted }
+        let requests = sortRequests[key, default: 0] + 1
+        sortRequests[key] = requests
+        guard requests >= SortedKeys.requestsBeforeBuilding, let keys = try build() else { return nil }
+        sorted = SortedKeys(key: key, keys: keys) // replaces the previous sort's order: one is kept
+        return sorted
     }
 
     func checkpoints(_ key: String) -> KeyCheckpoints {

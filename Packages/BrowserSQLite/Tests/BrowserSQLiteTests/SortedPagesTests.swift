@@ -1,0 +1,99 @@
+import BrowserCore
+@testable import BrowserSQLite
+import Foundation
+import Testing
+
+/// Pages sorted by an attribute give the same rows whether SQLite sorts them (first request) or they come from
+/// the kept order (`SortedKeys`, from the second request on), in both directions, for an entity and a
+/// sub-entity; the kept order and the kept search counts follow another process's commits.
+struct SortedPagesTests {
+    /// 300 rows: titles with duplicates, NULLs, mixed case and accents (BINARY order puts "É" after "z");
+    /// every third row is a Special (a sub-entity, same table).
+    static func makeStore() throws -> (SyntheticStore, [(key: Int64, title: String?, special: Bool)]) {
+        let words = ["apple", "Apple", "Éclair", "zebra", "mango", "café", "Cafe", "banana"]
+        var rows: [(key: Int64, title: String?, special: Bool)] = []
+        for index in 0..<300 {
+            let title: String? = index % 11 == 0 ? nil : "\(words[index % words.count]) \(index % 7)"
+            rows.append((Int64(index * 2 + 1), title, index % 3 == 0))
+        }
+        let store = try SyntheticStore(
+            entities: [.init(number: 1, name: "Item"), .init(number: 2, name: "Special", parent: 1)],
+            tables: ["CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR )"],
+            modelXML: SyntheticStore.modelXML("""
+                <entity name="Item" representedClassName="Item" syncable="YES">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                </entity>
+                <entity name="Special" representedClassName="Special" parentEntity="Item" syncable="YES"/>
+                """),
+            walMode: true
+        ) { database in
+            try database.execute("BEGIN")
+            for row in rows {
+                try database.run("INSERT INTO ZITEM VALUES (?, ?, 1, ?)",
+                                 [.integer(row.key), .integer(row.special ? 2 : 1), row.title.map { .text($0) } ?? .null])
+            }
+            try database.execute("COMMIT")
+        }
+        return (store, rows)
+    }
+
+    /// SQLite's order, computed here: NULL first, then titles by UTF-8 bytes, ties by key; reversed for desc.
+    static func expected(_ rows: [(key: Int64, title: String?, special: Bool)], descending: Bool) -> [Int64] {
+        let ascending = rows.sorted { left, right in
+            switch (left.title, right.title) {
+            case (nil, nil): return left.key < right.key
+            case (nil, _): return true
+            case (_, nil): return false
+            case let (l?, r?):
+                return Array(l.utf8) == Array(r.utf8) ? left.key < right.key : Array(l.utf8).lexicographicallyPrecedes(Array(r.utf8))
+            }
+        }.map(\.key)
+        return descending ? ascending.reversed() : ascending
+    }
+
+    static func page(_ store: SQLiteStore, _ entity: String, descending: Bool, offset: Int, limit: Int) async throws -> RecordPage {
+        let order: BrowserCore.SortOrder = descending ? .descending : .ascending
+        return try await store.page(RecordQuery(entity: entity, sort: SortKey(attribute: "title", order: order),
+                                                order: order, limit: limit, offset: offset))
+    }
+
+    @Test(arguments: [false, true])
+    func keptOrderGivesSQLitesPages(descending: Bool) async throws {
+        let (synthetic, rows) = try Self.makeStore()
+        let store = try SQLiteStore.open(storeAt: synthetic.storeURL, model: synthetic.modelURL)
+        for (entity, members) in [("Item", rows), ("Special", rows.filter(\.special))] {
+            let all = Self.expected(members, descending: descending)
+            // The first request is sorted by SQLite; later ones come from the kept order. Both must agree with
+            // the independent order above, page after page, including a short last page and past the end.
+            for offset in [0, 0, 37, 100, members.count - 5, members.count, members.count + 10] {
+                let page = try await Self.page(store, entity, descending: descending, offset: offset, limit: 40)
+                #expect(page.total == members.count)
+                let want = offset < all.count ? Array(all[offset..<min(all.count, offset + 40)]) : []
+                #expect(page.records.map(\.id.primaryKey) == want, "\(entity) offset \(offset)")
+                let specials = Set(rows.filter(\.special).map(\.key))
+                #expect(page.records.allSatisfy { record in
+                    record.id.entity == (specials.contains(record.id.primaryKey) ? "Special" : "Item")
+                })
+            }
+        }
+    }
+
+    @Test func keptOrderAndSearchCountsFollowAnotherProcessesCommits() async throws {
+        let (synthetic, rows) = try Self.makeStore()
+        let store = try SQLiteStore.open(storeAt: synthetic.storeURL, model: synthetic.modelURL)
+        for _ in 0..<3 { _ = try await Self.page(store, "Item", descending: false, offset: 0, limit: 10) }
+        let entity = try #require(try await store.schema().entity(named: "Item"))
+        let search = try RecordQuery.validated(RecordQueryParameters(search: "CAFE", searchAttribute: "title"), for: entity)
+        let matches = rows.filter { $0.title.map { TextFolding.contains($0, "cafe") } ?? false }.count
+        #expect(try await store.page(search).total == matches)
+        #expect(try await store.page(search).total == matches)
+
+        // The app inserts a row that sorts first (NULL) and one that matches the search.
+        try ReadCacheTests.write("INSERT INTO ZITEM VALUES (10000, 1, 1, NULL); INSERT INTO ZITEM VALUES (10001, 1, 1, 'Café crème')", to: synthetic)
+        let after = try await Self.page(store, "Item", descending: false, offset: 0, limit: 400)
+        #expect(after.total == rows.count + 2)
+        let updated = rows + [(10000, nil, false), (10001, "Café crème", false)]
+        #expect(after.records.map(\.id.primaryKey) == Self.expected(updated, descending: false))
+        #expect(try await store.page(search).total == matches + 1)
+    }
+}
