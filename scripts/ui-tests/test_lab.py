@@ -395,14 +395,16 @@ def test_page_size_and_paging(lab, api, wait_for):
     wait_rows(wait_for, driver, ids(api("/api/entities/Book", limit=25)), "the first page again")
 
 
-def test_render_time_of_a_500_row_page(lab, api, wait_for):
+def test_render_time_of_a_500_row_page(lab, api, wait_for, capsys):
     expected = ids(api("/api/entities/Book", limit=500))
     driver = lab(entity="Book")
     Select(driver.find_element(By.ID, "grid-page-size")).select_by_value("500")
     wait_rows(wait_for, driver, expected, "the 500-row page")
     ms, rows = driver.execute_script("return [window.__cdbLastRenderMs, window.__cdbLastRenderRows];")
     columns = len(headers(driver))
-    print(f"\nLab grid render: {rows} rows x {columns} columns in {ms:.1f} ms (performance.now(), layout included)")
+    # Reported, not asserted; printed past pytest's capture so every run's log shows it.
+    with capsys.disabled():
+        print(f"\nLab grid render: {rows} rows x {columns} columns in {ms:.1f} ms (performance.now(), layout included)")
     assert rows == len(expected)
 
 

@@ -1,10 +1,10 @@
 import CoreData
 
 /// The demo library, the same records `DemoLibrary` (Packages/BrowserMemory) seeds on Linux: three authors,
-/// five tags, twelve named books (one with hostile markup in its title), two audiobooks and 300 generated
+/// five tags, twelve named books (one with hostile markup in its title), two audiobooks and 600 generated
 /// books, with every attribute type the browser renders.
 enum SeedData {
-    static let generatedBookCount = 300
+    static let generatedBookCount = 600
 
     /// Runs on the context's own queue (`performBackgroundTask`); saves once.
     static func insertIfEmpty(into context: NSManagedObjectContext) throws {

@@ -11,8 +11,8 @@ public enum DemoLibrary {
     /// Fixed so that links into the demo (`x-coredata://…/Book/p1`) stay valid across restarts.
     public static let storeIdentifier = "6F1C2A44-0B8E-4F0E-9A51-3E7D2C1B9A00"
 
-    /// Generated books, so that paging matters.
-    public static let generatedBookCount = 300
+    /// Generated books, so that paging matters and the largest page (500 rows) is full.
+    public static let generatedBookCount = 600
 
     /// A title that must be shown as text: the browser tests check that nothing in it runs.
     public static let hostileTitle = #"<script>window.__xss=1</script> "quoted" <img src=x onerror="window.__xss=2">"#

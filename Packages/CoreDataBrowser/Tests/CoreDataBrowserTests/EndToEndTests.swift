@@ -61,13 +61,24 @@ final class EndToEndTests {
     }
 
     @Test func sortByPageCountDescendingOrdersRowsWithTheKeyAsTieBreaker() async throws {
-        let page = try await client.get("/api/entities/Book?sort=pageCount&order=desc&limit=500").object()
-        let rows = try #require(page["rows"] as? [[String: Any]])
+        // Every book, in pages of 500 (the cap).
+        func allRows(_ query: String) async throws -> (rows: [[String: Any]], total: Int?) {
+            var rows: [[String: Any]] = []
+            var total: Int?
+            repeat {
+                let page = try await client.get("/api/entities/Book?\(query)&limit=500&offset=\(rows.count)").object()
+                total = page["total"] as? Int
+                let more = try #require(page["rows"] as? [[String: Any]])
+                if more.isEmpty { break }
+                rows += more
+            } while rows.count < (total ?? 0)
+            return (rows, total)
+        }
+        let (rows, total) = try await allRows("sort=pageCount&order=desc")
         let counts = rows.compactMap { ($0["attrs"] as? [String: Any])?["pageCount"] as? Int }
-        #expect(counts.count == rows.count && counts.count == page["total"] as? Int)
+        #expect(counts.count == rows.count && counts.count == total)
         #expect(counts == counts.sorted(by: >))
-        let unsorted = try await client.get("/api/entities/Book?limit=500").object()
-        let all = try #require(unsorted["rows"] as? [[String: Any]]).compactMap { ($0["attrs"] as? [String: Any])?["pageCount"] as? Int }
+        let all = try await allRows("order=asc").rows.compactMap { ($0["attrs"] as? [String: Any])?["pageCount"] as? Int }
         #expect(counts.first == all.max())
         // Equal page counts keep primary-key order (descending, like the sort).
         let keys = rows.map { ($0["attrs"] as? [String: Any])?["pageCount"] as? Int ?? -1 }
@@ -90,7 +101,7 @@ final class EndToEndTests {
         #expect(first + second == both)
         let page = try await client.get("/api/entities/Book?limit=5000").object()
         #expect(page["limit"] as? Int == 500)
-        #expect((page["rows"] as? [Any])?.count == 314)
+        #expect((page["rows"] as? [Any])?.count == 500) // capped: the demo has more books than that
     }
 
     @Test func aBookShowsItsAuthorAndTagsAndTheAuthorListsItsBooks() async throws {
