@@ -89,13 +89,6 @@ struct RecordReader: Sendable {
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let table = quoteIdentifier(entity.table)
-        // Totals are kept until the data changes: the entity's count without a filter, the search's count with
-        // one (so the next page of a search's results does not count them again).
-        let total = try query.filter.map { filter in
-            try cache.filteredCount(entity.name, filter) {
-                Int(try connection.scalar("SELECT COUNT(*) FROM \(table)\(whereClause)", arguments)?.int64 ?? 0)
-            }
-        } ?? count(of: entity, in: connection, cache: cache)
 
         // Nulls first ascending and BINARY string order are SQLite's defaults, as BrowserStore asks; the primary
         // key breaks ties in the same direction so pages never overlap.
@@ -109,6 +102,19 @@ struct RecordReader: Sendable {
         let sql = "SELECT \(projection.selectList()) FROM \(table)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?"
         let records = try fetch(sql, arguments + [.integer(Int64(query.limit)), .integer(Int64(query.offset))],
                                 projection: projection, fallback: entity, connection)
+
+        // Totals are kept until the data changes: the entity's count without a filter, the search's count with
+        // one (so the next page of a search's results does not count them again). A short, non-empty page (or
+        // an empty first page) already says the total, in the same read transaction: a search that matches
+        // fewer rows than a page then scans the table once, not twice (once for the rows, once to count).
+        let total = try query.filter.map { filter in
+            try cache.filteredCount(entity.name, filter) {
+                if records.count < query.limit, !records.isEmpty || query.offset == 0 {
+                    return query.offset + records.count
+                }
+                return Int(try connection.scalar("SELECT COUNT(*) FROM \(table)\(whereClause)", arguments)?.int64 ?? 0)
+            }
+        } ?? count(of: entity, in: connection, cache: cache)
         return RecordPage(total: total, records: records)
     }
 
