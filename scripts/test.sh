@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the one command README gives.
 #
-#   scripts/test.sh            everything: checks, Swift tests, CLI checks, browser tests
+#   scripts/test.sh            everything: checks, Swift tests, CLI checks, fuzzing, load, browser tests
 #   scripts/test.sh --no-ui    skip the browser tests (no Chromium needed)
 #
-# Needs: Swift 6, libsqlite3-dev, zlib1g-dev, python3; for the browser tests Chromium, chromedriver and
-# Selenium (scripts/ui-tests/run.sh installs what is missing on Debian). .ci/run installs everything.
+# Needs: Swift 6 (Linux toolchain: libFuzzer for the fuzz step), python3, libsqlite3-dev and zlib1g-dev (installed
+# below when missing on Debian); for the browser tests Chromium, chromedriver and Selenium (scripts/ui-tests/run.sh
+# installs what is missing on Debian). .ci/run installs everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +19,18 @@ for argument in "$@"; do
 done
 
 step() { printf '\n==> %s\n' "$*"; }
+
+# The system libraries BrowserSQLite links (present on these machines; installed here when missing on Debian).
+missing=()
+for package in libsqlite3-dev zlib1g-dev; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
+  step "Installing ${missing[*]} (apt-get)"
+  as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
 
 step "Architecture: imports point downward only"
 python3 scripts/check-architecture.py
