@@ -13,10 +13,7 @@ final class AccessPolicyTests {
     let port: UInt16
 
     init() async throws {
-        var options = CoreDataBrowserServer.Options()
-        options.port = 0
-        options.bindAddress = .loopback
-        options.printsURLs = false
+        var options = CoreDataBrowserServer.Options.forTests()
         options.pairingToken = .token(Self.token)
         options.allowedHostNames = ["Browser.Example.test"]
         server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
@@ -189,12 +186,8 @@ final class AccessPolicyTests {
     }
 
     func makeServer(_ bind: CoreDataBrowserServer.BindAddress, _ policy: CoreDataBrowserServer.PairingTokenPolicy) async throws -> CoreDataBrowserServer {
-        var options = CoreDataBrowserServer.Options()
-        options.port = 0
-        options.bindAddress = bind
-        options.printsURLs = false
+        var options = CoreDataBrowserServer.Options.forTests(bind: bind)
         options.pairingToken = policy
-        options.pairingTokenFile = nil
         return CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
     }
 
@@ -225,10 +218,7 @@ final class AccessPolicyTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pairing-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         func launch() async throws -> CoreDataBrowserServer {
-            var options = CoreDataBrowserServer.Options()
-            options.port = 0
-            options.bindAddress = .allInterfaces
-            options.printsURLs = false
+            var options = CoreDataBrowserServer.Options.forTests(bind: .allInterfaces)
             options.pairingTokenFile = directory.appendingPathComponent("app.pairing-token")
             return CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
         }

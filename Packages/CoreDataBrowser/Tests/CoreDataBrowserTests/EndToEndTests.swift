@@ -12,11 +12,7 @@ final class EndToEndTests {
     let client: TestClient
 
     init() async throws {
-        var options = CoreDataBrowserServer.Options()
-        options.port = 0
-        options.bindAddress = .loopback
-        options.printsURLs = false
-        server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
+        server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: .forTests())
         let info = try server.start()
         client = TestClient(base: try #require(info.urls.first))
     }

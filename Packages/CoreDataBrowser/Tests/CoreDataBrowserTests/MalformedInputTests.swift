@@ -14,10 +14,7 @@ final class MalformedInputTests {
     static let store = DemoLibrary.storeIdentifier
 
     init() async throws {
-        var options = CoreDataBrowserServer.Options()
-        options.port = 0
-        options.bindAddress = .loopback
-        options.printsURLs = false
+        var options = CoreDataBrowserServer.Options.forTests()
         options.limits.requestTimeout = 2  // the slow-loris case waits for it
         server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
         port = try server.start().port
@@ -241,10 +238,7 @@ final class MalformedInputTests {
     }
 
     @Test func overTheConnectionLimitGets503AndClose() async throws {
-        var options = CoreDataBrowserServer.Options()
-        options.port = 0
-        options.bindAddress = .loopback
-        options.printsURLs = false
+        var options = CoreDataBrowserServer.Options.forTests()
         options.limits.maxConnections = 3
         let small = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
         let port = try small.start().port

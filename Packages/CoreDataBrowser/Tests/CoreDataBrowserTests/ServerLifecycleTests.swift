@@ -7,12 +7,7 @@ import Testing
 @Suite(.serialized)
 struct ServerLifecycleTests {
     func makeServer(port: UInt16, bind: CoreDataBrowserServer.BindAddress = .loopback) async throws -> CoreDataBrowserServer {
-        var options = CoreDataBrowserServer.Options()
-        options.port = port
-        options.bindAddress = bind
-        options.printsURLs = false
-        options.pairingTokenFile = nil  // never touch the user's caches from a test
-        return CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
+        CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: .forTests(port: port, bind: bind))
     }
 
     @Test func aTakenPortMovesToTheNextAndTwoServersRunSideBySide() async throws {

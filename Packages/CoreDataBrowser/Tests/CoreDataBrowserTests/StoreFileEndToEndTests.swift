@@ -37,13 +37,9 @@ enum StoreFixtures {
 @Suite(.serialized, .enabled(if: StoreFixtures.present, "needs shared/fixtures/coredata"))
 struct StoreFileEndToEndTests {
     static func serve(_ relative: String, model: String? = nil) throws -> (CoreDataBrowserServer, TestClient) {
-        var options = CoreDataBrowserServer.Options()
-        options.port = 0
-        options.bindAddress = .loopback
-        options.printsURLs = false
         let server = try CoreDataBrowserServer(storeURL: try StoreFixtures.copy(relative),
                                                modelURL: model.map { StoreFixtures.root.appendingPathComponent($0) },
-                                               options: options)
+                                               options: .forTests())
         let info = try server.start()
         return (server, TestClient(base: try #require(info.urls.first)))
     }
