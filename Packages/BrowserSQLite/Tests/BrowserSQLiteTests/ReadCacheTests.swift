@@ -6,32 +6,13 @@ import Testing
 /// Cached counts and deep-page checkpoints (`ReadCache`) give the answers plain SQL gives, and are dropped when
 /// another process commits (SQLite's `PRAGMA data_version`), in WAL and in rollback-journal stores.
 struct ReadCacheTests {
-    /// Item(1) with a sub-entity Special(2). Keys have gaps; every third row is a Special.
-    static func makeStore(rows: Int, walMode: Bool) throws -> (SyntheticStore, [(key: Int64, special: Bool)]) {
-        var contents: [(key: Int64, special: Bool)] = []
-        for index in 0..<rows {
-            contents.append((Int64(index * 3 + index % 2 + 1), index % 3 == 0))
+    /// `ItemStore` rows whose keys have gaps; every third row is a Special.
+    static func makeStore(rows: Int, walMode: Bool) throws -> (SyntheticStore, [ItemRow]) {
+        let contents = (0..<rows).map { index in
+            let key = Int64(index * 3 + index % 2 + 1)
+            return ItemRow(key: key, title: "row \(key)", special: index % 3 == 0)
         }
-        let store = try SyntheticStore(
-            entities: [.init(number: 1, name: "Item"), .init(number: 2, name: "Special", parent: 1)],
-            tables: ["CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR )",
-                     "CREATE INDEX ZITEM_Z_ENT_INDEX ON ZITEM (Z_ENT)"],
-            modelXML: SyntheticStore.modelXML("""
-                <entity name="Item" representedClassName="Item" syncable="YES">
-                    <attribute name="title" optional="YES" attributeType="String"/>
-                </entity>
-                <entity name="Special" representedClassName="Special" parentEntity="Item" syncable="YES"/>
-                """),
-            walMode: walMode
-        ) { database in
-            try database.execute("BEGIN")
-            for row in contents {
-                try database.run("INSERT INTO ZITEM VALUES (?, ?, 1, ?)",
-                                 [.integer(row.key), .integer(row.special ? 2 : 1), .text("row \(row.key)")])
-            }
-            try database.execute("COMMIT")
-        }
-        return (store, contents)
+        return (try ItemStore.make(contents, walMode: walMode), contents)
     }
 
     /// Runs SQL in another process (python3's sqlite3 module), as the app writing its store would.

@@ -9,36 +9,17 @@ import Testing
 struct SortedPagesTests {
     /// 300 rows: titles with duplicates, NULLs, mixed case and accents (BINARY order puts "É" after "z");
     /// every third row is a Special (a sub-entity, same table).
-    static func makeStore() throws -> (SyntheticStore, [(key: Int64, title: String?, special: Bool)]) {
+    static func makeStore() throws -> (SyntheticStore, [ItemRow]) {
         let words = ["apple", "Apple", "Éclair", "zebra", "mango", "café", "Cafe", "banana"]
-        var rows: [(key: Int64, title: String?, special: Bool)] = []
-        for index in 0..<300 {
+        let rows = (0..<300).map { (index: Int) -> ItemRow in
             let title: String? = index % 11 == 0 ? nil : "\(words[index % words.count]) \(index % 7)"
-            rows.append((Int64(index * 2 + 1), title, index % 3 == 0))
+            return ItemRow(key: Int64(index * 2 + 1), title: title, special: index % 3 == 0)
         }
-        let store = try SyntheticStore(
-            entities: [.init(number: 1, name: "Item"), .init(number: 2, name: "Special", parent: 1)],
-            tables: ["CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR )"],
-            modelXML: SyntheticStore.modelXML("""
-                <entity name="Item" representedClassName="Item" syncable="YES">
-                    <attribute name="title" optional="YES" attributeType="String"/>
-                </entity>
-                <entity name="Special" representedClassName="Special" parentEntity="Item" syncable="YES"/>
-                """),
-            walMode: true
-        ) { database in
-            try database.execute("BEGIN")
-            for row in rows {
-                try database.run("INSERT INTO ZITEM VALUES (?, ?, 1, ?)",
-                                 [.integer(row.key), .integer(row.special ? 2 : 1), row.title.map { .text($0) } ?? .null])
-            }
-            try database.execute("COMMIT")
-        }
-        return (store, rows)
+        return (try ItemStore.make(rows), rows)
     }
 
     /// SQLite's order, computed here: NULL first, then titles by UTF-8 bytes, ties by key; reversed for desc.
-    static func expected(_ rows: [(key: Int64, title: String?, special: Bool)], descending: Bool) -> [Int64] {
+    static func expected(_ rows: [ItemRow], descending: Bool) -> [Int64] {
         let ascending = rows.sorted { left, right in
             switch (left.title, right.title) {
             case (nil, nil): return left.key < right.key
@@ -92,7 +73,7 @@ struct SortedPagesTests {
         try ReadCacheTests.write("INSERT INTO ZITEM VALUES (10000, 1, 1, NULL); INSERT INTO ZITEM VALUES (10001, 1, 1, 'Café crème')", to: synthetic)
         let after = try await Self.page(store, "Item", descending: false, offset: 0, limit: 400)
         #expect(after.total == rows.count + 2)
-        let updated = rows + [(10000, nil, false), (10001, "Café crème", false)]
+        let updated = rows + [ItemRow(key: 10000, title: nil, special: false), ItemRow(key: 10001, title: "Café crème", special: false)]
         #expect(after.records.map(\.id.primaryKey) == Self.expected(updated, descending: false))
         #expect(try await store.page(search).total == matches + 1)
     }
