@@ -163,12 +163,6 @@
     return m ? decodeURIComponent(m[1]) : null;
   }
 
-  /** "x-coredata://<store>/Book/p12" -> "Book-p12.json", the name /api/object/export gives too. */
-  function exportFileName(id) {
-    const m = /\/([^/]+)\/(p\d+)$/.exec(id);
-    return m ? `${m[1]}-${m[2]}.json` : 'record.json';
-  }
-
   function shortId(id) {
     const m = /\/(p\d+)$/.exec(id);
     return m ? m[1] : id;
@@ -865,7 +859,8 @@
   function exportRecord() {
     if (!view.id) return;
     dom.exportLink.href = apiPath('/api/object/export', { id: view.id });
-    dom.exportLink.setAttribute('download', exportFileName(view.id));
+    // The file name is the server's (Content-Disposition), as in the Lab: one rule, in BrowserService.
+    dom.exportLink.setAttribute('download', '');
     dom.exportLink.click();
   }
 

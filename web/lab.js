@@ -703,7 +703,6 @@
     state.rowById = rowById;
     paintColumnWidths();
     dom.grid.setAttribute("aria-rowcount", String(state.total));
-    window.__cdbLastBuildMs = performance.now() - started;
     void dom.grid.offsetHeight; // force layout so the measured time includes it
     window.__cdbLastRenderMs = performance.now() - started;
     window.__cdbLastRenderRows = state.rows.length;

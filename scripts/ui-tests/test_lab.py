@@ -595,15 +595,24 @@ def test_splitters_resize_panes_persist_and_clamp(lab, wait_for):
 
 def test_stored_pane_sizes_are_clamped_on_load(lab, wait_for):
     driver = lab(entity="Book")
-    for stored in ('{"sidebar": 5, "detail": 1, "bottom": -40, "bottomLeft": 3}', "garbage", '{"sidebar": "wide"}'):
+    # Too small: each pane is raised exactly to its minimum (lab.js PANE_MIN).
+    driver.execute_script("localStorage.setItem('cdb.lab.panes', arguments[0]);",
+                          '{"sidebar": 5, "detail": 1, "bottom": -40, "bottomLeft": 3}')
+    driver.refresh()
+    wait_for(driver, lambda d: pane_state(d, "pane-grid") == "ready", message="the grid with tiny panes")
+    assert abs(size(driver, "pane-sidebar") - 160) <= 0.5
+    assert abs(size(driver, "pane-detail") - 240) <= 0.5
+    assert abs(size(driver, "bottom-row", "height") - 100) <= 0.5
+    assert abs(size(driver, "pane-relationships") - 200) <= 0.5
+    assert size(driver, "pane-content") >= 200 - 0.5
+    # Malformed: ignored, so the defaults (lab.js PANE_DEFAULT) apply.
+    for stored in ("garbage", '{"sidebar": "wide"}'):
         driver.execute_script("localStorage.setItem('cdb.lab.panes', arguments[0]);", stored)
         driver.refresh()
         wait_for(driver, lambda d: pane_state(d, "pane-grid") == "ready", message=f"the grid with panes={stored}")
-        assert size(driver, "pane-sidebar") >= 160 - 0.5
-        assert size(driver, "pane-detail") >= 240 - 0.5
-        assert size(driver, "bottom-row", "height") >= 100 - 0.5
-        assert size(driver, "pane-relationships") >= 200 - 0.5
-        assert size(driver, "pane-content") >= 200 - 0.5
+        assert abs(size(driver, "pane-sidebar") - 220) <= 0.5, stored
+        assert abs(size(driver, "pane-detail") - 320) <= 0.5, stored
+        assert abs(size(driver, "bottom-row", "height") - 240) <= 0.5, stored
 
     driver.execute_script("localStorage.setItem('cdb.lab.panes', '{\"sidebar\": 5000, \"detail\": 5000, \"bottom\": 5000}');")
     driver.refresh()

@@ -67,7 +67,9 @@ def test_without_the_token_the_ui_says_where_to_find_the_url(paired_server, driv
     driver.get(f"{paired_server}{path}")
     text = driver.find_element(By.TAG_NAME, "body").text
     assert "pairing token" in text and "?token=" in text
-    assert not driver.find_elements(By.CSS_SELECTOR, "#entity-list li"), "no data without the token"
+    # The refusal page itself, not the UI with its data requests failing: a 401 with no script at all.
+    assert _get(f"{paired_server}{path}")[0] == 401
+    assert driver.find_elements(By.TAG_NAME, "script") == []
     assert driver.get_cookies() == []
 
 
