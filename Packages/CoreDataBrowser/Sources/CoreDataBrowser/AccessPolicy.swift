@@ -66,8 +66,10 @@ struct AccessPolicy: HTTPResponder {
             return Self.render(.missingToken, for: request)
         }
         var cookie = "\(Self.cookieName(for: request))=\(token.value); Path=/; HttpOnly; SameSite=Strict"
-        if let tokenExpires {
-            cookie += "; Max-Age=\(max(0, Int(tokenExpires.timeIntervalSinceNow)))"
+        // A remembered token's cookie expires with it. Past that date (a server started near the end of the
+        // token's life and still running) a session cookie: Max-Age=0 would delete it and make pairing impossible.
+        if let tokenExpires, tokenExpires.timeIntervalSinceNow >= 1 {
+            cookie += "; Max-Age=\(Int(tokenExpires.timeIntervalSinceNow))"
         }
         var response = HTTPResponse(status: .seeOther)
         response.headers.set("Location", Self.locationWithoutToken(request.target))
@@ -94,7 +96,8 @@ struct AccessPolicy: HTTPResponder {
             pathAndQuery = afterScheme.firstIndex { $0 == "/" || $0 == "?" }.map { afterScheme[$0...] } ?? ""
         }
         let parts = pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = "/" + (parts.first ?? "").drop { $0 == "/" }
+        // Browsers read a leading `\` as `/`, so `/\evil.example` would be `//evil.example`: strip both.
+        let path = "/" + (parts.first ?? "").drop { $0 == "/" || $0 == "\\" }
         guard parts.count == 2 else { return path }
         let kept = parts[1].split(separator: "&").filter { piece in
             (try? HTTPQuery(decoding: piece))?.items.first?.name != queryParameter

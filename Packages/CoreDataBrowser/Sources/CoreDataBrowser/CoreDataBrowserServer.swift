@@ -125,15 +125,24 @@ public final class CoreDataBrowserServer: Sendable {
             }
             let (token, tokenExpires) = try pairingToken()
             let addresses = options.bindAddress == .loopback ? [] : NetworkInterfaces.ipv4Addresses()
+            // Only a server reachable beyond loopback can gain addresses while it runs (new Wi-Fi, DHCP).
+            let wide = options.bindAddress != .loopback
+            let currentAddresses: @Sendable () -> [String] = { wide ? NetworkInterfaces.ipv4Addresses() : [] }
             let policy = AccessPolicy(
                 next: BrowserRoutes.router(service: service, assets: assets),
                 hosts: ServerHostNames.allowList(addresses: addresses, additional: options.allowedHostNames),
                 token: token, tokenExpires: tokenExpires,
-                currentAddresses: { NetworkInterfaces.ipv4Addresses() })
+                currentAddresses: currentAddresses)
             var configuration = HTTPServer.Configuration()
             configuration.host = options.bindAddress == .loopback ? "127.0.0.1" : "0.0.0.0"
             configuration.limits = options.limits
-            configuration.errorRenderer = JSONResponses.error
+            // Errors the HTTP layer answers itself (400, 408, 413, 414, 431, 503…) never reach `policy`; they get
+            // the same protective headers as every other response.
+            configuration.errorRenderer = { status, message in
+                var response = JSONResponses.error(status, message)
+                AccessPolicy.addProtectiveHeaders(&response)
+                return response
+            }
             let server = HTTPServer(configuration: configuration, responder: policy)
 
             let first = options.port
@@ -170,7 +179,8 @@ public final class CoreDataBrowserServer: Sendable {
         case .automatic:
             guard options.bindAddress == .allInterfaces else { return (nil, nil) }
             guard let file = options.pairingTokenFile else { return (sessionToken, nil) }
-            let remembered = PairingTokenFile.load(from: file)
+            // Not remembered (no usable file): the session token, so stop() then start() keeps the cookie valid.
+            let remembered = PairingTokenFile.load(from: file, generate: { sessionToken })
             return (remembered.token, remembered.expires)
         }
     }

@@ -15,7 +15,8 @@ import Darwin
 /// anyone who saw it once (a screenshot, shell history, a shared screen). Seven days bounds that, and the
 /// browser's cookie expires with it.
 ///
-/// The file holds only the token, is created with mode 0600, and lives in the app's caches directory (per
+/// The file holds only the token, is created with mode 0600 in a 0700 folder (a file others could read is
+/// not trusted), and lives in the app's caches directory (per
 /// app on iOS; `~/Library/Caches` on macOS, `~/.cache` on Linux, named after the process). If it cannot be
 /// read or written the token is simply not remembered: access control never depends on the file system.
 enum PairingTokenFile {
@@ -31,30 +32,49 @@ enum PairingTokenFile {
             .appendingPathComponent("\(name.isEmpty ? "app" : name).pairing-token")
     }
 
-    /// The remembered token and when it expires, replacing a missing, unreadable, invalid or expired one
-    /// with `generate()` (written back when possible).
+    /// The remembered token and when it expires, replacing a missing, unreadable, invalid, expired or
+    /// not-private one with `generate()`, written back when possible. `expires` is nil when the token could not
+    /// be remembered (nothing to expire: it lives as long as the process).
     static func load(
         from url: URL, now: Date = Date(), generate: () -> PairingToken = PairingToken.generate
-    ) -> (token: PairingToken, expires: Date) {
-        let manager = FileManager.default
-        if let data = try? Data(contentsOf: url),
-            let token = PairingToken(validating: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
-            let created = (try? manager.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
-            created <= now, now.timeIntervalSince(created) < lifetime
-        {
+    ) -> (token: PairingToken, expires: Date?) {
+        if let (token, created) = readPrivate(url), created <= now, now.timeIntervalSince(created) < lifetime {
             return (token, created.addingTimeInterval(lifetime))
         }
         let token = generate()
-        try? manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        // Written to a private temporary file and renamed, so the token is never readable by others, not even
-        // for a moment, and a crash mid-write never leaves half a token.
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).tmp")
-        if manager.createFile(atPath: temporary.path, contents: Data(token.value.utf8), attributes: [.posixPermissions: 0o600]) {
-            // rename(2) replaces the old file atomically.
-            if rename(temporary.path, url.path) != 0 {
-                try? manager.removeItem(at: temporary)
-            }
+        return (token, writePrivately(token, to: url) ? now.addingTimeInterval(lifetime) : nil)
+    }
+
+    /// The token in the file and the file's modification time, only if the file is ours and private (mode
+    /// 0600 or stricter): a token others could have read is no secret.
+    private static func readPrivate(_ url: URL) -> (PairingToken, Date)? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid(),
+              info.st_mode & 0o077 == 0,
+              let data = try? Data(contentsOf: url),
+              let token = PairingToken(validating: String(decoding: data, as: UTF8.self)
+                  .trimmingCharacters(in: .whitespacesAndNewlines)),
+              let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+        else { return nil }
+        return (token, modified)
+    }
+
+    /// Writes the token to a temporary file created with mode 0600 from the start (`open(2)` with
+    /// `O_CREAT|O_EXCL|O_NOFOLLOW`, so it is never readable by others, not even for a moment) in a 0700 folder,
+    /// then renames it into place (atomic: a crash mid-write never leaves half a token). False on any failure.
+    private static func writePrivately(_ token: PairingToken, to url: URL) -> Bool {
+        let folder = url.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        let temporary = folder.appendingPathComponent(".\(UUID().uuidString).tmp").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        let bytes = Array(token.value.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard close(descriptor) == 0, written == bytes.count, rename(temporary, url.path) == 0 else {
+            unlink(temporary)
+            return false
         }
-        return (token, now.addingTimeInterval(lifetime))
+        return true
     }
 }

@@ -68,6 +68,8 @@ final class AccessPolicyTests {
         #expect(home.header("Location") == "/")
         // Never a redirect to another host, whatever the path looks like.
         #expect(try await get("//evil.example/?token=\(Self.token)").header("Location") == "/evil.example/")
+        #expect(try await get("/\\evil.example/?token=\(Self.token)").header("Location") == "/evil.example/")
+        #expect(try await get("/\\/\\evil.example?token=\(Self.token)").header("Location") == "/evil.example")
 
         for path in ["/lab?entity=Book", "/", "/app.js", "/api/health"] {
             let reply = try await get(path, headers: ["Cookie: theme=dark; cdb_token_\(port)=\(Self.token)"])
@@ -141,6 +143,15 @@ final class AccessPolicyTests {
     }
 
     // MARK: - Other sites
+
+    @Test func errorsOfTheHTTPLayerCarryTheProtectiveHeadersToo() async throws {
+        let outcome = try await RawConnection.exchange("NOT A REQUEST LINE\r\n\r\n", port: port)
+        guard case .response(let reply) = outcome else { Issue.record("no response: \(outcome)"); return }
+        #expect(reply.status == 400)
+        #expect(reply.header("X-Frame-Options") == "DENY")
+        #expect(reply.header("X-Content-Type-Options") == "nosniff")
+        #expect(reply.header("Referrer-Policy") == "no-referrer")
+    }
 
     @Test func noCORSHeadersAreEverSent() async throws {
         let replies = [
@@ -236,6 +247,28 @@ final class AccessPolicyTests {
         let relaunched = try await launch()
         defer { relaunched.stop() }
         #expect(try relaunched.start().pairingToken == token)
+    }
+
+    @Test func pairingStillWorksAfterTheRememberedTokensDate() async throws {
+        // A server started near the end of its token's life keeps accepting it; past that date its cookie must
+        // not be sent with Max-Age=0 (the browser would drop it and pairing would be impossible).
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pairing-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("app.pairing-token")
+        let token = PairingTokenFile.load(from: file).token
+        let almostExpired = Date().addingTimeInterval(-PairingTokenFile.lifetime + 1)
+        try FileManager.default.setAttributes([.modificationDate: almostExpired], ofItemAtPath: file.path)
+        var options = CoreDataBrowserServer.Options.forTests(bind: .allInterfaces)
+        options.pairingTokenFile = file
+        let server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
+        defer { server.stop() }
+        let info = try server.start()
+        #expect(info.pairingToken == token.value)
+        try await Task.sleep(nanoseconds: 2_000_000_000) // past the token's date
+        let visit = try await RawConnection.exchange("GET /?token=\(token.value) HTTP/1.1\r\nHost: localhost:\(info.port)\r\n\r\n", port: info.port)
+        guard case .response(let reply) = visit else { Issue.record("no response"); return }
+        #expect(reply.status == 303)
+        #expect(reply.header("Set-Cookie") == "cdb_token_\(info.port)=\(token.value); Path=/; HttpOnly; SameSite=Strict")
     }
 
     @Test func disablingTheTokenIsExplicit() async throws {

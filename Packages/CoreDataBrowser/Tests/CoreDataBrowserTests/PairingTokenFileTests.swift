@@ -11,9 +11,11 @@ struct PairingTokenFileTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let now = Date()
         let first = PairingTokenFile.load(from: file, now: now)
-        #expect(first.expires.timeIntervalSince(now) == PairingTokenFile.lifetime)
+        #expect(first.expires?.timeIntervalSince(now) == PairingTokenFile.lifetime)
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: file.deletingLastPathComponent().path)
+        #expect((folder[.posixPermissions] as? NSNumber)?.intValue == 0o700)
         #expect(try String(contentsOf: file, encoding: .utf8) == first.token.value)
 
         let relaunch = PairingTokenFile.load(from: file, now: now.addingTimeInterval(6 * 24 * 3600))
@@ -43,8 +45,21 @@ struct PairingTokenFileTests {
         #expect(earlier.token != written.token)
     }
 
-    @Test func anUnwritableLocationStillGivesAToken() {
-        let loaded = PairingTokenFile.load(from: URL(fileURLWithPath: "/proc/no-such-dir/app.pairing-token"))
-        #expect(loaded.token.value.utf8.count == 22)
+    @Test func anUnwritableLocationGivesTheGeneratedTokenUnremembered() throws {
+        let session = try #require(PairingToken(validating: "session-token-0123456789ab"))
+        let loaded = PairingTokenFile.load(from: URL(fileURLWithPath: "/proc/no-such-dir/app.pairing-token"), generate: { session })
+        #expect(loaded.token == session)
+        #expect(loaded.expires == nil) // nothing remembered it, so nothing expires it
+    }
+
+    @Test func aFileOthersCanReadIsNotTrusted() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = PairingTokenFile.load(from: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        let reloaded = PairingTokenFile.load(from: file)
+        #expect(reloaded.token != written.token)
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(try String(contentsOf: file, encoding: .utf8) == reloaded.token.value)
     }
 }
