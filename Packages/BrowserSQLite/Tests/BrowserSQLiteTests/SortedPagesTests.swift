@@ -78,3 +78,26 @@ struct SortedPagesTests {
         #expect(try await store.page(search).total == matches + 1)
     }
 }
+
+/// When a kept order is built and when it is not (`ReadCache.sortedKeys`): only a sort asked for twice while the
+/// data is unchanged, and an evicted order must be asked for twice again (no full sort on every switch).
+struct SortedKeysCachingTests {
+    @Test func ordersAreBuiltOnTheSecondRequestAndAfterEvictionOnlyWhenAskedTwiceAgain() {
+        let cache = ReadCache()
+        cache.validate(dataVersion: 1)
+        let a = SortedKeys.Key(entity: "Item", column: "ZTITLE")
+        let b = SortedKeys.Key(entity: "Item", column: "ZRANK")
+        var builds: [String] = []
+        func ask(_ key: SortedKeys.Key) -> Bool {
+            cache.sortedKeys(key) { builds.append(key.column); return [3, 1, 2] } != nil
+        }
+        #expect([ask(a), ask(a), ask(a)] == [false, true, true])
+        #expect([ask(b), ask(b)] == [false, true])   // replaces a's order
+        #expect([ask(a), ask(b), ask(a)] == [false, true, true])
+        #expect(builds == ["ZTITLE", "ZRANK", "ZTITLE"])
+        // A change of the data forgets orders and counts of requests alike.
+        cache.validate(dataVersion: 2)
+        #expect(ask(a) == false)
+        #expect(builds == ["ZTITLE", "ZRANK", "ZTITLE"])
+    }
+}

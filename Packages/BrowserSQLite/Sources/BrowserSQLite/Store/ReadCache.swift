@@ -69,7 +69,11 @@ final class ReadCache {
         let requests = sortRequests[key, default: 0] + 1
         sortRequests[key] = requests
         guard requests >= SortedKeys.requestsBeforeBuilding, let keys = try build() else { return nil }
-        sorted = SortedKeys(key: key, keys: keys) // replaces the previous sort's order: one is kept
+        // One order is kept: the one it replaces must be asked for twice again before it is rebuilt, so a client
+        // switching between two sorts pays SQLite's top-N sort, not a full sort and build, on each switch.
+        if let replaced = sorted?.key { sortRequests[replaced] = nil }
+        sortRequests[key] = nil
+        sorted = SortedKeys(key: key, keys: keys)
         return sorted
     }
 
