@@ -100,13 +100,17 @@ final class StoreConnection {
         // If the copy fails (a writer is mid-checkpoint, the disk is full) the previous copy keeps serving and the
         // next request tries again.
         guard let snapshot = try? Self.makeSnapshot(of: files, prepare: prepare) else { return }
-        if let old = snapshotDirectory { try? FileManager.default.removeItem(atPath: old) }
-        connection = snapshot.connection
+        let old = snapshotDirectory
+        connection = snapshot.connection // the old connection closes here, before its files go
+        if let old { try? FileManager.default.removeItem(atPath: old) }
         cache.reset()
         snapshotDirectory = snapshot.directory
         snapshotSignature = snapshot.signature
         snapshotGeneration += 1
     }
+
+    /// How many times a snapshot copy is taken while the store keeps changing under it.
+    static let snapshotAttempts = 5
 
     private static func makeSnapshot(
         of files: StoreFiles, prepare: (SQLiteConnection) throws(SQLiteError) -> Void
@@ -117,11 +121,24 @@ final class StoreConnection {
         do {
             try manager.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                         attributes: [.posixPermissions: 0o700])
-            let signature = files.signature()
-            try manager.copyItem(atPath: files.path, toPath: copy)
-            for (source, suffix) in [(files.walPath, "-wal"), (files.journalPath, "-journal")]
-            where manager.fileExists(atPath: source) {
-                try manager.copyItem(atPath: source, toPath: copy + suffix)
+            // The store and its -wal are copied one after the other, with no lock held: a writer that commits
+            // or checkpoints in between would leave an old database beside a new WAL (a torn copy). The copy
+            // counts only if the files' signature is the same after it as before; else it is taken again.
+            var signature = ""
+            for attempt in 1...Self.snapshotAttempts {
+                signature = files.signature()
+                for companion in ["", "-wal", "-journal"] where manager.fileExists(atPath: copy + companion) {
+                    try manager.removeItem(atPath: copy + companion)
+                }
+                try manager.copyItem(atPath: files.path, toPath: copy)
+                for (source, suffix) in [(files.walPath, "-wal"), (files.journalPath, "-journal")]
+                where manager.fileExists(atPath: source) {
+                    try manager.copyItem(atPath: source, toPath: copy + suffix)
+                }
+                if files.signature() == signature { break }
+                guard attempt < Self.snapshotAttempts else {
+                    throw SQLiteStoreError.unreadable(path: files.path, message: "it kept changing while it was being copied")
+                }
             }
             // Read-write on the private copy so SQLite can recover the WAL or roll back a journal there;
             // query_only keeps this code from ever writing.
@@ -130,6 +147,9 @@ final class StoreConnection {
             _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
             try prepare(connection)
             return (directory, connection, signature)
+        } catch let failure as SQLiteStoreError {
+            try? manager.removeItem(atPath: directory)
+            throw failure
         } catch {
             try? manager.removeItem(atPath: directory)
             throw fileError(error, path: files.path)
