@@ -4,7 +4,6 @@ import BrowserCore
 struct EntityMapping: Sendable {
     var name: String
     var number: Int64
-    var isAbstract: Bool
     /// The root entity's table, which holds the rows of the whole inheritance tree (format doc §5).
     var table: String
     /// The numbers of the entity and its descendants: its rows are the table's rows with `Z_ENT` among them.
@@ -44,7 +43,6 @@ struct RelationshipMapping: Sendable, Hashable {
     var name: String
     /// The declared destination; records reached may be of its sub-entities.
     var destination: String
-    var destinationTable: String
     var destinationSubtree: [Int64]
     var isToMany: Bool
     var isOrdered: Bool

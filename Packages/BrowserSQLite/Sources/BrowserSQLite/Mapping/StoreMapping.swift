@@ -200,7 +200,7 @@ struct StoreMapping: Sendable {
                     }
                 }
                 mapped.append(RelationshipMapping(
-                    name: relationship.name, destination: destination, destinationTable: destinationTable,
+                    name: relationship.name, destination: destination,
                     destinationSubtree: subtree(of: destination), isToMany: relationship.isToMany,
                     isOrdered: relationship.isOrdered, inverse: inverseDefinition?.name, storage: storage
                 ))
@@ -230,7 +230,7 @@ struct StoreMapping: Sendable {
             let subtreeNumbers = subtree(of: entity.name)
             let isRoot = entity.parent == nil
             mappings[entity.name] = EntityMapping(
-                name: entity.name, number: numbers[entity.name]!, isAbstract: entity.isAbstract,
+                name: entity.name, number: numbers[entity.name]!,
                 table: tableOf[entity.name]!, subtreeNumbers: subtreeNumbers, coversWholeTable: isRoot,
                 attributes: attributes,
                 relationships: Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

@@ -62,7 +62,7 @@ struct RecordReader: Sendable {
     func count(of entity: EntityMapping, in connection: SQLiteConnection, cache: ReadCache) throws -> Int {
         try cache.count(entity.name) {
             var arguments: [SQLiteValue] = []
-            let condition = entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments)
+            let condition = rowCondition(of: entity, arguments: &arguments)
             let sql = "SELECT COUNT(*) FROM \(quoteIdentifier(entity.table))" + (condition.map { " WHERE " + $0 } ?? "")
             return Int(try connection.scalar(sql, arguments)?.int64 ?? 0)
         }
@@ -81,7 +81,7 @@ struct RecordReader: Sendable {
         }
         var arguments: [SQLiteValue] = []
         var conditions: [String] = []
-        if let condition = entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments) {
+        if let condition = rowCondition(of: entity, arguments: &arguments) {
             conditions.append(condition)
         }
         if let filter = query.filter {
@@ -125,7 +125,7 @@ struct RecordReader: Sendable {
                           cache: ReadCache) throws -> RecordPage {
         let total = try count(of: entity, in: connection, cache: cache)
         var arguments: [SQLiteValue] = []
-        let condition = entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments)
+        let condition = rowCondition(of: entity, arguments: &arguments)
         let table = quoteIdentifier(entity.table)
         let restriction = condition.map { " AND " + $0 } ?? ""
         let projection = projection(for: entity)
@@ -277,6 +277,12 @@ struct RecordReader: Sendable {
     // MARK: Helpers
 
     /// `"Z_ENT" IN (?, …)` for the entity numbers, or nil for no restriction.
+    /// The condition that picks the entity's rows (its subtree's `Z_ENT`s) out of its table, nil when every row
+    /// of the table is one (the entity is the table's root).
+    private func rowCondition(of entity: EntityMapping, arguments: inout [SQLiteValue]) -> String? {
+        entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments)
+    }
+
     private func entityCondition(_ numbers: [Int64]?, alias: String? = nil, arguments: inout [SQLiteValue]) -> String? {
         guard let numbers else { return nil }
         guard !numbers.isEmpty else { return "0" }
@@ -294,7 +300,7 @@ struct RecordReader: Sendable {
             let total = try count(of: entity, in: connection, cache: cache)
             guard total <= SortedKeys.maximumRows else { return nil }
             var arguments: [SQLiteValue] = []
-            let condition = entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments)
+            let condition = rowCondition(of: entity, arguments: &arguments)
             let statement = try connection.prepare(
                 "SELECT \"Z_PK\" FROM \(quoteIdentifier(entity.table))" + (condition.map { " WHERE " + $0 } ?? "")
                     + " ORDER BY \(quoteIdentifier(column)) ASC, \"Z_PK\" ASC")

@@ -21,8 +21,6 @@ struct StoreFiles: Sendable {
     struct Header: Sendable {
         /// Write/read format versions 2: the database is in WAL mode.
         var isWAL: Bool
-        /// The database size the header records, in bytes, when the header vouches for it.
-        var recordedSize: Int?
     }
 
     static let sqliteMagic = Array("SQLite format 3\0".utf8)
@@ -60,7 +58,7 @@ struct StoreFiles: Sendable {
         if let recordedSize, let actual = size(of: path), actual < recordedSize {
             throw .corrupt(path: path, message: "the file has \(actual) bytes but its header records \(pageCount) pages of \(pageSize) bytes (\(recordedSize) bytes)")
         }
-        return Header(isWAL: bytes[18] == 2 || bytes[19] == 2, recordedSize: recordedSize)
+        return Header(isWAL: bytes[18] == 2 || bytes[19] == 2)
     }
 
     /// Whether SQLite may create and write the `-shm` (and an empty `-wal`) beside the store: the directory and
