@@ -7,6 +7,7 @@ struct FilterMatcher {
         case any([Node])
         case not(Node)
         case contains(attribute: String, foldedNeedle: String)
+        case equals(attribute: String, AttributeValue)
     }
 
     private let root: Node?
@@ -30,6 +31,8 @@ struct FilterMatcher {
                 throw BrowserError.badRequest("contains needs a text value for \(attribute)")
             }
             return .contains(attribute: attribute, foldedNeedle: TextFolding.fold(needle))
+        case .comparison(let attribute, .equals, let value):
+            return .equals(attribute: attribute, value)
         }
     }
 
@@ -41,6 +44,8 @@ struct FilterMatcher {
         case .contains(let attribute, let needle):
             guard let text = values[attribute]?.searchableText else { return false }
             return TextFolding.containsFolded(text, foldedNeedle: needle)
+        case .equals(let attribute, let value):
+            return (values[attribute] ?? .null) == value
         }
     }
 }

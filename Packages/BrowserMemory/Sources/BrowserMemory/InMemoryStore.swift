@@ -105,7 +105,8 @@ public actor InMemoryStore: BrowserStore {
     // MARK: BrowserStore
 
     public nonisolated func describe() async throws -> StoreDescription {
-        StoreDescription(summary: summary, model: ModelOrigin(source: .live, name: nil, path: nil), capabilities: .readOnly)
+        StoreDescription(summary: summary, model: ModelOrigin(source: .live, name: nil, path: nil), capabilities: .readOnly,
+                         storeIdentifier: storeIdentifier)
     }
 
     public nonisolated func schema() async throws -> StoreSchema { storeSchema }
@@ -116,12 +117,35 @@ public actor InMemoryStore: BrowserStore {
     }
 
     public func page(_ query: RecordQuery) async throws -> RecordPage {
+        let rows = try orderedRows(query)
+        let records = rows.dropFirst(query.offset).prefix(query.limit).map { StoredRecord(id: $0.id, values: $0.values) }
+        return RecordPage(total: rows.count, records: Array(records))
+    }
+
+    public func position(of id: ObjectID, in query: RecordQuery) async throws -> Int? {
+        try orderedRows(query).firstIndex { $0.id == id }
+    }
+
+    /// Every record the query matches, in its order: the entity's rows (sub-entities included), or the targets of
+    /// the scope's relationship, filtered, then sorted by the attribute (if any) and the primary key — except an
+    /// ordered relationship without a sort, which keeps its own order (reversed for `desc`).
+    private func orderedRows(_ query: RecordQuery) throws -> [Row] {
         let members = storeSchema.subtree(of: query.entity)
         let matcher = try FilterMatcher(query.filter)
-        var rows = (tables[storeSchema.root(of: query.entity)] ?? [:]).values.filter {
-            members.contains($0.id.entity) && matcher.matches($0.values)
+        let candidates: [Row]
+        if let scope = query.scope {
+            guard rowExists(scope.source), let source = tables[storeSchema.root(of: scope.source.entity)]?[scope.source.primaryKey] else {
+                return []
+            }
+            candidates = (source.links[scope.relationship] ?? []).compactMap { tables[storeSchema.root(of: $0.entity)]?[$0.primaryKey] }
+        } else {
+            candidates = Array((tables[storeSchema.root(of: query.entity)] ?? [:]).values)
         }
+        var rows = candidates.filter { members.contains($0.id.entity) && matcher.matches($0.values) }
         let descending = query.order == .descending
+        if query.sort == nil, query.scope?.isOrdered == true {
+            return descending ? rows.reversed() : rows
+        }
         rows.sort { left, right in
             if let sort = query.sort {
                 let comparison = StoreOrdering.compare(left.values[sort.attribute] ?? .null, right.values[sort.attribute] ?? .null)
@@ -131,8 +155,7 @@ public actor InMemoryStore: BrowserStore {
             }
             return descending ? left.id.primaryKey > right.id.primaryKey : left.id.primaryKey < right.id.primaryKey
         }
-        let records = rows.dropFirst(query.offset).prefix(query.limit).map { StoredRecord(id: $0.id, values: $0.values) }
-        return RecordPage(total: rows.count, records: Array(records))
+        return rows
     }
 
     public func record(_ id: ObjectID) async throws -> StoredRecord? {

@@ -24,12 +24,29 @@ enum BrowserRoutes {
                 )
             }
         }
+        router.add(.GET, "/api/entities/:name/position") { request, parameters in
+            await respond {
+                try await service.position(
+                    of: parameters["name"] ?? "", id: request.query["id"],
+                    parameters: RecordQueryParameters { request.query[$0] }
+                )
+            }
+        }
         router.add(.GET, "/api/object") { request, _ in
             await respond { try await service.object(id: request.query["id"]) }
         }
+        router.add(.GET, "/api/object/related") { request, _ in
+            await respond {
+                try await service.related(
+                    id: request.query["id"], relationship: request.query["rel"],
+                    parameters: RecordQueryParameters { request.query[$0] }
+                )
+            }
+        }
         router.add(.GET, "/api/object/export") { request, _ in
             do {
-                let object = try await service.object(id: request.query["id"])
+                let object = try await service.object(id: request.query["id"],
+                                                      allRelated: try ExportOptions.allRelated(request.query["related"]))
                 var response = JSONResponses.ok(object)
                 response.headers.set("Content-Disposition", #"attachment; filename="\#(BrowserService.exportFilename(for: object))""#)
                 return response
@@ -47,6 +64,17 @@ enum BrowserRoutes {
             }
         }
         return router
+    }
+
+    /// `related=all` on an export includes every related record; absent or `preview`, the first 20 of each.
+    enum ExportOptions {
+        static func allRelated(_ value: String?) throws(BrowserError) -> Bool {
+            switch value {
+            case nil, "preview": return false
+            case "all": return true
+            case let other?: throw .badRequest("related must be \"all\" or \"preview\", got \"\(other)\"")
+            }
+        }
     }
 
     private static func respond(_ body: () async throws -> some Encodable) async -> HTTPResponse {

@@ -54,8 +54,10 @@ struct StoreFileEndToEndTests {
 
         let entities = try await client.get("/api/entities").array()
         let counts = Dictionary(uniqueKeysWithValues: entities.map { ($0["name"] as! String, $0["count"] as! Int) })
-        // Writer is abstract (not listed); Book's count includes its sub-entity GraphicNovel; history is no entity.
-        #expect(counts == ["Author": 2, "Book": 52, "Feedback": 444, "GraphicNovel": 1, "Page": 4970])
+        // Writer is abstract (listed, its count is its sub-entity Author's); Book's count includes its sub-entity
+        // GraphicNovel; history is no entity.
+        #expect(counts == ["Author": 2, "Book": 52, "Feedback": 444, "GraphicNovel": 1, "Page": 4970, "Writer": 2])
+        #expect(entities.first { $0["name"] as? String == "Writer" }?["abstract"] as? Bool == true)
 
         let page = try await client.get("/api/entities/Page?limit=3&sort=number&order=desc").object()
         #expect(page["total"] as? Int == 4970)

@@ -2,24 +2,35 @@
 public struct EntityDTO: Encodable, Sendable, Hashable {
     public var name: String
     public var parent: String?
+    /// An abstract entity has no records of its own; its list holds its sub-entities' records.
+    public var isAbstract: Bool
     public var count: Int
+    /// The String attribute that names its records (`DisplayAttributeChoice`), null when none does.
+    public var summaryAttribute: String?
     public var attributes: [AttributeDTO]
     public var relationships: [RelationshipDTO]
 
-    public init(name: String, parent: String?, count: Int, attributes: [AttributeDTO], relationships: [RelationshipDTO]) {
+    public init(name: String, parent: String?, isAbstract: Bool = false, count: Int, summaryAttribute: String? = nil,
+                attributes: [AttributeDTO], relationships: [RelationshipDTO]) {
         self.name = name
         self.parent = parent
+        self.isAbstract = isAbstract
         self.count = count
+        self.summaryAttribute = summaryAttribute
         self.attributes = attributes
         self.relationships = relationships
     }
 
-    // `parent` is always present (null for a root) so clients need not test for the key.
-    private enum CodingKeys: String, CodingKey { case name, parent, count, attributes, relationships }
+    // `parent` and `summaryAttribute` are always present (null when none) so clients need not test for the key.
+    private enum CodingKeys: String, CodingKey {
+        case name, parent, isAbstract = "abstract", count, summaryAttribute, attributes, relationships
+    }
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(parent, forKey: .parent)
+        try container.encode(isAbstract, forKey: .isAbstract)
+        try container.encode(summaryAttribute, forKey: .summaryAttribute)
         try container.encode(count, forKey: .count)
         try container.encode(attributes, forKey: .attributes)
         try container.encode(relationships, forKey: .relationships)

@@ -23,6 +23,9 @@ public struct RelationshipItemsDTO: Encodable, Sendable, Hashable {
     public var ordered: Bool
     /// How many records the relationship holds (0 or 1 for a to-one).
     public var count: Int
+    /// How many of them `items` holds: the first `BrowserService.relationshipPreviewLimit`, or all of them
+    /// (an export with `related=all`). The rest are paged with `/api/object/related`.
+    public var included: Int
     public var items: [ObjectReferenceDTO]
 
     public init(name: String, destination: String, toMany: Bool, ordered: Bool, count: Int, items: [ObjectReferenceDTO]) {
@@ -31,6 +34,7 @@ public struct RelationshipItemsDTO: Encodable, Sendable, Hashable {
         self.toMany = toMany
         self.ordered = ordered
         self.count = count
+        self.included = items.count
         self.items = items
     }
 }

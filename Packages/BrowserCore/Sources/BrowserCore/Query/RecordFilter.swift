@@ -14,4 +14,6 @@ public indirect enum RecordFilter: Sendable, Hashable {
 public enum FilterOperator: String, Sendable, Hashable {
     /// `CONTAINS[cd]`: substring, case- and diacritic-insensitive over all of Unicode (see `TextFolding`).
     case containsFolded = "contains"
+    /// `==`: the stored value equals the given one (used to find a record by a pasted UUID).
+    case equals = "=="
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A validated request for one page of an entity's records.
 ///
 /// Built only by `RecordQuery.validated(_:for:)`, which checks every name against the schema, so a store can
@@ -5,6 +7,8 @@
 public struct RecordQuery: Sendable, Hashable {
     public var entity: String
     public var filter: RecordFilter?
+    /// Only the records reached from one record through a relationship ("related to <record>").
+    public var scope: RelationshipScope?
     public var sort: SortKey?
     /// Primary-key order when `sort` is nil; the tie-breaker's direction otherwise.
     public var order: SortOrder
@@ -15,9 +19,11 @@ public struct RecordQuery: Sendable, Hashable {
     /// The most records one page may hold; larger `limit` values are capped, not refused.
     public static let maximumLimit = 500
 
-    public init(entity: String, filter: RecordFilter? = nil, sort: SortKey? = nil, order: SortOrder = .ascending, limit: Int = defaultLimit, offset: Int = 0) {
+    public init(entity: String, filter: RecordFilter? = nil, scope: RelationshipScope? = nil, sort: SortKey? = nil,
+                order: SortOrder = .ascending, limit: Int = defaultLimit, offset: Int = 0) {
         self.entity = entity
         self.filter = filter
+        self.scope = scope
         self.sort = sort
         self.order = order
         self.limit = limit
@@ -33,21 +39,29 @@ public struct RecordQueryParameters: Sendable, Hashable {
     public var order: String?
     public var limit: String?
     public var offset: String?
+    /// `relatedTo` and `via`: list only the records this record (an ID URI) reaches through relationship `via`.
+    public var relatedTo: String?
+    public var via: String?
 
-    public init(search: String? = nil, searchAttribute: String? = nil, sort: String? = nil, order: String? = nil, limit: String? = nil, offset: String? = nil) {
+    public init(search: String? = nil, searchAttribute: String? = nil, sort: String? = nil, order: String? = nil,
+                limit: String? = nil, offset: String? = nil, relatedTo: String? = nil, via: String? = nil) {
         self.search = search
         self.searchAttribute = searchAttribute
         self.sort = sort
         self.order = order
         self.limit = limit
         self.offset = offset
+        self.relatedTo = relatedTo
+        self.via = via
     }
 
-    /// Reads the parameters by their API names (`search`, `searchAttr`, `sort`, `order`, `limit`, `offset`).
+    /// Reads the parameters by their API names (`search`, `searchAttr`, `sort`, `order`, `limit`, `offset`,
+    /// `relatedTo`, `via`).
     public init(lookup: (String) -> String?) {
         self.init(
             search: lookup("search"), searchAttribute: lookup("searchAttr"), sort: lookup("sort"),
-            order: lookup("order"), limit: lookup("limit"), offset: lookup("offset")
+            order: lookup("order"), limit: lookup("limit"), offset: lookup("offset"),
+            relatedTo: lookup("relatedTo"), via: lookup("via")
         )
     }
 }
@@ -99,8 +113,16 @@ extension RecordQuery {
             searchAttributes = [attribute]
         }
         if let text = parameters.search, !text.isEmpty {
-            let conditions = searchAttributes.map {
+            var conditions = searchAttributes.map {
                 RecordFilter.comparison(attribute: $0.name, .containsFolded, .string(text))
+            }
+            // A pasted UUID also finds the records whose UUID attributes hold it (stored as 16 bytes, so text
+            // search cannot see them).
+            if parameters.searchAttribute?.isEmpty ?? true,
+               let uuid = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) {
+                conditions += entity.attributes.filter { $0.type == .uuid }.sorted { $0.name < $1.name }.map {
+                    RecordFilter.comparison(attribute: $0.name, .equals, .uuid(uuid))
+                }
             }
             query.filter = conditions.count == 1 ? conditions[0] : .any(conditions)
         }

@@ -17,9 +17,10 @@ public struct StoreSchema: Sendable, Hashable {
         indexByName[name].map { entities[$0] }
     }
 
-    /// The entities a client may browse: not abstract, sorted by name.
+    /// The entities a client may browse, sorted by name. Abstract ones are included: Core Data fetches an
+    /// abstract entity as its sub-entities' records, and that list is how a relationship to one is followed.
     public var browsableEntities: [EntitySchema] {
-        entities.filter { !$0.isAbstract }.sorted { $0.name < $1.name }
+        entities.sorted { $0.name < $1.name }
     }
 
     /// The entity and all its descendants: the entities whose records a fetch of `name` returns

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Answers the JSON API from any `BrowserStore`: validates requests against the store's schema, calls the
 /// store, and shapes DTOs. It knows nothing of HTTP; every failure is a `BrowserError` carrying its status.
 public struct BrowserService: Sendable {
@@ -5,8 +7,13 @@ public struct BrowserService: Sendable {
     /// The host's choice (`Options.readOnly`). Writes need it off *and* a store with the `write` capability.
     public let readOnly: Bool
 
-    /// How many related records `/api/object` lists per relationship.
+    /// How many related records `/api/object` lists per relationship (the rest are paged with
+    /// `/api/object/related`).
     public static let relationshipPreviewLimit = 20
+    /// How many related records one store call reads when an export includes them all.
+    static let relatedExportBatch = RecordQuery.maximumLimit
+
+    private let displayAttributes = DisplayAttributes()
 
     public init(store: any BrowserStore, readOnly: Bool = true) {
         self.store = store
@@ -31,7 +38,9 @@ public struct BrowserService: Sendable {
             result.append(EntityDTO(
                 name: entity.name,
                 parent: entity.parent,
+                isAbstract: entity.isAbstract,
                 count: count,
+                summaryAttribute: try await displayAttribute(of: entity),
                 attributes: entity.attributes.sorted { $0.name < $1.name }.map(AttributeDTO.init),
                 relationships: entity.relationships.sorted { $0.name < $1.name }.map(RelationshipDTO.init)
             ))
@@ -41,40 +50,61 @@ public struct BrowserService: Sendable {
 
     public func records(of entityName: String, parameters: RecordQueryParameters) async throws(BrowserError) -> RecordsPageDTO {
         let schema = try await call { try await store.schema() }
-        let entity = try Self.browsableEntity(entityName, in: schema)
-        let query = try RecordQuery.validated(parameters, for: entity)
+        let query = try await validatedQuery(of: entityName, parameters: parameters, in: schema)
+        if let search = parameters.search, Self.mayNameARecord(search),
+           let ids = try Self.objectIDSearch(search, for: query, in: schema, storeIdentifier: await storeIdentifier()) {
+            return try await recordWithID(ids, query: query, schema: schema)
+        }
         let page = try await call { try await store.page(query) }
-        return RecordsPageDTO(
-            total: page.total,
-            offset: query.offset,
-            limit: query.limit,
-            rows: page.records.map { record in
-                RowDTO(
-                    id: record.id.uri, entity: record.entity,
-                    summary: RecordSummary.make(for: record, entity: schema.entity(named: record.entity)),
-                    attrs: Self.attributeValues(of: record, entity: schema.entity(named: record.entity))
-                )
-            }
-        )
+        return RecordsPageDTO(total: page.total, offset: query.offset, limit: query.limit,
+                              rows: try await rows(page.records, schema: schema))
     }
 
-    /// `id` is the raw query parameter (nil when absent).
-    public func object(id rawID: String?) async throws(BrowserError) -> ObjectDTO {
-        guard let rawID, !rawID.isEmpty else {
-            throw .badRequest("Missing id: pass ?id=<x-coredata URI> (URL-encoded)")
+    /// `GET /api/object/related`: the records `id` reaches through `rel`, as a page of the destination entity.
+    public func related(id rawID: String?, relationship: String?, parameters: RecordQueryParameters) async throws(BrowserError) -> RecordsPageDTO {
+        let schema = try await call { try await store.schema() }
+        let source = try Self.requiredID(rawID)
+        guard let entity = schema.entity(named: source.entity),
+              let destination = relationship.flatMap(entity.relationship(named:))?.destination else {
+            // Let the scope's validation say precisely what is wrong.
+            _ = try RelationshipScope.validated(source: source.uri, relationship: relationship, listing: "", in: schema)
+            throw .notFound("No record \(source.uri)")
         }
-        let id = try ObjectID(uri: rawID)
+        var scoped = parameters
+        scoped.relatedTo = source.uri
+        scoped.via = relationship
+        return try await records(of: destination, parameters: scoped)
+    }
+
+    /// `GET /api/entities/:name/position`: the offset of record `id` in the list the parameters describe.
+    public func position(of entityName: String, id rawID: String?, parameters: RecordQueryParameters) async throws(BrowserError) -> PositionDTO {
+        let id = try Self.requiredID(rawID)
+        let schema = try await call { try await store.schema() }
+        let query = try await validatedQuery(of: entityName, parameters: parameters, in: schema)
+        guard let offset = try await call({ try await store.position(of: id, in: query) }) else {
+            throw .notFound("\(id.entity) \(id.shortForm) is not in this list of \(entityName)")
+        }
+        return PositionDTO(id: id.uri, offset: offset, pageOffset: offset - offset % query.limit, limit: query.limit)
+    }
+
+    /// `id` is the raw query parameter (nil when absent). `allRelated` includes every related record, not only
+    /// the first `relationshipPreviewLimit` of each relationship (an export that asked for them all).
+    public func object(id rawID: String?, allRelated: Bool = false) async throws(BrowserError) -> ObjectDTO {
+        let id = try Self.requiredID(rawID)
         let schema = try await call { try await store.schema() }
         guard let entity = schema.entity(named: id.entity), !entity.isAbstract else {
-            throw .notFound("No record \(rawID): the model has no entity \"\(id.entity)\"")
+            throw .notFound("No record \(id.uri): the model has no entity \"\(id.entity)\"")
         }
         guard let record = try await call({ try await store.record(id) }) else {
-            throw .notFound("No record \(rawID)")
+            throw .notFound("No record \(id.uri)")
         }
         var relationships: [RelationshipItemsDTO] = []
         for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
-            let related = try await call {
+            var related = try await call {
                 try await store.related(from: id, through: relationship.name, limit: Self.relationshipPreviewLimit)
+            }
+            if allRelated, related.records.count < related.total {
+                related.records = try await everyRelated(from: id, through: relationship, in: schema)
             }
             relationships.append(RelationshipItemsDTO(
                 name: relationship.name,
@@ -82,15 +112,12 @@ public struct BrowserService: Sendable {
                 toMany: relationship.isToMany,
                 ordered: relationship.isOrdered,
                 count: related.total,
-                items: related.records.map {
-                    ObjectReferenceDTO(id: $0.id.uri, entity: $0.entity,
-                                       summary: RecordSummary.make(for: $0, entity: schema.entity(named: $0.entity)))
-                }
+                items: try await references(related.records, schema: schema)
             ))
         }
         return ObjectDTO(
             id: id.uri, entity: id.entity,
-            summary: RecordSummary.make(for: record, entity: entity),
+            summary: RecordSummary.make(for: record, attribute: try await displayAttribute(of: entity)),
             attrs: Self.attributeValues(of: record, entity: entity),
             relationships: relationships
         )
@@ -102,14 +129,133 @@ public struct BrowserService: Sendable {
         return "\(object.entity)-\(short).json"
     }
 
+    /// An entity whose records can be listed. Abstract entities can: Core Data fetches them as the records of
+    /// their sub-entities, and each row says its concrete entity.
     static func browsableEntity(_ name: String, in schema: StoreSchema) throws(BrowserError) -> EntitySchema {
         guard let entity = schema.entity(named: name) else {
             throw .notFound("No entity named \"\(name)\"")
         }
-        guard !entity.isAbstract else {
-            throw .notFound("\"\(name)\" is an abstract entity; browse one of its sub-entities")
-        }
         return entity
+    }
+
+    /// The query for a list of `entityName`: the parameters validated against the entity, and `relatedTo`/`via`
+    /// against the model and the store (the source record must exist).
+    private func validatedQuery(of entityName: String, parameters: RecordQueryParameters,
+                                in schema: StoreSchema) async throws(BrowserError) -> RecordQuery {
+        let entity = try Self.browsableEntity(entityName, in: schema)
+        var query = try RecordQuery.validated(parameters, for: entity)
+        if let source = parameters.relatedTo {
+            let scope = try RelationshipScope.validated(source: source, relationship: parameters.via,
+                                                        listing: entity.name, in: schema)
+            guard try await call({ try await store.record(scope.source) }) != nil else {
+                throw .notFound("No record \(scope.source.uri)")
+            }
+            query.scope = scope
+        } else if let via = parameters.via, !via.isEmpty {
+            throw .badRequest("via=\(via) needs relatedTo=<the record's id>")
+        }
+        return query
+    }
+
+    /// The record a search names by ID — its `x-coredata:` URI, or `p<primary key>` — when it is of the list's
+    /// entity (or below it) and of this store; nil when the search is not an ID (it is then searched as text).
+    static func objectIDSearch(_ search: String?, for query: RecordQuery, in schema: StoreSchema,
+                               storeIdentifier: String?) throws(BrowserError) -> [ObjectID]? {
+        guard let text = search?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        let subtree = schema.subtree(of: query.entity)
+        if text.hasPrefix(ObjectID.scheme + "://") {
+            guard let id = try? ObjectID(uri: text) else { return nil }
+            return subtree.contains(id.entity) && (storeIdentifier == nil || id.storeIdentifier == storeIdentifier) ? [id] : []
+        }
+        guard text.count > 1, text.first == "p", let key = Int64(text.dropFirst()), key > 0,
+              text.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }), let storeIdentifier
+        else { return nil }
+        // Primary keys are numbered per table, so at most one concrete entity of the subtree has this one.
+        return subtree.sorted().compactMap { name in
+            schema.entity(named: name).flatMap { $0.isAbstract ? nil : ObjectID(storeIdentifier: storeIdentifier, entity: name, primaryKey: key) }
+        }
+    }
+
+    /// Cheap test before asking the store for its identifier: only `x-coredata:` URIs and `p<digits>` can.
+    static func mayNameARecord(_ search: String) -> Bool {
+        let text = search.trimmingCharacters(in: .whitespaces)
+        return text.hasPrefix(ObjectID.scheme + "://") || (text.first == "p" && text.count > 1 && text.dropFirst().allSatisfy(\.isNumber))
+    }
+
+    /// A list searched by ID: the record, if it is one of the query's (scope included), else nothing.
+    private func recordWithID(_ candidates: [ObjectID], query: RecordQuery, schema: StoreSchema) async throws(BrowserError) -> RecordsPageDTO {
+        var unfiltered = query
+        unfiltered.filter = nil
+        for id in candidates {
+            guard try await call({ try await store.position(of: id, in: unfiltered) }) != nil,
+                  let record = try await call({ try await store.record(id) }) else { continue }
+            let rows = query.offset == 0 ? try await rows([record], schema: schema) : []
+            return RecordsPageDTO(total: 1, offset: query.offset, limit: query.limit, rows: rows)
+        }
+        return RecordsPageDTO(total: 0, offset: query.offset, limit: query.limit, rows: [])
+    }
+
+    /// The store's UUID as the adapter describes it.
+    private func storeIdentifier() async throws(BrowserError) -> String? {
+        try await call { try await store.describe() }.storeIdentifier
+    }
+
+    static func requiredID(_ rawID: String?) throws(BrowserError) -> ObjectID {
+        guard let rawID, !rawID.isEmpty else {
+            throw .badRequest("Missing id: pass ?id=<x-coredata URI> (URL-encoded)")
+        }
+        return try ObjectID(uri: rawID)
+    }
+
+    /// The display attribute of the entity, chosen on first use from a sample of its records.
+    func displayAttribute(of entity: EntitySchema) async throws(BrowserError) -> String? {
+        if let known = await displayAttributes.known(entity.name) { return known }
+        var sample: [StoredRecord] = []
+        if entity.attributes.contains(where: { $0.type == .string }) {
+            let query = RecordQuery(entity: entity.name, limit: DisplayAttributeChoice.sampleSize)
+            sample = try await call { try await store.page(query) }.records
+        }
+        return await displayAttributes.remember(DisplayAttributeChoice.choose(for: entity, sample: sample), for: entity.name)
+    }
+
+    private func summary(of record: StoredRecord, schema: StoreSchema) async throws(BrowserError) -> String {
+        guard let entity = schema.entity(named: record.entity) else { return RecordSummary.make(for: record, attribute: nil) }
+        return RecordSummary.make(for: record, attribute: try await displayAttribute(of: entity))
+    }
+
+    private func rows(_ records: [StoredRecord], schema: StoreSchema) async throws(BrowserError) -> [RowDTO] {
+        var rows: [RowDTO] = []
+        rows.reserveCapacity(records.count)
+        for record in records {
+            rows.append(RowDTO(id: record.id.uri, entity: record.entity,
+                               summary: try await summary(of: record, schema: schema),
+                               attrs: Self.attributeValues(of: record, entity: schema.entity(named: record.entity))))
+        }
+        return rows
+    }
+
+    private func references(_ records: [StoredRecord], schema: StoreSchema) async throws(BrowserError) -> [ObjectReferenceDTO] {
+        var references: [ObjectReferenceDTO] = []
+        references.reserveCapacity(records.count)
+        for record in records {
+            references.append(ObjectReferenceDTO(id: record.id.uri, entity: record.entity,
+                                                 summary: try await summary(of: record, schema: schema)))
+        }
+        return references
+    }
+
+    /// Every record reached through a relationship, read in pages in the relationship's order.
+    private func everyRelated(from id: ObjectID, through relationship: RelationshipSchema,
+                              in schema: StoreSchema) async throws(BrowserError) -> [StoredRecord] {
+        var query = RecordQuery(entity: relationship.destination, limit: Self.relatedExportBatch)
+        query.scope = RelationshipScope(source: id, relationship: relationship.name, isOrdered: relationship.isOrdered)
+        var records: [StoredRecord] = []
+        while true {
+            let page = try await call { [query] in try await store.page(query) }
+            records += page.records
+            guard page.records.count == query.limit else { return records }
+            query.offset += query.limit
+        }
     }
 
     /// Every attribute of the entity, null where the store gave no value, so a row always has the same keys.

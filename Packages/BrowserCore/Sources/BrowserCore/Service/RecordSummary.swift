@@ -1,15 +1,10 @@
-/// The one-line label of a record in lists and links.
-///
-/// Rule: a non-empty String attribute named `name`, else one named `title`, else the first non-empty String
-/// attribute by name, else `<Entity> p<primary key>`.
+/// The one-line label of a record in lists and links: the value of its entity's display attribute
+/// (`DisplayAttributeChoice`), or `<Entity> p<primary key>` when that is empty or the entity has none.
 public enum RecordSummary {
-    public static func make(for record: StoredRecord, entity: EntitySchema?) -> String {
-        let stringAttributes = (entity?.attributes ?? []).filter { $0.type == .string }.map(\.name).sorted()
-        let preferred = ["name", "title"].filter { stringAttributes.contains($0) }
-        for name in preferred + stringAttributes {
-            if case .string(let text)? = record.values[name], !text.isEmpty {
-                return text
-            }
+    public static func make(for record: StoredRecord, attribute: String?) -> String {
+        if let attribute, case .string(let text)? = record.values[attribute],
+           text.contains(where: { !$0.isWhitespace }) {
+            return text
         }
         return "\(record.entity) \(record.id.shortForm)"
     }

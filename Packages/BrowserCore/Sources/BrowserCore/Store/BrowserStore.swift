@@ -22,8 +22,14 @@ public protocol BrowserStore: Sendable {
     /// The number of records of the entity, sub-entities included.
     func count(of entity: String) async throws -> Int
 
-    /// One page of records and the total number of matches.
+    /// One page of records and the total number of matches. With `query.scope`, only the records the scope's
+    /// source reaches through its relationship (in the relationship's order when it is ordered and the query
+    /// has no sort; a source record the store does not have reaches none).
     func page(_ query: RecordQuery) async throws -> RecordPage
+
+    /// Where the record sits among the query's records in the query's order (its offset, so a client can open
+    /// the page that holds it), or nil when it is not one of them. `query.offset` and `query.limit` are ignored.
+    func position(of id: ObjectID, in query: RecordQuery) async throws -> Int?
 
     /// The record with this ID, or nil when the store has none.
     func record(_ id: ObjectID) async throws -> StoredRecord?

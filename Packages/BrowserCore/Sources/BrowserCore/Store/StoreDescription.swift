@@ -5,11 +5,16 @@ public struct StoreDescription: Sendable, Hashable {
     /// Where the model came from, for adapters that had to find one (a model file, the store's cache, inference).
     public var model: ModelOrigin?
     public var capabilities: StoreCapabilities
+    /// The store's UUID, the host of its object IDs (`x-coredata://<UUID>/…`): lets a search for `p37` name a
+    /// record. Nil when the adapter cannot tell before reading a record.
+    public var storeIdentifier: String?
 
-    public init(summary: String, model: ModelOrigin? = nil, capabilities: StoreCapabilities = .readOnly) {
+    public init(summary: String, model: ModelOrigin? = nil, capabilities: StoreCapabilities = .readOnly,
+                storeIdentifier: String? = nil) {
         self.summary = summary
         self.model = model
         self.capabilities = capabilities
+        self.storeIdentifier = storeIdentifier
     }
 }
 

@@ -32,6 +32,23 @@ enum FilterTranslation {
             arguments.append(.text(TextFolding.fold(needle)))
             let reference = (alias.map { $0 + "." } ?? "") + quoteIdentifier(column)
             return "\(FoldedContainsFunction.name)(\(reference), ?)"
+        case .comparison(let name, .equals, let value):
+            guard let attribute = entity.attribute(named: name) else {
+                throw .badRequest("Cannot compare \(entity.name).\(name): it is not an attribute of \(entity.name)")
+            }
+            guard let column = attribute.column else { return "0" }
+            let reference = (alias.map { $0 + "." } ?? "") + quoteIdentifier(column)
+            switch value {
+            case .uuid(let uuid):
+                // Core Data keeps a UUID as its 16 bytes.
+                arguments.append(.blob(withUnsafeBytes(of: uuid.uuid) { Array($0) }))
+            case .string(let text): arguments.append(.text(text))
+            case .integer(let number): arguments.append(.integer(number))
+            case .boolean(let flag): arguments.append(.integer(flag ? 1 : 0))
+            default:
+                throw .badRequest("Cannot compare \(entity.name).\(name) with \(value)")
+            }
+            return "\(reference) = ?"
         }
     }
 }

@@ -70,15 +70,91 @@ struct RecordReader: Sendable {
 
     func page(_ query: RecordQuery, of entity: EntityMapping, in connection: SQLiteConnection,
               cache: ReadCache) throws -> RecordPage {
-        if query.filter == nil, query.sort == nil, query.offset >= 2 * KeyCheckpoints.stride {
+        if query.filter == nil, query.scope == nil, query.sort == nil, query.offset >= 2 * KeyCheckpoints.stride {
             return try deepPage(query, of: entity, in: connection, cache: cache)
         }
-        if query.filter == nil, let sort = query.sort, sort.order == query.order,
+        if query.filter == nil, query.scope == nil, let sort = query.sort, sort.order == query.order,
            let column = entity.attribute(named: sort.attribute)?.column,
            let sorted = try sortedKeys(by: column, of: entity, in: connection, cache: cache) {
             let keys = sorted.page(offset: query.offset, limit: query.limit, descending: query.order == .descending)
             return RecordPage(total: sorted.keys.count, records: try records(keys, of: entity, in: connection))
         }
+        let list = try listSQL(query, of: entity)
+        let projection = projection(for: entity)
+        let order = list.order.map { "\($0.sql) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
+        let sql = "SELECT \(projection.selectList()) FROM \(list.table)\(list.whereClause) ORDER BY \(order) LIMIT ? OFFSET ?"
+        let records = try fetch(sql, list.arguments + list.order.flatMap(\.arguments)
+                                    + [.integer(Int64(query.limit)), .integer(Int64(query.offset))],
+                                projection: projection, fallback: entity, connection)
+
+        // Totals are kept until the data changes: the entity's count without a filter, the search's count with
+        // one (so the next page of a search's results does not count them again). A short, non-empty page (or
+        // an empty first page) already says the total, in the same read transaction: a search that matches
+        // fewer rows than a page then scans the table once, not twice (once for the rows, once to count).
+        guard query.filter != nil || query.scope != nil else {
+            return RecordPage(total: try count(of: entity, in: connection, cache: cache), records: records)
+        }
+        let total = try cache.filteredCount(entity.name, query.filter, query.scope) {
+            if records.count < query.limit, !records.isEmpty || query.offset == 0 {
+                return query.offset + records.count
+            }
+            return Int(try connection.scalar("SELECT COUNT(*) FROM \(list.table)\(list.whereClause)", list.arguments)?.int64 ?? 0)
+        }
+        return RecordPage(total: total, records: records)
+    }
+
+    /// The offset of record `id` among the query's records in the query's order, or nil when it is not one of
+    /// them: the number of matching rows that sort before it (`(value, Z_PK) < (its value, its Z_PK)` with the
+    /// query's null and direction rules), so it costs one count, never a walk through the pages.
+    func position(of id: ObjectID, in query: RecordQuery, of entity: EntityMapping,
+                  in connection: SQLiteConnection) throws -> Int? {
+        guard id.storeIdentifier == storeIdentifier, let concrete = mapping.entities[id.entity],
+              entity.subtreeNumbers.contains(concrete.number) else { return nil }
+        let list = try listSQL(query, of: entity)
+        let conditions = list.whereClause.isEmpty ? " WHERE " : list.whereClause + " AND "
+        let terms = list.order.map(\.sql).joined(separator: ", ")
+        guard let values = try connection.rows(
+            "SELECT \(terms) FROM \(list.table)\(conditions)\(list.table).\"Z_PK\" = ? AND \(list.table).\"Z_ENT\" = ?",
+            list.order.flatMap(\.arguments) + list.arguments + [.integer(id.primaryKey), .integer(concrete.number)]
+        ).first else { return nil }
+
+        // before = t1 < v1 OR (t1 = v1 AND (t2 < v2 OR (t2 = v2 AND …))), "<" meaning "comes first".
+        var before = "0"
+        var arguments: [SQLiteValue] = []
+        for (term, value) in zip(list.order, values).reversed() {
+            var comesFirst: String
+            var comesFirstArguments = term.arguments
+            var equal: String
+            var equalArguments = term.arguments
+            switch (value, term.descending) {
+            case (.null, false):
+                comesFirst = "0"; comesFirstArguments = []
+                equal = "\(term.sql) IS NULL"
+            case (.null, true):
+                // Descending puts nulls last: every value comes before a null.
+                comesFirst = "\(term.sql) IS NOT NULL"
+                equal = "\(term.sql) IS NULL"
+            case (_, false):
+                comesFirst = "(\(term.sql) IS NULL OR \(term.sql) < ?)"
+                comesFirstArguments = term.arguments + term.arguments + [value]
+                equal = "\(term.sql) = ?"; equalArguments.append(value)
+            case (_, true):
+                comesFirst = "\(term.sql) > ?"; comesFirstArguments.append(value)
+                equal = "\(term.sql) = ?"; equalArguments.append(value)
+            }
+            before = "(\(comesFirst) OR (\(equal) AND \(before)))"
+            arguments = comesFirstArguments + equalArguments + arguments
+        }
+        let count = try connection.scalar("SELECT COUNT(*) FROM \(list.table)\(conditions)\(before)", list.arguments + arguments)
+        return Int(count?.int64 ?? 0)
+    }
+
+    /// The FROM, WHERE and ORDER BY of a list of records: the entity's rows, the filter, the scope; sorted by the
+    /// attribute, else by an ordered relationship's order, then always by the primary key (in the query's
+    /// direction) so that pages never overlap. Nulls first ascending and BINARY string order are SQLite's
+    /// defaults, as `BrowserStore` asks.
+    private func listSQL(_ query: RecordQuery, of entity: EntityMapping) throws -> ListSQL {
+        let table = quoteIdentifier(entity.table)
         var arguments: [SQLiteValue] = []
         var conditions: [String] = []
         if let condition = rowCondition(of: entity, arguments: &arguments) {
@@ -87,35 +163,22 @@ struct RecordReader: Sendable {
         if let filter = query.filter {
             conditions.append(try FilterTranslation.condition(for: filter, entity: entity, arguments: &arguments))
         }
-        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let table = quoteIdentifier(entity.table)
-
-        // Nulls first ascending and BINARY string order are SQLite's defaults, as BrowserStore asks; the primary
-        // key breaks ties in the same direction so pages never overlap.
-        let direction = query.order == .descending ? "DESC" : "ASC"
-        var order: [String] = []
-        if let sort = query.sort, let column = entity.attribute(named: sort.attribute)?.column {
-            order.append("\(quoteIdentifier(column)) \(sort.order == .descending ? "DESC" : "ASC")")
-        }
-        order.append("\"Z_PK\" \(direction)")
-        let projection = projection(for: entity)
-        let sql = "SELECT \(projection.selectList()) FROM \(table)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?"
-        let records = try fetch(sql, arguments + [.integer(Int64(query.limit)), .integer(Int64(query.offset))],
-                                projection: projection, fallback: entity, connection)
-
-        // Totals are kept until the data changes: the entity's count without a filter, the search's count with
-        // one (so the next page of a search's results does not count them again). A short, non-empty page (or
-        // an empty first page) already says the total, in the same read transaction: a search that matches
-        // fewer rows than a page then scans the table once, not twice (once for the rows, once to count).
-        let total = try query.filter.map { filter in
-            try cache.filteredCount(entity.name, filter) {
-                if records.count < query.limit, !records.isEmpty || query.offset == 0 {
-                    return query.offset + records.count
-                }
-                return Int(try connection.scalar("SELECT COUNT(*) FROM \(table)\(whereClause)", arguments)?.int64 ?? 0)
+        let descending = query.order == .descending
+        var order: [ListSQL.Term] = []
+        if let scope = query.scope {
+            let translation = try ScopeTranslation(scope, mapping: mapping, table: table)
+            conditions.append(translation.condition)
+            arguments += translation.arguments
+            if query.sort == nil, let relationshipOrder = translation.order {
+                order.append(.init(sql: relationshipOrder.sql, arguments: relationshipOrder.arguments, descending: descending))
             }
-        } ?? count(of: entity, in: connection, cache: cache)
-        return RecordPage(total: total, records: records)
+        }
+        if let sort = query.sort, let column = entity.attribute(named: sort.attribute)?.column {
+            order.append(.init(sql: "\(table).\(quoteIdentifier(column))", arguments: [], descending: sort.order == .descending))
+        }
+        order.append(.init(sql: "\(table).\"Z_PK\"", arguments: [], descending: descending))
+        return ListSQL(table: table, whereClause: conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "),
+                       arguments: arguments, order: order)
     }
 
     /// A page in primary-key order far from the start: the same rows as `ORDER BY Z_PK LIMIT ? OFFSET ?`, found
@@ -275,6 +338,19 @@ struct RecordReader: Sendable {
     }
 
     // MARK: Helpers
+
+    /// A list's SQL parts (see `listSQL`).
+    private struct ListSQL {
+        struct Term {
+            var sql: String
+            var arguments: [SQLiteValue]
+            var descending: Bool
+        }
+        var table: String
+        var whereClause: String
+        var arguments: [SQLiteValue]
+        var order: [Term]
+    }
 
     /// `"Z_ENT" IN (?, …)` for the entity numbers, or nil for no restriction.
     /// The condition that picks the entity's rows (its subtree's `Z_ENT`s) out of its table, nil when every row

@@ -26,7 +26,8 @@ final class ReadCache {
 
     private struct FilteredCountKey: Hashable {
         var entity: String
-        var filter: RecordFilter
+        var filter: RecordFilter?
+        var scope: RelationshipScope?
     }
 
     /// Forgets everything when `dataVersion` differs from the one the cache was filled under.
@@ -52,9 +53,11 @@ final class ReadCache {
         return value
     }
 
-    /// The cached number of records of `entity` matching `filter`, or `compute`'s answer, remembered.
-    func filteredCount(_ entity: String, _ filter: RecordFilter, compute: () throws -> Int) rethrows -> Int {
-        let key = FilteredCountKey(entity: entity, filter: filter)
+    /// The cached number of records of `entity` matching `filter` within `scope`, or `compute`'s answer,
+    /// remembered.
+    func filteredCount(_ entity: String, _ filter: RecordFilter?, _ scope: RelationshipScope?,
+                       compute: () throws -> Int) rethrows -> Int {
+        let key = FilteredCountKey(entity: entity, filter: filter, scope: scope)
         if let known = filteredCounts[key] { return known }
         let value = try compute()
         if filteredCounts.count >= Self.filteredCountLimit { filteredCounts.removeAll() }

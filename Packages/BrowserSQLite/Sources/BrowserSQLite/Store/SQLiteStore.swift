@@ -91,7 +91,8 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     // MARK: BrowserStore
 
     public func describe() async throws -> StoreDescription {
-        StoreDescription(summary: url.standardizedFileURL.path, model: modelOrigin, capabilities: .readOnly)
+        StoreDescription(summary: url.standardizedFileURL.path, model: modelOrigin, capabilities: .readOnly,
+                         storeIdentifier: storeIdentifier)
     }
 
     public func schema() async throws -> StoreSchema {
@@ -107,6 +108,13 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         let mapping = try entityMapping(query.entity)
         return try await read { [reader] connection, cache in
             try reader.page(query, of: mapping, in: connection, cache: cache)
+        }
+    }
+
+    public func position(of id: ObjectID, in query: RecordQuery) async throws -> Int? {
+        let mapping = try entityMapping(query.entity)
+        return try await read { [reader] connection, _ in
+            try reader.position(of: id, in: query, of: mapping, in: connection)
         }
     }
 

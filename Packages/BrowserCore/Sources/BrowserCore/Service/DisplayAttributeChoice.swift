@@ -1,0 +1,157 @@
+/// Which String attribute names the records of an entity in lists, links and titles (`summaryAttribute` in
+/// `/api/entities`), chosen once per entity from its model and a small sample of its records.
+///
+/// A fixed rule ("name, then title, then the first String") names a SwiftData cocktail after its bartender and
+/// an ingredient after its unit. The choice here, in order:
+/// 1. an attribute whose name says it is the record's name: `name`, `title`, `displayName`, `fullName`, `label`,
+///    `<entity>Name`, `<entity>Title`;
+/// 2. another `…Name` / `…Title` attribute, or `subject`, `caption`, `headline`, `heading`;
+/// 3. the String attribute whose sampled values look most like names: mostly present, mostly distinct, short,
+///    not UUIDs, numbers or a few repeated codes (units, statuses);
+/// 4. with no sample to judge (an empty entity), an identifier-like attribute (`productId`), else any String
+///    attribute whose name does not say it holds a code, a URL or JSON.
+///
+/// Names in tiers 1–2 are passed over only when a sample of `sampleSizeToRejectNames` or more records shows them
+/// almost never filled in. Composite elements (`address.street`) are never chosen by name: they are part of
+/// another value.
+public enum DisplayAttributeChoice {
+    /// How many records are sampled (the first page in primary-key order).
+    public static let sampleSize = 50
+    /// A sample at least this large may pass over a name-like attribute that is almost never filled in.
+    static let sampleSizeToRejectNames = 5
+
+    public static func choose(for entity: EntitySchema, sample: [StoredRecord]) -> String? {
+        let candidates = entity.attributes.filter { $0.type == .string }.map(\.name).sorted()
+        guard !candidates.isEmpty else { return nil }
+        let statistics = Dictionary(uniqueKeysWithValues: candidates.map { name in
+            (name, ValueStatistics(sample.map { $0.values[name] ?? .null }))
+        })
+        let canJudge = sample.count >= sampleSizeToRejectNames
+        func usable(_ name: String) -> Bool {
+            !canJudge || (statistics[name]?.presentRatio ?? 0) >= 0.2
+        }
+
+        let byName = candidates.filter { !$0.contains(".") }
+        let entityWord = entityStem(entity.name)
+        let exact: Set<String> = ["name", "title", "displayname", "fullname", "label",
+                                  entityWord + "name", entityWord + "title"]
+        if let match = byName.filter({ exact.contains($0.lowercased()) && usable($0) })
+            .min(by: { rank(of: $0) < rank(of: $1) }) {
+            return match
+        }
+        let nameLike = byName.filter { name in
+            let lower = name.lowercased()
+            let suffixed = (name.hasSuffix("Name") || name.hasSuffix("Title") || lower.hasSuffix("_name")
+                            || lower.hasSuffix("_title"))
+            let other = ["subject", "caption", "headline", "heading"].contains(lower)
+            return (suffixed || other) && !Self.isTechnical(lower) && usable(name)
+        }
+        if let match = nameLike.first { return match }
+
+        if !sample.isEmpty {
+            let scored = candidates.compactMap { name -> (String, Double)? in
+                guard let score = statistics[name]?.nameLikeness(sampleSize: sample.count) else { return nil }
+                return (name, Self.isTechnical(name.lowercased()) ? score / 2 : score)
+            }
+            if let best = scored.max(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 > $1.0) }), best.1 >= 0.2 {
+                return best.0
+            }
+            return nil
+        }
+
+        let identifiers = byName.filter { name in
+            name != "id" && (name.hasSuffix("Id") || name.hasSuffix("ID") || name.lowercased().hasSuffix("identifier"))
+        }
+        if let match = identifiers.first { return match }
+        return byName.first { !Self.isTechnical($0.lowercased()) && $0.lowercased() != "id" && $0.lowercased() != "uuid" }
+    }
+
+    /// `CDCartItem` → `cartitem`, `CartModel` → `cart`, `Book` → `book`: how an app names "its name" attribute.
+    static func entityStem(_ entity: String) -> String {
+        var stem = entity
+        for suffix in ["Model", "Entity", "MO", "Object"] where stem.hasSuffix(suffix) && stem.count > suffix.count {
+            stem.removeLast(suffix.count)
+            break
+        }
+        if stem.hasPrefix("CD"), stem.count > 2, stem.dropFirst(2).first?.isUppercase == true {
+            stem.removeFirst(2)
+        }
+        return stem.lowercased()
+    }
+
+    /// Names that say the value is a code, a reference or data rather than what a person calls the record.
+    static func isTechnical(_ lowercasedName: String) -> Bool {
+        ["code", "currency", "unit", "status", "state", "type", "kind", "url", "uri", "path", "json", "uuid",
+         "identifier", "hash", "token", "key", "mime", "class", "file", "image", "icon", "format", "locale"]
+            .contains { lowercasedName.hasSuffix($0) }
+            || lowercasedName == "id"
+    }
+
+    /// Among exact names, the plain ones first; `<entity>Name` after them.
+    private static func rank(of name: String) -> Int {
+        ["name", "title", "displayname", "fullname", "label"].firstIndex(of: name.lowercased()) ?? 5
+    }
+}
+
+/// What a sample of one String attribute's values looks like.
+struct ValueStatistics {
+    var present = 0
+    var distinct = 0
+    var averageLength = 0.0
+    var uuidLike = 0
+    var numeric = 0
+
+    init(_ values: [AttributeValue]) {
+        var seen: Set<String> = []
+        var totalLength = 0
+        for case .string(let text) in values {
+            let trimmed = text.trimmingWhitespace
+            guard !trimmed.isEmpty else { continue }
+            present += 1
+            seen.insert(String(trimmed))
+            totalLength += trimmed.count
+            if Self.looksLikeUUID(String(trimmed)) { uuidLike += 1 }
+            if trimmed.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) { numeric += 1 }
+        }
+        distinct = seen.count
+        averageLength = present == 0 ? 0 : Double(totalLength) / Double(present)
+        sampled = values.count
+    }
+
+    /// How many records the sample held (present or not).
+    private var sampled = 0
+
+    var presentRatio: Double { sampled == 0 ? 0 : Double(present) / Double(sampled) }
+
+    /// 0…1, nil when the values are not names at all (UUIDs, numbers, nothing).
+    func nameLikeness(sampleSize: Int) -> Double? {
+        guard present > 0, uuidLike * 2 < present, numeric * 2 < present else { return nil }
+        let distinctRatio = Double(distinct) / Double(present)
+        var score = presentRatio * distinctRatio
+        // A few values repeated over many rows are a unit, a status or a category, not a name.
+        if present >= 10, distinct <= 3 { score *= 0.2 }
+        if averageLength > 80 { score *= 0.3 } else if averageLength < 2 { score *= 0.5 }
+        return score
+    }
+
+    static func looksLikeUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else if !(byte >= 48 && byte <= 57 || byte >= 65 && byte <= 70 || byte >= 97 && byte <= 102) {
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension String {
+    fileprivate var trimmingWhitespace: Substring {
+        let start = firstIndex { !$0.isWhitespace } ?? endIndex
+        let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
+        return self[start..<max(start, end)]
+    }
+}
