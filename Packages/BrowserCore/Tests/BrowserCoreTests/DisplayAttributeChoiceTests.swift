@@ -48,7 +48,13 @@ struct DisplayAttributeChoiceTests {
         #expect(DisplayAttributeChoice.choose(for: ingredient, sample: Self.sample("Ingredient", rows)) == "what")
     }
 
-    @Test func uuidsNumbersAndRepeatedCodesAreNotNames() {
+    @Test func digitsNameARecordOnlyWhenNothingElseDoes() {
+        let car = Self.entity("Car", strings: ["maker", "numberPlate"])
+        let rows = (1...12).map { ["maker": ["FIAT", "Renault"][$0 % 2], "numberPlate": String(100 + $0)] as [String: String?] }
+        #expect(DisplayAttributeChoice.choose(for: car, sample: Self.sample("Car", rows)) == "numberPlate")
+    }
+
+    @Test func uuidsAndRepeatedCodesAreNotNames() {
         let album = Self.entity("Album", strings: ["cloudGUID", "kind"])
         let rows = (1...12).map { index -> [String: String?] in
             ["cloudGUID": "31D0046D-3C85-410E-BBB0-141FC0105E\(String(format: "%02d", index))", "kind": "2"]

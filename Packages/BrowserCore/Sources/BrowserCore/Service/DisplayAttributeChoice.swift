@@ -7,7 +7,7 @@
 ///    `<entity>Name`, `<entity>Title`;
 /// 2. another `…Name` / `…Title` attribute, or `subject`, `caption`, `headline`, `heading`;
 /// 3. the String attribute whose sampled values look most like names: mostly present, mostly distinct, short,
-///    not UUIDs, numbers or a few repeated codes (units, statuses);
+///    not UUIDs, rather not numbers, not a few repeated codes (units, statuses);
 /// 4. with no sample to judge (an empty entity), an identifier-like attribute (`productId`), else any String
 ///    attribute whose name does not say it holds a code, a URL or JSON.
 ///
@@ -123,14 +123,16 @@ struct ValueStatistics {
 
     var presentRatio: Double { sampled == 0 ? 0 : Double(present) / Double(sampled) }
 
-    /// 0…1, nil when the values are not names at all (UUIDs, numbers, nothing).
+    /// 0…1, nil when the values are not names at all (UUIDs, or nothing).
     func nameLikeness(sampleSize: Int) -> Double? {
-        guard present > 0, uuidLike * 2 < present, numeric * 2 < present else { return nil }
+        guard present > 0, uuidLike * 2 < present else { return nil }
         let distinctRatio = Double(distinct) / Double(present)
         var score = presentRatio * distinctRatio
         // A few values repeated over many rows are a unit, a status or a category, not a name.
         if present >= 10, distinct <= 3 { score *= 0.2 }
         if averageLength > 80 { score *= 0.3 } else if averageLength < 2 { score *= 0.5 }
+        // Digits name a record only when nothing else does (a number plate, yes; a counter, rather not).
+        if numeric * 2 >= present { score *= 0.5 }
         return score
     }
 
