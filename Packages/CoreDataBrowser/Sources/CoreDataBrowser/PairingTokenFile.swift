@@ -45,18 +45,44 @@ enum PairingTokenFile {
         return (token, writePrivately(token, to: url) ? now.addingTimeInterval(lifetime) : nil)
     }
 
-    /// The token in the file and the file's modification time, only if the file is ours and private (mode
-    /// 0600 or stricter): a token others could have read is no secret.
+    /// The token in the file and the file's modification time, only if the folder and the file are ours and
+    /// private: a token others could have read, or swapped, is no secret.
+    ///
+    /// Checked on what is read, not on a path that could change in between: the file is opened with
+    /// `O_NOFOLLOW` (a symlink put in its place fails the open), then `fstat` on the open descriptor checks a
+    /// regular file of ours with no group or other bits, and the bytes come from that same descriptor.
     private static func readPrivate(_ url: URL) -> (PairingToken, Date)? {
+        guard isPrivateFolder(url.deletingLastPathComponent()) else { return nil }
+        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
         var info = stat()
-        guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid(),
-              info.st_mode & 0o077 == 0,
-              let data = try? Data(contentsOf: url),
-              let token = PairingToken(validating: String(decoding: data, as: UTF8.self)
-                  .trimmingCharacters(in: .whitespacesAndNewlines)),
-              let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid(),
+              info.st_mode & 0o077 == 0, info.st_size > 0, info.st_size <= maximumFileBytes
         else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count == bytes.count,
+              let token = PairingToken(validating: String(decoding: bytes, as: UTF8.self)
+                  .trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return nil }
+        #if canImport(Darwin)
+        let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtimespec.tv_sec))
+        #else
+        let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
+        #endif
         return (token, modified)
+    }
+
+    /// A token file is a few dozen bytes; anything larger is not ours.
+    static let maximumFileBytes = 4096
+
+    /// The folder is a real directory (not a symlink), ours, and writable by nobody else: otherwise another
+    /// local user could replace the file between our checks and our read, or plant a token of their own.
+    private static func isPrivateFolder(_ folder: URL) -> Bool {
+        var info = stat()
+        return lstat(folder.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && info.st_uid == getuid()
+            && info.st_mode & 0o022 == 0
     }
 
     /// Writes the token to a temporary file created with mode 0600 from the start (`open(2)` with
@@ -66,6 +92,8 @@ enum PairingTokenFile {
         let folder = url.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
+        // A folder that already existed keeps its mode: remember nothing in one others can write to.
+        guard isPrivateFolder(folder) else { return false }
         let temporary = folder.appendingPathComponent(".\(UUID().uuidString).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return false }

@@ -62,4 +62,29 @@ struct PairingTokenFileTests {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect(try String(contentsOf: file, encoding: .utf8) == reloaded.token.value)
     }
+
+    @Test func aSymlinkInPlaceOfTheFileIsNotFollowed() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = PairingTokenFile.load(from: file)
+        // Another user's token, private to them but reachable through a link planted where ours was.
+        let planted = directory.appendingPathComponent("planted")
+        try Data("planted-token-0123456789abcdef".utf8).write(to: planted)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: planted.path)
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createSymbolicLink(at: file, withDestinationURL: planted)
+        let reloaded = PairingTokenFile.load(from: file)
+        #expect(reloaded.token.value != "planted-token-0123456789abcdef")
+        #expect(reloaded.token != written.token)
+        #expect(try String(contentsOf: planted, encoding: .utf8) == "planted-token-0123456789abcdef")
+    }
+
+    @Test func aFolderOthersCanWriteToRemembersNothing() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = PairingTokenFile.load(from: file)
+        #expect(written.expires != nil)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: file.deletingLastPathComponent().path)
+        let reloaded = PairingTokenFile.load(from: file)
+        #expect(reloaded.token != written.token) // the file there is not trusted…
+        #expect(reloaded.expires == nil) // …and nothing new is remembered in it
+    }
 }
