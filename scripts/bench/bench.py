@@ -34,6 +34,7 @@ import shlex
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -48,6 +49,8 @@ import generate_store  # noqa: E402
 TARGETS_MS = {
     "entities": 7, "page1": 5, "deep": 10, "sort_title_asc": 72, "sort_title_desc": 72,
     "sort_pages_desc": 60, "search": 165, "search_fresh": 165, "author": 5,
+    # Issue 12: walking a relationship to its end and jumping to the last page stay interactive.
+    "related_first": 100, "related_last": 100, "book_last": 100,
 }
 HTTP_TARGET_NOTE = "throughput ≥ FlyingFox's on both paths at 64 connections; no errors at 256"
 MEMORY_TARGET_MB = 64
@@ -196,6 +199,12 @@ def queries(info: dict, db: str) -> list[dict]:
             "note": note,
         }
 
+    prolific_books = info["prolificAuthorBooks"]
+    related_last = (prolific_books - 1) // 100 * 100
+    book_last = (books - 1) // 100 * 100
+    related = f"/api/object/related?id={obj('Author', author)}&rel=books&limit=100"
+    related_sql = f"FROM ZBOOK WHERE ZAUTHOR = {author}"
+
     return [
         {
             "key": "entities", "label": "entity list with counts",
@@ -267,6 +276,29 @@ def queries(info: dict, db: str) -> list[dict]:
                     "the row and the count of each table pointing at it (no related rows).",
         },
         {
+            "key": "related_first", "label": f"first page of that author's {prolific_books:,} books, with total",
+            "ours": related,
+            "sqlite3": f"SELECT COUNT(*) {related_sql}; SELECT {cols} {related_sql} ORDER BY Z_PK LIMIT 100;",
+            "datasette": f"{table}&ZAUTHOR={author}",
+            "note": "ours: `/api/object/related` (the relationship's records, paged like any list).",
+        },
+        {
+            "key": "related_last", "label": f"last page of that author's books (offset {related_last:,})",
+            "ours": f"{related}&offset={related_last}",
+            "sqlite3": f"SELECT COUNT(*) {related_sql}; "
+                       f"SELECT {cols} {related_sql} ORDER BY Z_PK LIMIT 100 OFFSET {related_last};",
+            "datasette": f"{table}&ZAUTHOR={author}&_next={info.get('prolificLastPageAfterPK', 0)}",
+            "note": "Datasette pages by keyset (`_next` = the primary key before the last page, looked up once "
+                    "before the run); ours and the shell take the offset.",
+        },
+        {
+            "key": "book_last", "label": f"last page of Book (offset {book_last:,})",
+            "ours": f"/api/entities/Book?limit=100&offset={book_last}",
+            "sqlite3": f"SELECT {cols} FROM ZBOOK ORDER BY Z_PK LIMIT 100 OFFSET {book_last};",
+            "datasette": f"{table}&_next={book_last}",
+            "note": "what the Last-page button asks; primary keys are dense, so Datasette's keyset is the offset.",
+        },
+        {
             "key": "export", "label": "export of one book (JSON)",
             "ours": f"/api/object/export?id={obj('Book', export_pk)}",
             "sqlite3": f"SELECT {cols} FROM ZBOOK WHERE Z_PK = {export_pk};",
@@ -313,6 +345,13 @@ def check_answers(info: dict, ours: HTTPPeer, datasette: HTTPPeer, db: str, quer
     books = next(r for r in author["relationships"] if r["name"] == "books")
     if books["count"] != info["prolificAuthorBooks"]:
         problems.append(f"ours: author has {books['count']} books, expected {info['prolificAuthorBooks']}")
+    related_last = json.loads(ours.get(by_key["related_last"]["ours"]))
+    if related_last["total"] != info["prolificAuthorBooks"] or not related_last["rows"]:
+        problems.append(f"ours: the author's last page of books has total {related_last['total']} and "
+                        f"{len(related_last['rows'])} rows")
+    book_last = json.loads(ours.get(by_key["book_last"]["ours"]))
+    if book_last["rows"][-1]["id"].rsplit("/p", 1)[1] != str(info["books"]):
+        problems.append(f"ours: the last page of Book ends at {book_last['rows'][-1]['id']}")
     ds_search = json.loads(datasette.get(by_key["search"]["datasette"]))
     if ds_search.get("filtered_table_rows_count") not in (info["searchMatchesLike"], None):
         problems.append(f"Datasette: search count {ds_search.get('filtered_table_rows_count')}, "
@@ -325,6 +364,13 @@ def check_answers(info: dict, ours: HTTPPeer, datasette: HTTPPeer, db: str, quer
 
 def run_store_benchmark(args, info: dict, store: str, model: str, work: str) -> dict:
     db = os.path.splitext(os.path.basename(store))[0]
+    # Datasette pages by keyset: the primary key just before the prolific author's last page of books.
+    lookup = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    offset = (info["prolificAuthorBooks"] - 1) // 100 * 100
+    row = lookup.execute("SELECT Z_PK FROM ZBOOK WHERE ZAUTHOR = ? ORDER BY Z_PK LIMIT 1 OFFSET ?",
+                         (info["prolificAuthorPK"], offset - 1)).fetchone() if offset else None
+    lookup.close()
+    info = {**info, "prolificLastPageAfterPK": row[0] if row else 0}
     query_list = queries(info, db)
     demo_binary = os.path.join(REPO, ".build-bench", "release", "browser-demo")
     servers: list[Server] = []
