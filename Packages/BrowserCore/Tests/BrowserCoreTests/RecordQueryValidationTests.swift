@@ -1,4 +1,5 @@
 import BrowserCore
+import Foundation
 import Testing
 
 /// Every rule of `/api/entities/:name`'s parameters: what is accepted, what it becomes, what is refused.
@@ -63,5 +64,30 @@ struct RecordQueryValidationTests {
         let entity = EntitySchema(name: "Counter", attributes: [AttributeSchema(name: "value", type: .integer64)])
         let query = try RecordQuery.validated(Make.parameters(["search": "x"]), for: entity)
         #expect(query.filter == .any([]))
+    }
+
+    @Test("bytes and unknown types cannot be sorted by", arguments: [
+        ("cover", AttributeType.binary), ("color", .transformable), ("location", .undefined),
+    ])
+    func unsortableTypes(name: String, type: AttributeType) {
+        let entity = EntitySchema(name: "Shop", attributes: [AttributeSchema(name: name, type: type)])
+        #expect(throws: BrowserError.badRequest("Cannot sort Shop by \(name): a \(type.rawValue) attribute has no order to sort by")) {
+            try RecordQuery.validated(Make.parameters(["sort": name]), for: entity)
+        }
+    }
+
+    @Test func aPastedUUIDAlsoMatchesUUIDAttributesExactly() throws {
+        let entity = EntitySchema(name: "Photo", attributes: [
+            AttributeSchema(name: "caption", type: .string), AttributeSchema(name: "uuid", type: .uuid),
+        ])
+        let text = "31d0046d-3c85-410e-bbb0-141fc0105e06"
+        let query = try RecordQuery.validated(Make.parameters(["search": text]), for: entity)
+        #expect(query.filter == .any([
+            .comparison(attribute: "caption", .containsFolded, .string(text)),
+            .comparison(attribute: "uuid", .equals, .uuid(try #require(UUID(uuidString: text)))),
+        ]))
+        // Searching one named attribute searches only it.
+        let named = try RecordQuery.validated(Make.parameters(["search": text, "searchAttr": "caption"]), for: entity)
+        #expect(named.filter == .comparison(attribute: "caption", .containsFolded, .string(text)))
     }
 }

@@ -70,7 +70,7 @@ extension RecordQuery {
     /// Checks the parameters against the entity and builds the query. Every rule of the API lives here:
     /// - `limit`: a positive integer, default 100, capped at 500;
     /// - `offset`: a non-negative integer, default 0;
-    /// - `sort`: an attribute of the entity (inherited ones included);
+    /// - `sort`: an attribute of the entity (inherited ones included) whose type has an order (`isSortable`);
     /// - `order`: `asc` or `desc`, default `asc`;
     /// - `searchAttr`: a String attribute; without it `search` looks in every String attribute;
     /// - an empty `search` is no filter.
@@ -96,8 +96,11 @@ extension RecordQuery {
             query.order = order
         }
         if let sort = parameters.sort, !sort.isEmpty {
-            guard entity.attribute(named: sort) != nil else {
+            guard let attribute = entity.attribute(named: sort) else {
                 throw .badRequest("Cannot sort \(entity.name) by \"\(sort)\": it is not an attribute of \(entity.name)")
+            }
+            guard attribute.type.isSortable else {
+                throw .badRequest("Cannot sort \(entity.name) by \(sort): a \(attribute.type.rawValue) attribute has no order to sort by")
             }
             query.sort = SortKey(attribute: sort, order: query.order)
         }
