@@ -50,6 +50,7 @@ struct RecordQueryValidationTests {
         (["search": "x", "searchAttr": "pageCount"], "Cannot search Book.pageCount: it is a Integer 32 attribute, not a String"),
         (["search": "x", "searchAttr": "nope"], #"Cannot search Book by "nope": it is not an attribute of Book"#),
         (["searchAttr": "publishedAt"], "Cannot search Book.publishedAt: it is a Date attribute, not a String"),
+        (["search": String(repeating: "é", count: 1_001)], "search is 1001 characters long; at most 1000 are allowed"),
     ]
 
     @Test("refused parameters are a 400 with a precise message", arguments: refused)

@@ -31,6 +31,7 @@ enum JSONResponses {
         case .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .storeFailure: .internalServerError
+        case .unavailable: .serviceUnavailable
         }
     }
 }

@@ -18,6 +18,9 @@ public struct RecordQuery: Sendable, Hashable {
     public static let defaultLimit = 100
     /// The most records one page may hold; larger `limit` values are capped, not refused.
     public static let maximumLimit = 500
+    /// The longest search text, in characters: enough for any value a person pastes, and it bounds the work of
+    /// matching it against every row (refused, not cut, so a result never silently answers another question).
+    public static let maximumSearchLength = 1_000
 
     public init(entity: String, filter: RecordFilter? = nil, scope: RelationshipScope? = nil, sort: SortKey? = nil,
                 order: SortOrder = .ascending, limit: Int = defaultLimit, offset: Int = 0) {
@@ -73,7 +76,7 @@ extension RecordQuery {
     /// - `sort`: an attribute of the entity (inherited ones included) whose type has an order (`isSortable`);
     /// - `order`: `asc` or `desc`, default `asc`;
     /// - `searchAttr`: a String attribute; without it `search` looks in every String attribute;
-    /// - an empty `search` is no filter.
+    /// - an empty `search` is no filter; a longer one than `maximumSearchLength` is refused.
     public static func validated(_ parameters: RecordQueryParameters, for entity: EntitySchema) throws(BrowserError) -> RecordQuery {
         var query = RecordQuery(entity: entity.name)
 
@@ -114,6 +117,9 @@ extension RecordQuery {
                 throw .badRequest("Cannot search \(entity.name).\(name): it is a \(attribute.type.rawValue) attribute, not a String")
             }
             searchAttributes = [attribute]
+        }
+        if let text = parameters.search, text.count > maximumSearchLength {
+            throw .badRequest("search is \(text.count) characters long; at most \(maximumSearchLength) are allowed")
         }
         if let text = parameters.search, !text.isEmpty {
             var conditions = searchAttributes.map {

@@ -12,6 +12,8 @@ public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
         case methodNotAllowed
         /// 500: the store failed.
         case storeFailure
+        /// 503: the store stopped the request's work at its time budget (`RequestBudget`).
+        case unavailable
     }
 
     public var kind: Kind
@@ -25,6 +27,7 @@ public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func badRequest(_ message: String) -> BrowserError { .init(.badRequest, message) }
     public static func notFound(_ message: String) -> BrowserError { .init(.notFound, message) }
     public static func storeFailure(_ message: String) -> BrowserError { .init(.storeFailure, message) }
+    public static func unavailable(_ message: String) -> BrowserError { .init(.unavailable, message) }
 
     public var status: Int {
         switch kind {
@@ -32,6 +35,7 @@ public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notFound: 404
         case .methodNotAllowed: 405
         case .storeFailure: 500
+        case .unavailable: 503
         }
     }
 

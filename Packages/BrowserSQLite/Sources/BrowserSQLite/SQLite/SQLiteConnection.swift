@@ -6,6 +6,13 @@ import CSQLite
 final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
+    /// The running request's stop conditions, checked by SQLite's progress handler (nil: never stop). Set and
+    /// cleared by the store's queue around each request.
+    var interruption: QueryInterruption?
+
+    /// How many SQLite virtual machine instructions run between two checks of `interruption`: a few
+    /// microseconds of work, so a stop is prompt and the check's cost is lost in the noise.
+    static let progressInterval: Int32 = 10_000
 
     /// Opens the file at `path` (https://www.sqlite.org/c3ref/open.html).
     /// - Parameter readOnly: `SQLITE_OPEN_READONLY` (the same as the URI parameter `mode=ro`): SQLite never
@@ -25,6 +32,12 @@ final class SQLiteConnection {
         // A reader waits this long for a lock (a writer recovering the WAL, a rollback-journal commit), then
         // fails with SQLITE_BUSY: it never waits forever and never holds a writer up longer than one query.
         sqlite3_busy_timeout(handle, 5_000)
+        // The handler reads this connection's `interruption`; it is removed with the handle in `deinit`.
+        sqlite3_progress_handler(handle, Self.progressInterval, { context in
+            guard let context else { return 0 }
+            let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
+            return connection.interruption?.reason == nil ? 0 : 1
+        }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {

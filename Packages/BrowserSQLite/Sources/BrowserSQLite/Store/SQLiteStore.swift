@@ -1,5 +1,6 @@
 public import BrowserCore
 public import Foundation
+import CSQLite
 
 /// A Core Data or SwiftData SQLite store file, read-only, as a `BrowserStore`.
 ///
@@ -147,18 +148,35 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         try await perform { connection in try connection.read(body) }
     }
 
+    /// Runs `body` on the store's queue, stopping its statements when the calling task is cancelled or its
+    /// `RequestBudget` runs out (`QueryInterruption`); a request still queued when either happens never starts.
     private func perform<T: Sendable>(_ body: @escaping @Sendable (StoreConnection) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                do {
-                    continuation.resume(returning: try body(self.connection))
-                } catch let error as SQLiteError {
-                    continuation.resume(throwing: StoreConnection.fileError(error, path: self.url.standardizedFileURL.path)
-                        ?? SQLiteStoreError.queryFailed(message: error.message, sql: error.sql))
-                } catch {
-                    continuation.resume(throwing: error)
+        let interruption = QueryInterruption()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.async {
+                    if let reason = interruption.reason {
+                        continuation.resume(throwing: QueryInterruption.error(for: reason))
+                        return
+                    }
+                    self.connection.interruption = interruption
+                    defer { self.connection.interruption = nil }
+                    do {
+                        continuation.resume(returning: try body(self.connection))
+                    } catch let error as SQLiteError {
+                        if error.primaryCode == SQLITE_INTERRUPT, let reason = interruption.reason {
+                            continuation.resume(throwing: QueryInterruption.error(for: reason))
+                            return
+                        }
+                        continuation.resume(throwing: StoreConnection.fileError(error, path: self.url.standardizedFileURL.path)
+                            ?? SQLiteStoreError.queryFailed(message: error.message, sql: error.sql))
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
                 }
             }
+        } onCancel: {
+            interruption.cancel()
         }
     }
 

@@ -28,6 +28,11 @@ final class StoreConnection {
     private(set) var connection: SQLiteConnection
     /// Answers reusable until the data changes; belongs to `connection` (see `ReadCache`).
     let cache = ReadCache()
+    /// The running request's stop conditions, handed to whichever connection serves it (a snapshot refresh
+    /// replaces the connection).
+    var interruption: QueryInterruption? {
+        didSet { connection.interruption = interruption }
+    }
     /// Called on every new connection (registers SQL functions).
     private let prepare: (SQLiteConnection) throws(SQLiteError) -> Void
     private var snapshotDirectory: String?
@@ -102,6 +107,7 @@ final class StoreConnection {
         guard let snapshot = try? Self.makeSnapshot(of: files, prepare: prepare) else { return }
         let old = snapshotDirectory
         connection = snapshot.connection // the old connection closes here, before its files go
+        connection.interruption = interruption
         if let old { try? FileManager.default.removeItem(atPath: old) }
         cache.reset()
         snapshotDirectory = snapshot.directory

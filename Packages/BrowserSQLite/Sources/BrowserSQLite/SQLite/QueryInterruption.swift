@@ -1,0 +1,63 @@
+import BrowserCore
+import CSQLite
+import Dispatch
+import Foundation
+
+/// Why, and whether, the statements of one request should stop: its task was cancelled (the client went away)
+/// or its `RequestBudget` deadline passed. SQLite asks through its progress handler
+/// (https://www.sqlite.org/c3ref/progress_handler.html) every `SQLiteConnection.progressInterval` virtual machine
+/// instructions, so a scan of a million rows stops within microseconds of either, with `SQLITE_INTERRUPT`.
+final class QueryInterruption: @unchecked Sendable {
+    enum Reason: Sendable, Equatable {
+        case cancelled
+        case overBudget
+    }
+
+    private let deadline: UInt64?
+    /// Set from any thread (the task's cancellation handler), read on the store's queue: behind `lock`.
+    private let lock = NSLock()
+    private var cancelled = false
+    /// Tests: stop after this many progress checks, to interrupt a query midway without depending on time.
+    private var checksBeforeStopping: Int?
+
+    init(deadline: UInt64? = RequestBudget.deadline) {
+        self.deadline = deadline
+    }
+
+    /// Stops after `checks` progress callbacks (test hook).
+    init(stoppingAfterChecks checks: Int) {
+        deadline = nil
+        checksBeforeStopping = checks
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        lock.unlock()
+    }
+
+    /// Why the work should stop now, or nil to go on.
+    var reason: Reason? {
+        lock.lock()
+        defer { lock.unlock() }
+        if cancelled { return .cancelled }
+        if let remaining = checksBeforeStopping {
+            if remaining <= 0 { return .overBudget }
+            checksBeforeStopping = remaining - 1
+        }
+        if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return .overBudget }
+        return nil
+    }
+
+    /// The error a request stopped for this reason ends with.
+    static func error(for reason: Reason) -> any Error {
+        switch reason {
+        case .cancelled:
+            return CancellationError()
+        case .overBudget:
+            return BrowserError.unavailable(
+                "The store stopped this request at its time budget (Options.limits.requestTimeBudget): "
+                    + "a search or sort over a large table took too long; narrow it (search one attribute) and retry")
+        }
+    }
+}
