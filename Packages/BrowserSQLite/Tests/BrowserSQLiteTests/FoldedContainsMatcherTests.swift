@@ -20,7 +20,7 @@ struct FoldedContainsMatcherTests {
         // Latin-1 and Latin Extended-A letters are the point of the table.
         #expect(handled > 1_000)
         for text in ["Café", "CAFÉ", "Ångström", "Jalapeño", "Kraków", "Émile Zola", "ÜBER ALLES", "Straße", "Œuvre",
-                     "Part — II", "“Quoted”", "Phở Việt", "€ 5", "™"] {
+                     "Part — II", "“Quoted”", "Phở Việt", "€ 5", "™", "東京の夜", "北京烤鸭", "カタカナ"] {
             #expect(FoldedContainsMatcher.fold(Array(text.utf8)) != nil, "\(text) should take the byte path")
         }
     }
@@ -46,11 +46,11 @@ struct FoldedContainsMatcherTests {
             "Sœur", "Zoë", "Ångström", "e\u{301}cole", "Cafe\u{301}", "東京 café", "café 🎉", "a\r\nb", "a\rb",
             "İstanbul", "ΣΊΣΥΦΟΣ", "ﬁn", "", " ", "ǅemal", "Ŀlibre", "ŉ", "Ⅻ", "ﬀ", "Мир", "ТЁМНЫЙ",
             "THE QUICK BROWN FOX @[`{ JUMPS Over THE CAFE", "Ab@Z[a`z{ CAFÉ Noir, Vol. 12 — The Long Road Home",
-            "Part — II", "“Café”", "PHỞ VIỆT", "ἈΘῆναι", "a\u{200D}b", "❤\u{FE0F}", "x\u{20DD}", "ℌilbert", "№ 5", "Å",
+            "Part — II", "“Café”", "PHỞ VIỆT", "ἈΘῆναι", "東京の夜", "ガイドブック", "カイト", "北京\u{FE0E}", "か\u{3099}", "a\u{200D}b", "❤\u{FE0F}", "x\u{20DD}", "ℌilbert", "№ 5", "Å",
         ].map { Array($0.utf8) } + [[0x43, 0x61, 0x66, 0xC3], [0xFF, 0x63, 0x61, 0x66, 0x65], [0x63, 0xC3, 0x28]]
         let needles = ["cafe", "café", "CAFE", "e", "", "ss", "straße", "strasse", "œ", "oe", "zoe", "angstrom",
                        "ecole", "東京", "🎉", "\r", "a\r", "\n", "b", "istanbul", "σισυφοσ", "fin", "mir", "темный",
-                       "ё", "dž", "l·", "ǆ", "Ŀ", "xii", "ff", " ", "—", "part — ii", "pho", "viet", "“", "ab", "h", "no", "å"]
+                       "ё", "dž", "l·", "ǆ", "Ŀ", "xii", "ff", " ", "—", "part — ii", "pho", "viet", "“", "ab", "h", "no", "å", "京の", "カイ", "ガイ", "か"]
         var fast = 0
         for text in texts {
             for needle in needles {
@@ -74,7 +74,7 @@ struct FoldedContainsMatcherTests {
 
     /// Needles the byte path must refuse: CR or LF (CR LF is one Character), marks, anything from U+0500 on.
     @Test func refusesNeedlesItCannotMatchByBytes() {
-        for needle in ["\r", "x\n", "e\u{301}", "東", "🎉", "\u{0591}", "a\u{200D}", "\u{20DD}"] {
+        for needle in ["\r", "x\n", "e\u{301}", "한", "🎉", "\u{0591}", "a\u{200D}", "\u{20DD}", "\u{3099}"] {
             let answer = Array("text".utf8).withUnsafeBytes { text in
                 Array(needle.utf8).withUnsafeBytes { FoldedContainsMatcher.contains(text, foldedNeedle: $0) }
             }
