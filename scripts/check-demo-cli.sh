@@ -28,6 +28,8 @@ expect "model without store" 2 'browser-demo: --model needs --store' --model x.m
 expect "missing store file" 1 'browser-demo: No such file' --store /nonexistent/store.sqlite --port 0
 expect "token without value" 2 'browser-demo: --token needs a value' --token
 expect "token and no token" 2 'browser-demo: --token and --no-token-anyone-on-the-network-can-read-the-store exclude each other' --token abcdefghijklmnopqrstuvwxyz --no-token-anyone-on-the-network-can-read-the-store
+expect "simulators with a store" 2 'browser-demo: simulators takes only --root and --mac-root' simulators --store x.sqlite
+expect "simulators root missing" 1 'browser-demo: --root /nonexistent/Devices: no such folder' simulators --root /nonexistent/Devices
 expect "token too short" 2 'browser-demo: --token: The pairing token must be 22 to 256 characters' --token short --port 0
 expect "token not URL-safe" 2 'browser-demo: --token: The pairing token must be' --token 'abc/def?ghi=jkl&mno=pqrstuvwxyz' --port 0
 
@@ -46,6 +48,18 @@ if [ -n "$fixtures" ]; then
   expect "store is truncated" 1 "browser-demo: $bad/truncated.sqlite is corrupt or truncated: the file has 100000 bytes but its header records 455 pages" --store "$bad/truncated.sqlite" --port 0
   expect "model does not match" 1 "browser-demo: The model at $fixtures/bookmigration/Model.xcdatamodeld does not match the store" --store "$bad/store.sqlite" --model "$fixtures/bookmigration/Model.xcdatamodeld" --port 0
   expect "model file missing" 1 "browser-demo: Cannot read the model at $bad/none.momd: no such file or folder" --store "$bad/store.sqlite" --model "$bad/none.momd" --port 0
+  # `simulators` on a CoreSimulator tree: one device, one app, a store named without an extension.
+  app="$bad/Devices/UDID-1/data/Containers/Data/Application/APP-1"
+  mkdir -p "$app/Library"
+  cp "$fixtures/cartkit/coredata/CartStorage_v1.sqlite" "$app/Library/Cart"
+  python3 -c "import plistlib,sys; plistlib.dump({'name': 'iPhone 16', 'runtime': 'com.apple.CoreSimulator.SimRuntime.iOS-18-2'}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY); plistlib.dump({'MCMMetadataIdentifier': 'com.example.Cart'}, open(sys.argv[2], 'wb'), fmt=plistlib.FMT_BINARY)" \
+    "$bad/Devices/UDID-1/device.plist" "$app/.com.apple.mobile_container_manager.metadata.plist"
+  listing=$("$demo" simulators --root "$bad/Devices")
+  if [[ "$listing" == *"iPhone 16 (iOS 18.2) UDID-1"*"com.example.Cart [app]"*"Library/Cart ("*"--store \"$app/Library/Cart\""* ]]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); echo "FAIL simulators listing: $listing"
+  fi
 else
   echo "skipping the store-file checks that need ../shared/fixtures/coredata"
 fi

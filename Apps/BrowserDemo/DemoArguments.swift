@@ -10,6 +10,10 @@ struct DemoArguments: Equatable {
     var token: String?
     var noToken = false
     var showHelp = false
+    /// `browser-demo simulators`: list the simulators' (and macOS apps') stores instead of serving.
+    var listSimulators = false
+    var simulatorsRoot: String?
+    var macContainersRoot: String?
 
     /// Named so that nobody turns the token off by accident.
     static let noTokenFlag = "--no-token-anyone-on-the-network-can-read-the-store"
@@ -17,6 +21,7 @@ struct DemoArguments: Equatable {
     static let usage = """
     Usage: browser-demo [--port N] [--loopback] [--store PATH [--model PATH]] [--web-root DIR]
                         [--token T | --no-token-anyone-on-the-network-can-read-the-store]
+           browser-demo simulators [--root DIR] [--mac-root DIR]
 
     Serves the CoreDataBrowser web UI and JSON API.
     Without --store it serves an in-memory demo library (Author, Book, AudioBook, Tag).
@@ -32,6 +37,11 @@ struct DemoArguments: Equatable {
                        serve every interface without a token
       -h, --help       show this help
 
+    browser-demo simulators lists every Core Data and SwiftData store of the simulators' apps and App Groups
+    (recognised by content, whatever the file is called), by device and app, with the path to pass to --store:
+      --root DIR       the simulators' folder (default ~/Library/Developer/CoreSimulator/Devices)
+      --mac-root DIR   also macOS apps' containers (for example ~/Library/Containers)
+
     Exit codes: 0 after an interrupt, 1 when the store or server cannot start, 2 for bad arguments.
     """
 
@@ -42,6 +52,10 @@ struct DemoArguments: Equatable {
     static func parse(_ arguments: [String]) throws(Invalid) -> DemoArguments {
         var result = DemoArguments()
         var remaining = arguments[...]
+        if remaining.first == "simulators" {
+            remaining.removeFirst()
+            result.listSimulators = true
+        }
         func value(for option: String) throws(Invalid) -> String {
             guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
                 throw Invalid(message: "\(option) needs a value")
@@ -70,9 +84,16 @@ struct DemoArguments: Equatable {
                 result.token = try value(for: argument)
             case noTokenFlag:
                 result.noToken = true
+            case "--root" where result.listSimulators:
+                result.simulatorsRoot = try value(for: argument)
+            case "--mac-root" where result.listSimulators:
+                result.macContainersRoot = try value(for: argument)
             default:
                 throw Invalid(message: "unknown argument \"\(argument)\"")
             }
+        }
+        if result.listSimulators, result.storePath != nil || result.modelPath != nil || result.webRoot != nil {
+            throw Invalid(message: "simulators takes only --root and --mac-root")
         }
         if result.token != nil && result.noToken {
             throw Invalid(message: "--token and \(noTokenFlag) exclude each other")

@@ -20,6 +20,13 @@ if arguments.showHelp {
     print(DemoArguments.usage)
     exit(0)
 }
+if arguments.listSimulators {
+    switch SimulatorListing.run(root: arguments.simulatorsRoot, macRoot: arguments.macContainersRoot) {
+    case .success(let listing): print(listing)
+    case .failure(let error): fail(error.message, code: 1)
+    }
+    exit(0)
+}
 
 let store: any BrowserStore
 do {

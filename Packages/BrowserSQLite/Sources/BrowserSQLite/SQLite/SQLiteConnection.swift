@@ -17,10 +17,29 @@ final class SQLiteConnection {
     /// Opens the file at `path` (https://www.sqlite.org/c3ref/open.html).
     /// - Parameter readOnly: `SQLITE_OPEN_READONLY` (the same as the URI parameter `mode=ro`): SQLite never
     ///   writes the database file, though a WAL database still needs its `-shm` (see `StoreFiles`).
-    init(path: String, readOnly: Bool) throws(SQLiteError) {
+    /// - Parameter immutable: open with the URI parameter `immutable=1`: SQLite reads the main file only and
+    ///   writes nothing at all (no `-shm`, no `-wal`, no locks). It ignores the `-wal`, so it is only for looking
+    ///   at a file that may not be ours to touch (`StoreRecognition`), never for reading records.
+    init(path: String, readOnly: Bool, immutable: Bool = false) throws(SQLiteError) {
         var handle: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_FULLMUTEX
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_FULLMUTEX
+        var name = path
+        if immutable {
+            flags |= SQLITE_OPEN_URI
+            // A URI's path is percent-encoded where it would be misread, and past ASCII
+            // (https://www.sqlite.org/uri.html): SQLite decodes each %XX back to its byte.
+            let hex = Array("0123456789ABCDEF".utf8)
+            var escaped: [UInt8] = []
+            for byte in path.utf8 {
+                if byte >= 0x80 || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                    escaped += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                } else {
+                    escaped.append(byte)
+                }
+            }
+            name = "file:" + String(decoding: escaped, as: UTF8.self) + "?immutable=1"
+        }
+        let status = sqlite3_open_v2(name, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             if let handle { sqlite3_close_v2(handle) }
