@@ -60,8 +60,10 @@ if [ -n "$fixtures" ]; then
   else
     failed=$((failed + 1)); echo "FAIL simulators listing: $listing"
   fi
+elif [ "${REQUIRE_FIXTURES:-0}" = 1 ]; then
+  failed=$((failed + 1)); echo "FAIL REQUIRE_FIXTURES=1 but ../shared/fixtures/coredata is missing"
 else
-  echo "skipping the store-file checks that need ../shared/fixtures/coredata"
+  echo "skipping the store-file checks that need ../shared/fixtures/coredata (REQUIRE_FIXTURES=1 makes this a failure)"
 fi
 rm -rf "$bad"
 if "$demo" --help | grep -q "Usage: browser-demo"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL --help"; fi

@@ -4,6 +4,8 @@
 #   scripts/test.sh            everything: checks, Swift tests, CLI checks, fuzzing, load, browser tests
 #   scripts/test.sh --no-ui    skip the browser tests (no Chromium needed)
 #
+# REQUIRE_FIXTURES=1 (set by .ci/run) turns a missing ../shared/fixtures/coredata from skipped tests into failures.
+#
 # Needs: Swift 6 (Linux toolchain: libFuzzer for the fuzz step), python3, libsqlite3-dev and zlib1g-dev (installed
 # below when missing on Debian); for the browser tests Chromium, chromedriver and Selenium (scripts/ui-tests/run.sh
 # installs what is missing on Debian). .ci/run installs everything.
@@ -74,4 +76,9 @@ fi
 if [ -d ../shared/fixtures/coredata ]; then
   step "Fixtures untouched"
   (cd ../shared/fixtures/coredata && sha256sum --quiet -c SHA256SUMS) && echo "fixture checksums verified"
+elif [ "${REQUIRE_FIXTURES:-0}" = 1 ]; then
+  echo "REQUIRE_FIXTURES=1 but ../shared/fixtures/coredata is missing: the fixture tests could not run" >&2
+  exit 1
+else
+  echo "NOTE: ../shared/fixtures/coredata is missing: the fixture tests were skipped"
 fi

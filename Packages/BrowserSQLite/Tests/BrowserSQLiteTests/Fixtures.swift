@@ -5,7 +5,8 @@ import Testing
 
 /// The real Core Data stores in `shared/fixtures/coredata` (see its SOURCES.md), found from this file's path:
 /// `<repo>/Packages/BrowserSQLite/Tests/BrowserSQLiteTests/` → `<repo>/../shared/fixtures/coredata`.
-/// Tests that need them are skipped, with a printed reason, when the folder is absent.
+/// Tests that need them are skipped, with a printed reason, when the folder is absent — unless the environment
+/// says `REQUIRE_FIXTURES=1` (`.ci/run` does): then they run and fail, so a moved folder cannot turn them off.
 enum Fixtures {
     static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent() // BrowserSQLiteTests
@@ -18,8 +19,13 @@ enum Fixtures {
 
     static let available: Bool = {
         let present = FileManager.default.fileExists(atPath: root.appendingPathComponent("SOURCES.md").path)
-        if !present { print("Skipping fixture tests: no Core Data fixtures at \(root.path)") }
-        return present
+        if present { return true }
+        if ProcessInfo.processInfo.environment["REQUIRE_FIXTURES"] == "1" {
+            print("REQUIRE_FIXTURES=1 and no Core Data fixtures at \(root.path): the fixture tests run, and fail")
+            return true
+        }
+        print("Skipping fixture tests: no Core Data fixtures at \(root.path) (REQUIRE_FIXTURES=1 makes this a failure)")
+        return false
     }()
 
     static func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
