@@ -4,8 +4,9 @@
     scripts/check-architecture.py              check the repository
     scripts/check-architecture.py --self-test  prove the check catches a violation, on a temporary tree
 
-The rules are the table below; PLAN.md explains them. Each brick's own Package.swift and the root
-Package.swift must also agree on which bricks a brick depends on.
+The rules are the table below; PLAN.md explains them. The root Package.swift (what users resolve) declares
+every brick's targets again with `path:` into Packages/…; the check reads both manifests and fails when they
+disagree on a target's path or dependencies, or when a target is declared in one and not the other.
 """
 import pathlib
 import re
@@ -33,6 +34,73 @@ TEST_ONLY = {"BrowserCoreData": {"BrowserSQLite"}}
 IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?"
                     r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
 PATH_DEP = re.compile(r'\.package\(\s*path:\s*"\.\./([A-Za-z0-9_]+)"')
+TARGET_CALL = re.compile(r"\.(target|testTarget|executableTarget|systemLibrary)\(")
+
+
+def _balanced(text: str, start: int, opening: str, closing: str) -> str:
+    """The text from `start` (just after an opening bracket) to its matching closing bracket."""
+    depth = 1
+    for index in range(start, len(text)):
+        if text[index] == opening:
+            depth += 1
+        elif text[index] == closing:
+            depth -= 1
+            if depth == 0:
+                return text[start:index]
+    return text[start:]
+
+
+def manifest_targets(text: str) -> dict[str, tuple[str, str | None, frozenset[str]]]:
+    """name → (kind, path, dependency names) for every target a Package.swift declares."""
+    text = re.sub(r"//[^\n]*", "", text)  # comments may mention targets
+    targets = {}
+    for match in TARGET_CALL.finditer(text):
+        body = _balanced(text, match.end(), "(", ")")
+        name = re.search(r'\bname:\s*"([^"]+)"', body)
+        if not name:
+            continue
+        path = re.search(r'\bpath:\s*"([^"]+)"', body)
+        dependencies: set[str] = set()
+        deps = re.search(r"\bdependencies:\s*\[", body)
+        if deps:
+            listing = _balanced(body, deps.end(), "[", "]")
+            dependencies |= set(re.findall(r'\.(?:product|target|byName)\(\s*name:\s*"([^"]+)"', listing))
+            listing = re.sub(r"\.(?:product|target|byName)\([^)]*\)", "", listing)
+            dependencies |= set(re.findall(r'"([^"]+)"', listing))
+        targets[name.group(1)] = (match.group(1), path.group(1) if path else None, frozenset(dependencies))
+    return targets
+
+
+def check_root_manifest(root: pathlib.Path) -> list[str]:
+    """The root manifest declares each brick's targets as the brick's own manifest does."""
+    manifest = root / "Package.swift"
+    if not manifest.exists():
+        return []
+    declared = manifest_targets(manifest.read_text(encoding="utf-8"))
+    problems = []
+    expected: dict[str, tuple[str, str, frozenset[str]]] = {}
+    for brick_manifest in sorted((root / "Packages").glob("*/Package.swift")):
+        brick = brick_manifest.parent.name
+        for name, (kind, path, dependencies) in manifest_targets(brick_manifest.read_text(encoding="utf-8")).items():
+            default = ("Tests/" if kind == "testTarget" else "Sources/") + name
+            expected[name] = (kind, f"Packages/{brick}/{path or default}", dependencies)
+    for name, (kind, path, dependencies) in sorted(expected.items()):
+        if name not in declared:
+            problems.append(f"Package.swift: declares no target {name} (Packages/{path.split('/')[1]}/Package.swift does)")
+            continue
+        root_kind, root_path, root_dependencies = declared[name]
+        if root_kind != kind or root_path != path:
+            problems.append(f"Package.swift: {name} is .{root_kind} at {root_path}, its brick declares .{kind} at {path}")
+        if root_dependencies != dependencies:
+            only_root = sorted(root_dependencies - dependencies)
+            only_brick = sorted(dependencies - root_dependencies)
+            problems.append(f"Package.swift: {name} depends on {sorted(root_dependencies)}, its brick's manifest on "
+                            f"{sorted(dependencies)}" + (f" (only the root: {only_root})" if only_root else "")
+                            + (f" (only the brick: {only_brick})" if only_brick else ""))
+    for name, (_, path, _) in sorted(declared.items()):
+        if path and path.startswith("Packages/") and name not in expected:
+            problems.append(f"Package.swift: {name} at {path} is declared in no brick's manifest")
+    return problems
 
 
 def check(root: pathlib.Path) -> list[str]:
@@ -58,7 +126,7 @@ def check(root: pathlib.Path) -> list[str]:
             # Test-only dependencies may reach sideways; sources are held to ALLOWED by the import check above.
             if dependency not in ALLOWED[brick] and dependency not in TEST_ONLY.get(brick, set()) | {"BrowserMemory"}:
                 problems.append(f"Packages/{brick}/Package.swift: {brick} must not depend on {dependency}")
-    return problems
+    return problems + check_root_manifest(root)
 
 
 def self_test() -> int:
@@ -72,15 +140,28 @@ def self_test() -> int:
         (http / "Sources/BrowserHTTP").mkdir(parents=True)
         (http / "Package.swift").write_text('dependencies: [.package(path: "../BrowserCore")]\n')
         (http / "Sources/BrowserHTTP/Fine.swift").write_text("#if canImport(Glibc)\nimport Glibc\n#endif\n")
+        memory = root / "Packages/BrowserMemory"
+        (memory / "Sources/BrowserMemory").mkdir(parents=True)
+        (memory / "Package.swift").write_text(
+            '.target(name: "BrowserMemory", dependencies: [.product(name: "BrowserCore", package: "BrowserCore")],'
+            ' path: "Sources/BrowserMemory"),\n.testTarget(name: "BrowserMemoryTests", dependencies: ["BrowserMemory"])\n')
+        # The root manifest drifted: a dependency only it declares, and a test target it forgot.
+        (root / "Package.swift").write_text(
+            '.target(name: "BrowserMemory", dependencies: ["BrowserCore", "BrowserHTTP"],'
+            ' path: "Packages/BrowserMemory/Sources/BrowserMemory"),\n')
         found = check(root)
         expected = [
             "Packages/BrowserCore/Sources/BrowserCore/Bad.swift:2: BrowserCore must not import BrowserHTTP",
             "Packages/BrowserHTTP/Package.swift: BrowserHTTP must not depend on BrowserCore",
+            "Package.swift: BrowserMemory depends on ['BrowserCore', 'BrowserHTTP'], its brick's manifest on "
+            "['BrowserCore'] (only the root: ['BrowserHTTP'])",
+            "Package.swift: declares no target BrowserMemoryTests (Packages/BrowserMemory/Package.swift does)",
         ]
         if found != expected:
             print("self-test failed:\n  expected " + repr(expected) + "\n  got      " + repr(found), file=sys.stderr)
             return 1
-    print("architecture check self-test: the check catches an upward import and an upward dependency")
+    print("architecture check self-test: the check catches an upward import, an upward dependency, and a root "
+          "manifest that drifted from a brick's")
     return 0
 
 
@@ -93,7 +174,7 @@ def main() -> int:
     if problems:
         print(f"architecture check: {len(problems)} problem(s)", file=sys.stderr)
         return 1
-    print("architecture check: every brick imports only what it may")
+    print("architecture check: every brick imports only what it may, and the root manifest matches the bricks'")
     return 0
 
 
