@@ -73,7 +73,8 @@ swiftc -typecheck -module-name BrowserCoreDataTests "${common[@]}" "${sqlite_map
   $(sources Packages/BrowserCoreData/Tests/BrowserCoreDataTests)
 echo "type-checked Packages/BrowserCoreData/Tests"
 
-# 6. The iOS demo app's Core Data files. Its SwiftUI/Combine files (the App, the content view, the browser
+# 6. The iOS demo app's Core Data files (the seed is BrowserMemory's DemoSeed).
+emit BrowserMemory $(sources Packages/BrowserMemory/Sources/BrowserMemory) Its SwiftUI/Combine files (the App, the content view, the browser
 #    controller) cannot be checked here:
 #    there is no SwiftUI on Linux.
 demo=(Apps/iOSDemo/Sources/PersistenceController.swift Apps/iOSDemo/Sources/SeedData.swift)

@@ -67,10 +67,11 @@ enum PairingTokenFile {
                   .trimmingCharacters(in: .whitespacesAndNewlines))
         else { return nil }
         #if canImport(Darwin)
-        let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtimespec.tv_sec))
+        let time = info.st_mtimespec
         #else
-        let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
+        let time = info.st_mtim
         #endif
+        let modified = Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9)
         return (token, modified)
     }
 
