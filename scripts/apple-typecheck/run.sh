@@ -34,8 +34,8 @@ adapter_dir=Packages/BrowserCoreData/Sources/BrowserCoreData
 if [ "$self_test" = 1 ]; then
   # A copy of the adapter with one call misspelt: the check must fail on it.
   cp -r "$adapter_dir" "$work/adapter"
-  sed -i 's/objectIDs(forRelationshipNamed: name)/objectIDs(forRelationship: name)/' "$work/adapter/ManagedContextStore.swift"
-  grep -q 'objectIDs(forRelationship: name)' "$work/adapter/ManagedContextStore.swift"
+  sed -i 's/objectIDs(forRelationshipNamed: scope.relationship)/objectIDs(forRelationship: scope.relationship)/' "$work/adapter/ManagedContextStore.swift"
+  grep -q 'objectIDs(forRelationship: scope.relationship)' "$work/adapter/ManagedContextStore.swift"
   adapter_dir="$work/adapter"
 fi
 
@@ -73,10 +73,9 @@ swiftc -typecheck -module-name BrowserCoreDataTests "${common[@]}" "${sqlite_map
   $(sources Packages/BrowserCoreData/Tests/BrowserCoreDataTests)
 echo "type-checked Packages/BrowserCoreData/Tests"
 
-# 6. The iOS demo app's Core Data files (the seed is BrowserMemory's DemoSeed).
-emit BrowserMemory $(sources Packages/BrowserMemory/Sources/BrowserMemory) Its SwiftUI/Combine files (the App, the content view, the browser
-#    controller) cannot be checked here:
-#    there is no SwiftUI on Linux.
+# 6. The iOS demo app's Core Data files (its seed is BrowserMemory's DemoSeed). Its SwiftUI/Combine files (the
+#    App, the content view, the browser controller) cannot be checked here: there is no SwiftUI on Linux.
+emit BrowserMemory $(sources Packages/BrowserMemory/Sources/BrowserMemory)
 demo=(Apps/iOSDemo/Sources/PersistenceController.swift Apps/iOSDemo/Sources/SeedData.swift)
 swiftc -typecheck -module-name iOSDemo "${common[@]}" "${demo[@]}"
 echo "type-checked the iOS demo's Core Data files (not its SwiftUI files)"

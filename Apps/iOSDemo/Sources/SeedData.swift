@@ -14,7 +14,7 @@ enum SeedData {
         for record in DemoSeed.records {
             let object = NSEntityDescription.insertNewObject(forEntityName: record.entity, into: context)
             for (key, value) in record.values {
-                object.setValue(foundationValue(value), forKey: key)
+                object.setValue(value.foundationValue, forKey: key)
             }
             objects[record.key] = object
         }
@@ -31,21 +31,5 @@ enum SeedData {
             }
         }
         try context.save()
-    }
-
-    /// The object Core Data stores for a seed value (`NSNumber` for numbers and Booleans, as KVC expects).
-    private static func foundationValue(_ value: AttributeValue) -> Any? {
-        switch value {
-        case .null, .undecodable: nil
-        case .string(let text), .uri(let text): text
-        case .integer(let number): NSNumber(value: number)
-        case .double(let number): NSNumber(value: number)
-        case .float(let number): NSNumber(value: number)
-        case .decimal(let number): NSDecimalNumber(decimal: number)
-        case .boolean(let flag): NSNumber(value: flag)
-        case .date(let date): date
-        case .uuid(let uuid): uuid
-        case .binary(let byteCount): Data(count: byteCount)
-        }
     }
 }

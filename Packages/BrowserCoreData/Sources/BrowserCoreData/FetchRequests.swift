@@ -25,6 +25,26 @@ enum FetchRequests {
         return request
     }
 
+    /// The IDs of the records a query selects, in its order, without limit: for a record's position, and for the
+    /// records of an ordered relationship, which the store cannot sort by the relationship's order itself.
+    static func recordIDs(_ query: RecordQuery, restrictedTo ids: [NSManagedObjectID]?) throws -> NSFetchRequest<NSManagedObjectID> {
+        let request = NSFetchRequest<NSManagedObjectID>(entityName: query.entity)
+        request.resultType = .managedObjectIDResultType
+        request.includesSubentities = true
+        request.includesPendingChanges = false
+        request.predicate = try predicate(query, restrictedTo: ids)
+        request.sortDescriptors = try records(query).sortDescriptors
+        return request
+    }
+
+    /// The query's filter, and with a relationship scope `SELF IN` the scope's targets.
+    static func predicate(_ query: RecordQuery, restrictedTo ids: [NSManagedObjectID]?) throws -> NSPredicate? {
+        let filter = try query.filter.map(FilterPredicate.make)
+        guard let ids else { return filter }
+        let scope = FilterPredicate.objects(in: ids)
+        return filter.map { NSCompoundPredicate(andPredicateWithSubpredicates: [$0, scope]) } ?? scope
+    }
+
     /// How many records of the entity there are, sub-entities included.
     static func count(of entity: String) -> NSFetchRequest<NSManagedObject> {
         let request = NSFetchRequest<NSManagedObject>(entityName: entity)

@@ -29,6 +29,15 @@ enum FilterPredicate {
                 type: .contains,
                 options: [.caseInsensitive, .diacriticInsensitive]
             )
+        case .comparison(let attribute, .equals, let value):
+            // `attribute == constant` (a pasted UUID): the constant is the object Core Data stores for the value.
+            return NSComparisonPredicate(
+                leftExpression: NSExpression(forKeyPath: attribute),
+                rightExpression: NSExpression(forConstantValue: value.foundationValue),
+                modifier: .direct,
+                type: .equalTo,
+                options: []
+            )
         }
     }
 

@@ -40,9 +40,13 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         let places = try await read { context in
             (context.persistentStoreCoordinator?.persistentStores ?? []).map { $0.url?.path ?? $0.type }
         }
+        let identifier = try await read { context in
+            context.persistentStoreCoordinator?.persistentStores.first?.identifier
+        }
         let how = reading == .privateQueue ? "private-queue reader" : "the app's context"
         let summary = "Live Core Data context (\(how))" + (places.isEmpty ? "" : ": " + places.joined(separator: ", "))
-        return StoreDescription(summary: summary, model: ModelOrigin(source: .live), capabilities: .readOnly)
+        return StoreDescription(summary: summary, model: ModelOrigin(source: .live), capabilities: .readOnly,
+                                storeIdentifier: identifier)
     }
 
     public func schema() async throws -> StoreSchema {
@@ -64,13 +68,42 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
 
     public func page(_ query: RecordQuery) async throws -> RecordPage {
         try await read { context in
+            var targets: [NSManagedObjectID]?
+            if let scope = query.scope {
+                guard let reached = try Self.targets(of: scope, in: context) else { return RecordPage(total: 0, records: []) }
+                if query.sort == nil, scope.isOrdered {
+                    return try Self.orderedPage(query, targets: reached, in: context)
+                }
+                targets = reached
+            }
             let request = try FetchRequests.records(query)
+            request.predicate = try FetchRequests.predicate(query, restrictedTo: targets)
             let total = try context.count(for: request)
             // One fetch for the page: the store applies LIMIT and OFFSET, never the whole table in memory.
             request.fetchLimit = query.limit
             request.fetchOffset = query.offset
             let objects = try context.fetch(request)
             return RecordPage(total: total, records: try objects.map(ManagedRecords.record))
+        }
+    }
+
+    /// The record's offset in the query's order. Core Data cannot count "the rows before this one" for an
+    /// arbitrary sort, so this fetches the IDs (not the objects) the query selects, in order, and finds the
+    /// record among them: 16 bytes of memory a row, once per "show in list", acceptable for a debugging tool.
+    public func position(of id: ObjectID, in query: RecordQuery) async throws -> Int? {
+        let subtree = try await schema().subtree(of: query.entity)
+        guard subtree.contains(id.entity) else { return nil }
+        return try await read { context in
+            guard let wanted = try Self.object(id, in: context)?.objectID else { return nil }
+            var targets: [NSManagedObjectID]?
+            if let scope = query.scope {
+                guard let reached = try Self.targets(of: scope, in: context) else { return nil }
+                if query.sort == nil, scope.isOrdered {
+                    return try Self.ordered(query, targets: reached, in: context).firstIndex(of: wanted)
+                }
+                targets = reached
+            }
+            return try context.fetch(FetchRequests.recordIDs(query, restrictedTo: targets)).firstIndex(of: wanted)
         }
     }
 
@@ -86,35 +119,73 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
             throw BrowserError.notFound("No record \(id.uri)")
         }
         return try await read { context in
-            guard let source = try Self.object(id, in: context) else {
+            let scope = RelationshipScope(source: id, relationship: name, isOrdered: false)
+            guard let ids = try Self.targets(of: scope, in: context, sortedByKey: true) else {
                 throw BrowserError.notFound("No record \(id.uri)")
             }
-            guard let relationship = source.entity.relationshipsByName[name] else {
-                throw BrowserError.notFound("\(id.entity) has no relationship \"\(name)\"")
-            }
-            var ids: [NSManagedObjectID]
-            if relationship.isToMany {
-                // The IDs come from the relationship's foreign keys or join table: no destination object is
-                // faulted in, however many there are.
-                ids = source.objectIDs(forRelationshipNamed: name)
-                if !relationship.isOrdered {
-                    // An unordered relationship has no order; list it by primary key, as the SQLite reader does.
-                    ids.sort { ManagedRecords.primaryKey($0) < ManagedRecords.primaryKey($1) }
-                }
-            } else {
-                // A to-one's target is a fault; its objectID does not fire it.
-                ids = (source.value(forKey: name) as? NSManagedObject).map { [$0.objectID] } ?? []
-            }
-            ids.removeAll { $0.isTemporaryID }
             let shown = Array(ids.prefix(max(limit, 0)))
-            guard !shown.isEmpty, let destination = relationship.destinationEntity?.name else {
+            guard !shown.isEmpty, let source = try Self.object(id, in: context),
+                  let destination = source.entity.relationshipsByName[name]?.destinationEntity?.name else {
                 return RelatedRecords(total: ids.count, records: [])
             }
-            // The shown targets in one fetch, then in relationship order.
-            let objects = try context.fetch(FetchRequests.objects(shown, destination: destination))
-            let byID = Dictionary(objects.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
-            return RelatedRecords(total: ids.count, records: try shown.compactMap { byID[$0] }.map(ManagedRecords.record))
+            return RelatedRecords(total: ids.count, records: try Self.records(shown, destination: destination, in: context))
         }
+    }
+
+    // MARK: Relationships
+
+    /// The IDs the scope's source reaches through its relationship, in the relationship's order when it is
+    /// ordered (else by primary key when `sortedByKey`), without faulting in any target; nil when the source
+    /// is not in the store. Unsaved (temporary) IDs are left out.
+    private static func targets(of scope: RelationshipScope, in context: NSManagedObjectContext,
+                                sortedByKey: Bool = false) throws -> [NSManagedObjectID]? {
+        guard let source = try object(scope.source, in: context) else { return nil }
+        guard let relationship = source.entity.relationshipsByName[scope.relationship] else {
+            throw BrowserError.notFound("\(scope.source.entity) has no relationship \"\(scope.relationship)\"")
+        }
+        var ids: [NSManagedObjectID]
+        if relationship.isToMany {
+            // The IDs come from the relationship's foreign keys or join table: no destination object is faulted
+            // in, however many there are.
+            ids = source.objectIDs(forRelationshipNamed: scope.relationship)
+            if !relationship.isOrdered, sortedByKey {
+                // An unordered relationship has no order; list it by primary key, as the SQLite reader does.
+                ids.sort { ManagedRecords.primaryKey($0) < ManagedRecords.primaryKey($1) }
+            }
+        } else {
+            // A to-one's target is a fault; its objectID does not fire it.
+            ids = (source.value(forKey: scope.relationship) as? NSManagedObject).map { [$0.objectID] } ?? []
+        }
+        ids.removeAll { $0.isTemporaryID }
+        return ids
+    }
+
+    /// An ordered relationship's targets that the query's filter keeps, in the relationship's order (reversed
+    /// for `desc`): the store sorts by attributes, not by a relationship's order, so the order is applied here.
+    private static func ordered(_ query: RecordQuery, targets: [NSManagedObjectID],
+                                in context: NSManagedObjectContext) throws -> [NSManagedObjectID] {
+        var kept = targets
+        if query.filter != nil {
+            let matching = Set(try context.fetch(FetchRequests.recordIDs(query, restrictedTo: targets)))
+            kept.removeAll { !matching.contains($0) }
+        }
+        return query.order == .descending ? kept.reversed() : kept
+    }
+
+    private static func orderedPage(_ query: RecordQuery, targets: [NSManagedObjectID],
+                                    in context: NSManagedObjectContext) throws -> RecordPage {
+        let kept = try ordered(query, targets: targets, in: context)
+        let shown = Array(kept.dropFirst(query.offset).prefix(query.limit))
+        return RecordPage(total: kept.count, records: try records(shown, destination: query.entity, in: context))
+    }
+
+    /// The records with these IDs in one fetch, in the order of `ids`.
+    private static func records(_ ids: [NSManagedObjectID], destination: String,
+                                in context: NSManagedObjectContext) throws -> [StoredRecord] {
+        guard !ids.isEmpty else { return [] }
+        let objects = try context.fetch(FetchRequests.objects(ids, destination: destination))
+        let byID = Dictionary(objects.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+        return try ids.compactMap { byID[$0] }.map(ManagedRecords.record)
     }
 
     // MARK: Contexts

@@ -52,4 +52,17 @@ import Testing
         }
         #expect(message.contains("Integer 32"))
     }
+
+    /// `foundationValue` is what Core Data is handed (a seed, a predicate's constant): read back through
+    /// `init(foundationValue:type:)` it is the same value.
+    @Test("foundationValue round-trips", arguments: [
+        (AttributeValue.integer(9_007_199_254_740_993), AttributeType.integer64), (.double(-0.5), .double),
+        (.float(0.1), .float), (.decimal(Decimal(string: "10.11")!), .decimal), (.boolean(true), .boolean),
+        (.string("Café"), .string), (.date(Date(timeIntervalSinceReferenceDate: 12.25)), .date),
+        (.uuid(UUID(uuidString: "31D0046D-3C85-410E-BBB0-141FC0105E06")!), .uuid), (.binary(byteCount: 3), .binary),
+        (.null, .string),
+    ])
+    func foundationValueRoundTrips(value: AttributeValue, type: AttributeType) {
+        #expect(AttributeValue(foundationValue: value.foundationValue, type: type) == value)
+    }
 }

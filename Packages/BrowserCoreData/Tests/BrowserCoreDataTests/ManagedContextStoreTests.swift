@@ -17,12 +17,13 @@ import Testing
         try await service.records(of: entity, parameters: parameters).rows.map(\.summary)
     }
 
-    @Test func entitiesComeFromTheModelWithoutAbstractOnesAndCountSubEntities() async throws {
+    @Test func entitiesComeFromTheModelWithAbstractOnesMarkedAndCountSubEntities() async throws {
         let (service, _) = try await makeService()
         let entities = try await service.entities()
-        #expect(entities.map(\.name) == ["AudioBook", "Author", "Book", "Circle", "Sample", "Tag"])
+        #expect(entities.map(\.name) == ["AudioBook", "Author", "Book", "Circle", "Sample", "Shape", "Tag"])
+        #expect(entities.filter(\.isAbstract).map(\.name) == ["Shape"])
         let counts = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.count) })
-        #expect(counts == ["AudioBook": 1, "Author": 3, "Book": 8, "Circle": 0, "Sample": 0, "Tag": 4])
+        #expect(counts == ["AudioBook": 1, "Author": 3, "Book": 8, "Circle": 0, "Sample": 0, "Shape": 0, "Tag": 4])
         let book = try #require(entities.first { $0.name == "Book" })
         #expect(book.parent == nil)
         #expect(entities.first { $0.name == "AudioBook" }?.parent == "Book")
@@ -176,6 +177,46 @@ import Testing
         #expect(try await givenService.object(id: ada.id).summary == "Ada Lovelace")
         #expect(try await privateService.object(id: ada.id).summary == "Ada Byron")
         #expect(try await givenService.records(of: "Author", parameters: .init()).total == 3)
+    }
+
+    // MARK: Relationship lists, positions, find by ID (the same answers as BrowserMemory and BrowserSQLite)
+
+    @Test func relatedListsPageSortAndSearchLikeAnyList() async throws {
+        let (service, _) = try await makeService()
+        let zola = try #require(try await service.records(of: "Author", parameters: .init(search: "zola")).rows.first?.id)
+        let books = try await service.related(id: zola, relationship: "books", parameters: .init(sort: "title"))
+        #expect(books.total == 3)
+        #expect(books.rows.map(\.summary) == ["Germinal", "The Café Catalogue", "Thérèse Raquin"])
+        let second = try await service.related(id: zola, relationship: "books", parameters: .init(sort: "title", limit: "1", offset: "1"))
+        #expect(second.rows.map(\.summary) == ["The Café Catalogue"] && second.total == 3)
+        let searched = try await service.related(id: zola, relationship: "books", parameters: .init(search: "germ"))
+        #expect(searched.rows.map(\.summary) == ["Germinal"] && searched.total == 1)
+        // A to-one scope is its one target; the inverse direction from a tag lists its books.
+        let germinal = try #require(searched.rows.first?.id)
+        #expect(try await service.related(id: germinal, relationship: "author", parameters: .init()).rows.map(\.id) == [zola])
+        let fiction = try #require(try await service.records(of: "Tag", parameters: .init(search: "fiction")).rows.first?.id)
+        #expect(try await service.related(id: fiction, relationship: "books", parameters: .init()).total == 5)
+    }
+
+    @Test func positionsAreTheIndexInTheList() async throws {
+        let (service, _) = try await makeService()
+        let list = try await service.records(of: "Book", parameters: .init(sort: "title", order: "desc"))
+        for (index, row) in list.rows.enumerated() {
+            let position = try await service.position(of: "Book", id: row.id, parameters: .init(sort: "title", order: "desc", limit: "3"))
+            #expect(position.offset == index && position.pageOffset == index / 3 * 3)
+        }
+        let author = try #require(try await service.records(of: "Author", parameters: .init()).rows.first?.id)
+        await #expect(throws: BrowserError.self) {
+            try await service.position(of: "Book", id: author, parameters: .init())
+        }
+    }
+
+    @Test func searchFindsRecordsByIDAndUUID() async throws {
+        let (service, _) = try await makeService()
+        let first = try #require(try await service.records(of: "Book", parameters: .init()).rows.first)
+        #expect(try await service.records(of: "Book", parameters: .init(search: first.id)).rows.map(\.id) == [first.id])
+        let uuid = TestLibrary.uuid(3).uuidString.lowercased()
+        #expect(try await titles(service, .init(search: uuid)) == ["Germinal"])
     }
 }
 

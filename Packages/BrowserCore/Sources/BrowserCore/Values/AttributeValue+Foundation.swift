@@ -76,3 +76,23 @@ extension AttributeValue {
         .undecodable("expected a \(type.rawValue) value, found \(Swift.type(of: value))")
     }
 }
+
+extension AttributeValue {
+    /// The object Core Data takes for the value (`setValue(_:forKey:)`, a predicate's constant): `NSNumber` for
+    /// numbers and Booleans, `NSDecimalNumber`, `String`, `Date`, `UUID`, zeroed `Data` of the byte count for
+    /// binary (only its size is known), nil for null. The inverse of `init(foundationValue:type:)`.
+    public var foundationValue: Any? {
+        switch self {
+        case .null, .undecodable: nil
+        case .string(let text), .uri(let text): text
+        case .integer(let number): NSNumber(value: number)
+        case .double(let number): NSNumber(value: number)
+        case .float(let number): NSNumber(value: number)
+        case .decimal(let number): NSDecimalNumber(decimal: number)
+        case .boolean(let flag): NSNumber(value: flag)
+        case .date(let date): date
+        case .uuid(let uuid): uuid
+        case .binary(let byteCount): Data(count: byteCount)
+        }
+    }
+}
