@@ -19,21 +19,29 @@
  *              (data-kind="loading|empty|error|hint"; hidden when there is nothing to say)
  *   Entities   #entity-list > li.entity-item[data-entity][data-count][aria-current="true" when selected]
  *              with .entity-name and .entity-count
- *   Toolbar    #search-input, #search-attr, #sort-select, #order-btn[data-order="asc|desc"], #limit-select,
- *              #prev-btn, #next-btn, #page-indicator ("1–100 of 312")
- *   Records    #record-list (listbox, ArrowUp/ArrowDown/Home/End move the selection)
- *              > li.record-row[data-id][data-entity][aria-selected] with .record-summary and .record-sub
+ *   Toolbar    #search-input, #search-attr, #display-attr, #sort-select, #order-btn[data-order="asc|desc"],
+ *              #limit-select, #first-btn, #prev-btn, #next-btn, #last-btn, #page-input, #page-indicator
+ *              ("1–100 of 312", numbers grouped by the browser's locale)
+ *   Scope      #scope-chip (shown for ?relatedTo=<id>&via=<rel>) with #scope-text and #scope-clear
+ *   Sidebar    #entity-filter, #hide-empty; .entity-item[data-depth][data-abstract] (sub-entities under their parent)
+ *   Top bar    #model-line[data-source] (where the model came from; .is-warning when guessed from the tables)
+ *   Records    #record-list (listbox, ArrowUp/ArrowDown/Home/End move the selection, PageUp/PageDown the page)
+ *              > li.record-row[data-id][data-entity][aria-selected] with .record-summary, .record-sub and, when
+ *              sorted, .record-sort-value (the sorted attribute's value)
  *              (.record-sub holds .record-entity when the row's entity differs from the selected one)
  *   Detail     #detail[data-id][data-entity], #detail-entity, #detail-summary, #detail-id,
  *              #attr-table > tbody > tr.attr-row[data-attr][data-type] > td.attr-value > span.val (+ kind class),
- *              #rel-list > .rel-block[data-rel][data-destination] with .rel-count, a.rel-item[data-id][data-entity],
- *              .rel-more ("+N more"), .rel-empty
+ *              #rel-list > .rel-block[data-rel][data-destination] with .rel-count, a.rel-destination-link,
+ *              a.rel-item[data-id][data-entity], .rel-more ("+N more") holding a.rel-show-all, .rel-empty;
+ *              #copy-id-btn, #copy-json-btn; long strings clamped with button.show-all-value
  *   Values     span.val plus one kind: val-string val-empty val-number val-nonfinite val-true val-false
  *              val-date val-uuid val-binary val-error val-null val-other; big integers sent as strings are
  *              "val-number val-bigint" (exact digits), Decimals "val-number val-decimal" (the string as sent)
  *   Splitters  #splitter-left, #splitter-right; sizes persisted in localStorage "cdb.inspector.panes"
  *              as {"left": px, "right": px}
- *   Storage    localStorage "cdb.preferredView" = "inspector" on every load of this page
+ *   Storage    localStorage "cdb.preferredView" = "inspector" on every load of this page; "cdb.hideEmpty";
+ *              "cdb.displayAttributes" = {"<store>": {"<Entity>": "<attribute>"}} (the user's "Name by" choices)
+ *   Keyboard   "/" focuses the search box
  */
 'use strict';
 
@@ -49,11 +57,27 @@
   const PANE_DEFAULTS = { left: 240, right: 420 };
   const PANE_MIN = { left: 160, middle: 280, right: 240 };
   const SPLITTER_KEY_STEP = 16;
+  /** Longer strings are clamped in the detail (a 187,000-character value must not make one cell huge). */
+  const LONG_VALUE_CHARS = 2000;
+  const DISPLAY_KEY = 'cdb.displayAttributes';
+  const HIDE_EMPTY_KEY = 'cdb.hideEmpty';
+  /** Attribute types a list cannot be sorted by (the server refuses them too). */
+  const UNSORTABLE_TYPES = new Set(['Binary', 'Transformable', 'Undefined', 'ObjectID']);
 
   const byId = (id) => document.getElementById(id);
   const dom = {
     layout: byId('layout'),
     storeName: byId('store-name'),
+    modelLine: byId('model-line'),
+    entityFilter: byId('entity-filter'),
+    hideEmpty: byId('hide-empty'),
+    displayAttr: byId('display-attr'),
+    firstBtn: byId('first-btn'),
+    lastBtn: byId('last-btn'),
+    pageInput: byId('page-input'),
+    scopeChip: byId('scope-chip'),
+    scopeText: byId('scope-text'),
+    scopeClear: byId('scope-clear'),
     readOnlyChip: byId('readonly-chip'),
     refreshBtn: byId('refresh-btn'),
     exportBtn: byId('export-btn'),
@@ -95,6 +119,8 @@
     entitiesLoaded: null,
     /** Last rendered page response. */
     page: null,
+    /** The store's description from /api/health: the key of the user's display choices. */
+    storeKey: '',
   };
 
   /** One AbortController per kind of request: a newer request supersedes the older one. */
@@ -102,7 +128,7 @@
   let searchTimer = 0;
 
   function emptyView() {
-    return { entity: '', search: '', searchAttr: '', sort: '', order: 'asc', limit: DEFAULT_LIMIT, offset: 0, id: '' };
+    return { entity: '', search: '', searchAttr: '', sort: '', order: 'asc', limit: DEFAULT_LIMIT, offset: 0, id: '', relatedTo: '', via: '' };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -127,6 +153,8 @@
     v.limit = parsePositiveInt(q.get('limit'), DEFAULT_LIMIT, { min: 1, max: MAX_LIMIT });
     v.offset = parsePositiveInt(q.get('offset'), 0);
     v.id = q.get('id') || '';
+    v.relatedTo = q.get('relatedTo') || '';
+    v.via = q.get('via') || '';
     // A link to a record alone (/?id=…, as the Lab's double-click opens) still shows its entity's list.
     if (!v.entity && v.id) v.entity = entityFromId(v.id) || '';
     return v;
@@ -141,6 +169,8 @@
     if (v.order !== 'asc') q.set('order', v.order);
     if (v.limit !== DEFAULT_LIMIT) q.set('limit', String(v.limit));
     if (v.offset !== 0) q.set('offset', String(v.offset));
+    if (v.relatedTo) q.set('relatedTo', v.relatedTo);
+    if (v.via) q.set('via', v.via);
     if (v.id) q.set('id', v.id);
     const text = q.toString();
     return text ? `/?${text}` : '/';
@@ -160,7 +190,12 @@
   /** "x-coredata://<store>/Book/p12" -> "Book" (or null). */
   function entityFromId(id) {
     const m = /\/([^/]+)\/p\d+$/.exec(id);
-    return m ? decodeURIComponent(m[1]) : null;
+    if (!m) return null;
+    try {
+      return decodeURIComponent(m[1]);
+    } catch (_) {
+      return null; // a malformed escape in a pasted URL is shown as an error by the server, not thrown here
+    }
   }
 
   function shortId(id) {
@@ -343,6 +378,9 @@
       dom.storeName.textContent = typeof health.store === 'string' ? health.store : '';
       dom.storeName.title = dom.storeName.textContent;
       dom.storeName.classList.remove('is-error');
+      data.storeKey = dom.storeName.textContent;
+      renderModelLine(health.model);
+      renderToolbar();
     } catch (err) {
       if (isAbort(err)) return;
       dom.readOnlyChip.hidden = true;
@@ -350,6 +388,28 @@
       dom.storeName.title = dom.storeName.textContent;
       dom.storeName.classList.add('is-error');
     }
+  }
+
+  /** Says where the model came from; a model guessed from the tables gets a warning. */
+  function renderModelLine(model) {
+    if (!model || typeof model.source !== 'string') {
+      dom.modelLine.hidden = true;
+      return;
+    }
+    const name = typeof model.name === 'string' && model.name ? ` “${model.name}”` : '';
+    const texts = {
+      file: `Model: ${model.path || 'the named file'}${name}`,
+      'store-cache': `Model: the store's cached model${name}`,
+      inferred: '⚠ Model guessed from the tables: names and types may differ from the app’s',
+      live: 'Model: the app’s own',
+    };
+    dom.modelLine.textContent = texts[model.source] || `Model: ${model.source}`;
+    dom.modelLine.title = model.source === 'inferred'
+      ? 'No model file was given and the store holds no cached model, so entities and attributes were read from the table layout. Pass --model to use the app’s .xcdatamodeld.'
+      : dom.modelLine.textContent;
+    dom.modelLine.dataset.source = model.source;
+    dom.modelLine.classList.toggle('is-warning', model.source === 'inferred');
+    dom.modelLine.hidden = false;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -381,25 +441,92 @@
     return done;
   }
 
+  /** Entities in tree order: roots by name, each followed by its sub-entities (depth-first). */
+  function entitiesInTreeOrder() {
+    const children = new Map();
+    const known = new Set(data.entities.map((e) => e.name));
+    for (const entity of data.entities) {
+      const parent = entity.parent && known.has(entity.parent) ? entity.parent : '';
+      if (!children.has(parent)) children.set(parent, []);
+      children.get(parent).push(entity);
+    }
+    const ordered = [];
+    const visit = (parent, depth) => {
+      for (const entity of (children.get(parent) || []).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        ordered.push({ entity, depth });
+        if (depth < 16) visit(entity.name, depth + 1);
+      }
+    };
+    visit('', 0);
+    return ordered;
+  }
+
   function renderEntities() {
-    const items = data.entities.map((entity) => {
+    const filter = dom.entityFilter.value.trim().toLowerCase();
+    const hideEmpty = dom.hideEmpty.checked;
+    const items = [];
+    for (const { entity, depth } of entitiesInTreeOrder()) {
+      if (filter && !entity.name.toLowerCase().includes(filter)) continue;
+      // The selected entity stays visible even when empty, so the list never hides where you are.
+      if (hideEmpty && entity.count === 0 && entity.name !== view.entity) continue;
       const li = el('li', 'entity-item');
       li.dataset.entity = entity.name;
       li.dataset.count = String(entity.count);
+      li.dataset.depth = String(depth);
+      li.style.setProperty('--depth', String(depth));
       const button = el('button', 'entity-button');
       button.type = 'button';
-      const name = el('span', 'entity-name', entity.name);
-      button.append(name);
-      if (entity.parent) {
-        button.append(el('span', 'entity-parent', `⊂ ${entity.parent}`));
-        button.title = `${entity.name}, a sub-entity of ${entity.parent}`;
+      button.tabIndex = -1; // one tab stop for the whole list: arrow keys move inside it
+      button.append(el('span', 'entity-name', entity.name));
+      if (entity.abstract) {
+        li.dataset.abstract = 'true';
+        button.append(el('span', 'entity-badge', 'abstract'));
       }
-      button.append(el('span', 'entity-count', entity.count));
+      button.title = [entity.name, entity.parent ? `a sub-entity of ${entity.parent}` : '',
+        entity.abstract ? 'abstract: lists its sub-entities’ records' : ''].filter(Boolean).join(', ');
+      button.append(el('span', 'entity-count', formatCount(entity.count)));
       li.append(button);
-      return li;
-    });
+      items.push(li);
+    }
     dom.entityList.replaceChildren(...items);
     markSelectedEntity();
+  }
+
+  function onEntityListKey(event) {
+    const items = [...dom.entityList.children];
+    if (!items.length) return;
+    const current = items.findIndex((li) => li.dataset.entity === view.entity);
+    let next = -1;
+    switch (event.key) {
+      case 'ArrowDown': next = current < 0 ? 0 : Math.min(items.length - 1, current + 1); break;
+      case 'ArrowUp': next = current < 0 ? items.length - 1 : Math.max(0, current - 1); break;
+      case 'Home': next = 0; break;
+      case 'End': next = items.length - 1; break;
+      default: return;
+    }
+    event.preventDefault();
+    if (next !== current) {
+      selectEntity(items[next].dataset.entity);
+      items[next].scrollIntoView({ block: 'nearest' });
+    }
+  }
+
+  function onEntityFilterInput() {
+    renderEntities();
+  }
+
+  function onHideEmptyChange() {
+    try {
+      window.localStorage.setItem(HIDE_EMPTY_KEY, dom.hideEmpty.checked ? '1' : '0');
+    } catch (_) {
+      // Storage may be unavailable; the choice then lasts for this page.
+    }
+    renderEntities();
+  }
+
+  /** A count grouped by the browser's locale (1,000,000). */
+  function formatCount(n) {
+    return Number.isFinite(n) ? n.toLocaleString() : String(n);
   }
 
   function markSelectedEntity() {
@@ -442,7 +569,11 @@
     const stringAttrs = attributes.filter((a) => a.type === 'String');
 
     setOptions(dom.searchAttr, [{ value: '', label: 'All text' }, ...stringAttrs.map((a) => ({ value: a.name, label: a.name }))], view.searchAttr);
-    setOptions(dom.sortSelect, [{ value: '', label: '(none)' }, ...attributes.map((a) => ({ value: a.name, label: a.name }))], view.sort);
+    const sortable = attributes.filter((a) => !UNSORTABLE_TYPES.has(a.type));
+    setOptions(dom.sortSelect, [{ value: '', label: '(none)' }, ...sortable.map((a) => ({ value: a.name, label: a.name }))], view.sort);
+    const fallback = entity && entity.summaryAttribute ? `Name: ${entity.summaryAttribute} (default)` : 'Name: default';
+    setOptions(dom.displayAttr, [{ value: '', label: fallback }, ...stringAttrs.map((a) => ({ value: a.name, label: `Name: ${a.name}` }))],
+      displayChoice(view.entity) || '');
     // Keep a value from the URL that the schema does not know, so the server's 400 explains it.
     if (view.searchAttr && dom.searchAttr.value !== view.searchAttr) addOrphanOption(dom.searchAttr, view.searchAttr);
     if (view.sort && dom.sortSelect.value !== view.sort) addOrphanOption(dom.sortSelect, view.sort);
@@ -457,9 +588,51 @@
     renderOrder();
 
     const enabled = Boolean(view.entity);
-    for (const control of [dom.searchInput, dom.searchAttr, dom.sortSelect, dom.orderBtn, dom.limitSelect]) {
+    for (const control of [dom.searchInput, dom.searchAttr, dom.displayAttr, dom.sortSelect, dom.orderBtn, dom.limitSelect]) {
       control.disabled = !enabled;
     }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Display attributes: which attribute names the records (the server's choice unless the user picked one)
+  // ---------------------------------------------------------------------------------------------
+
+  function readDisplayChoices() {
+    try {
+      const stored = JSON.parse(window.localStorage.getItem(DISPLAY_KEY) || '{}');
+      return stored && typeof stored === 'object' ? stored : {};
+    } catch (_) {
+      return {};
+    }
+  }
+
+  /** The attribute the user picked for the entity's names in this store, or ''. */
+  function displayChoice(entityName) {
+    const forStore = readDisplayChoices()[data.storeKey];
+    const choice = forStore && typeof forStore === 'object' ? forStore[entityName] : '';
+    return typeof choice === 'string' ? choice : '';
+  }
+
+  function onDisplayAttrChange() {
+    const choices = readDisplayChoices();
+    const forStore = choices[data.storeKey] && typeof choices[data.storeKey] === 'object' ? choices[data.storeKey] : {};
+    if (dom.displayAttr.value) forStore[view.entity] = dom.displayAttr.value; else delete forStore[view.entity];
+    choices[data.storeKey] = forStore;
+    try {
+      window.localStorage.setItem(DISPLAY_KEY, JSON.stringify(choices));
+    } catch (_) {
+      // Storage may be unavailable; the choice then lasts for this page.
+    }
+    if (data.page) renderRecords(data.page, { ...view });
+    if (view.id) loadDetail();
+  }
+
+  /** A record's name: the user's chosen attribute when it has a value, else the server's summary. */
+  function nameOf(record) {
+    const choice = displayChoice(record.entity) || displayChoice(view.entity);
+    const attrs = record.attrs && typeof record.attrs === 'object' ? record.attrs : {};
+    const value = choice ? attrs[choice] : undefined;
+    return typeof value === 'string' && value.trim() ? value : record.summary;
   }
 
   /** Puts view.search into the search box; only on navigation, so text still being typed is not lost. */
@@ -534,6 +707,50 @@
     refineQuery({ offset }, { resetOffset: false });
   }
 
+  /** The first page, or the last one: the last of a million rows is one click away. */
+  function onPageJump(toEnd) {
+    const page = data.page;
+    const offset = toEnd && page ? lastPageOffset(page.total) : 0;
+    if (offset !== view.offset) refineQuery({ offset }, { resetOffset: false });
+  }
+
+  function lastPageOffset(total) {
+    return total > 0 ? Math.floor((total - 1) / view.limit) * view.limit : 0;
+  }
+
+  function onPageInputKey(event) {
+    if (event.key !== 'Enter') return;
+    const text = dom.pageInput.value.replace(/[\s,.’']/g, '');
+    const page = data.page;
+    const number = parsePositiveInt(text, 0, { min: 1 });
+    if (!number || !page) {
+      dom.pageInput.setCustomValidity('Type a page number');
+      dom.pageInput.reportValidity();
+      return;
+    }
+    dom.pageInput.setCustomValidity('');
+    const offset = Math.min((number - 1) * view.limit, lastPageOffset(page.total));
+    dom.pageInput.value = '';
+    if (offset !== view.offset) refineQuery({ offset }, { resetOffset: false });
+  }
+
+  function onScopeClear() {
+    refineQuery({ relatedTo: '', via: '' });
+    renderScope();
+  }
+
+  /** The "related to" chip: which record and relationship restrict the list, with a button to remove it. */
+  function renderScope() {
+    if (!view.relatedTo) {
+      dom.scopeChip.hidden = true;
+      return;
+    }
+    const source = entityFromId(view.relatedTo) || 'record';
+    dom.scopeText.textContent = `Related to ${source} ${shortId(view.relatedTo)} through ${view.via || '?'}`;
+    dom.scopeChip.title = view.relatedTo;
+    dom.scopeChip.hidden = false;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Records pane: list
   // ---------------------------------------------------------------------------------------------
@@ -558,7 +775,10 @@
       order: requested.order === 'desc' ? 'desc' : '',
       limit: requested.limit,
       offset: requested.offset,
+      relatedTo: requested.relatedTo,
+      via: requested.via,
     });
+    renderScope();
     try {
       const page = await getJSON(path, signal);
       if (signal.aborted) return;
@@ -590,12 +810,21 @@
       li.id = `record-${shortId(row.id)}-${row.entity}`;
       li.dataset.id = row.id;
       li.dataset.entity = row.entity;
-      li.append(el('span', 'record-summary', row.summary));
+      const name = nameOf(row);
+      li.append(el('span', 'record-summary', name));
       const sub = el('span', 'record-sub');
       if (row.entity !== requested.entity) sub.append(el('span', 'record-entity', row.entity), ' · ');
       sub.append(el('span', 'record-pk', shortId(row.id)));
       li.append(sub);
-      li.title = row.summary;
+      if (requested.sort) {
+        // The sorted attribute's value, so a sort can be checked by eye.
+        const schema = data.entityByName.get(requested.entity);
+        const type = schema ? (schema.attributes.find((a) => a.name === requested.sort) || {}).type : '';
+        const holder = el('span', 'record-sort-value');
+        holder.append(renderValue(row.attrs ? row.attrs[requested.sort] : null, type));
+        li.append(holder);
+      }
+      li.title = name;
       return li;
     });
     dom.recordList.replaceChildren(...items);
@@ -608,16 +837,21 @@
     const page = data.page;
     if (!page) {
       dom.pageIndicator.textContent = '';
-      dom.prevBtn.disabled = true;
-      dom.nextBtn.disabled = true;
+      for (const button of [dom.firstBtn, dom.prevBtn, dom.nextBtn, dom.lastBtn, dom.pageInput]) button.disabled = true;
       return;
     }
     const count = Array.isArray(page.rows) ? page.rows.length : 0;
     const first = page.offset + 1;
     const last = page.offset + count;
-    dom.pageIndicator.textContent = count ? `${first}–${last} of ${page.total}` : `0 of ${page.total}`;
+    dom.pageIndicator.textContent = count
+      ? `${formatCount(first)}–${formatCount(last)} of ${formatCount(page.total)}`
+      : `0 of ${formatCount(page.total)}`;
     dom.prevBtn.disabled = page.offset <= 0;
+    dom.firstBtn.disabled = page.offset <= 0;
     dom.nextBtn.disabled = page.offset + page.limit >= page.total;
+    dom.lastBtn.disabled = page.offset >= lastPageOffset(page.total);
+    dom.pageInput.disabled = page.total <= page.limit;
+    dom.pageInput.placeholder = `page / ${formatCount(Math.max(1, Math.ceil(page.total / page.limit)))}`;
   }
 
   function markSelectedRecord() {
@@ -662,6 +896,8 @@
       case 'ArrowUp': next = current < 0 ? rows.length - 1 : Math.max(0, current - 1); break;
       case 'Home': next = 0; break;
       case 'End': next = rows.length - 1; break;
+      case 'PageDown': event.preventDefault(); onPageStep(1); return;
+      case 'PageUp': event.preventDefault(); onPageStep(-1); return;
       default: return;
     }
     event.preventDefault();
@@ -717,12 +953,22 @@
     const header = el('header', 'detail-header');
     const entityBadge = el('span', 'detail-entity', object.entity);
     entityBadge.id = 'detail-entity';
-    const title = el('h2', 'detail-summary', object.summary);
+    const title = el('h2', 'detail-summary', nameOf(object));
     title.id = 'detail-summary';
     const idLine = el('code', 'detail-id', object.id);
     idLine.id = 'detail-id';
     idLine.title = 'Object ID (Core Data URI)';
-    header.append(entityBadge, title, idLine);
+    const copies = el('div', 'detail-copy');
+    const copyID = el('button', 'copy-btn', 'Copy ID');
+    copyID.type = 'button';
+    copyID.id = 'copy-id-btn';
+    copyID.dataset.copy = object.id;
+    const copyJSON = el('button', 'copy-btn', 'Copy as JSON');
+    copyJSON.type = 'button';
+    copyJSON.id = 'copy-json-btn';
+    copyJSON.dataset.copy = JSON.stringify({ id: object.id, entity: object.entity, attrs: object.attrs }, null, 2);
+    copies.append(copyID, copyJSON);
+    header.append(entityBadge, title, idLine, copies);
 
     // Attributes: the schema's order (sorted by name), then anything the schema does not list.
     const attrs = object.attrs && typeof object.attrs === 'object' ? object.attrs : {};
@@ -745,7 +991,17 @@
         tr.dataset.attr = name;
         tr.dataset.type = type;
         const valueCell = el('td', 'attr-value');
-        valueCell.append(renderValue(Object.prototype.hasOwnProperty.call(attrs, name) ? attrs[name] : null, type));
+        const value = Object.prototype.hasOwnProperty.call(attrs, name) ? attrs[name] : null;
+        valueCell.append(typeof value === 'string' && value.length > LONG_VALUE_CHARS
+          ? renderLongValue(value, type) : renderValue(value, type));
+        if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+          const copy = el('button', 'copy-btn copy-value', '⧉');
+          copy.type = 'button';
+          copy.title = `Copy ${name}`;
+          copy.setAttribute('aria-label', `Copy ${name}`);
+          copy.dataset.copy = String(value);
+          valueCell.append(copy);
+        }
         tr.append(el('td', 'attr-name', name), el('td', 'attr-type', type || '?'), valueCell);
         body.append(tr);
       }
@@ -761,7 +1017,7 @@
     if (relationships.length) {
       const list = el('div', 'rel-list');
       list.id = 'rel-list';
-      for (const rel of relationships) list.append(renderRelationship(rel));
+      for (const rel of relationships) list.append(renderRelationship(rel, object));
       relSection.append(list);
     } else {
       relSection.append(el('p', 'section-empty', 'No relationships.'));
@@ -774,7 +1030,21 @@
     dom.detailPane.scrollTop = 0;
   }
 
-  function renderRelationship(rel) {
+  /** A string longer than LONG_VALUE_CHARS: its start, its length and a button that shows the rest. */
+  function renderLongValue(value, type) {
+    const holder = el('span', 'long-value');
+    const shown = renderValue(value.slice(0, LONG_VALUE_CHARS), type);
+    shown.classList.add('is-clamped');
+    const button = el('button', 'show-all-value', `Show all (${formatCount(value.length)} characters)`);
+    button.type = 'button';
+    button.addEventListener('click', () => {
+      holder.replaceChildren(renderValue(value, type));
+    });
+    holder.append(shown, el('span', 'long-value-ellipsis', '…'), button);
+    return holder;
+  }
+
+  function renderRelationship(rel, object) {
     const block = el('div', 'rel-block');
     block.dataset.rel = rel.name;
     block.dataset.destination = rel.destination;
@@ -783,7 +1053,7 @@
     head.append(
       el('span', 'rel-name', rel.name),
       el('span', 'rel-arrow', rel.toMany ? '→→' : '→'),
-      el('span', 'rel-destination', rel.destination),
+      destinationLink(rel.destination),
       el('span', 'rel-kind', rel.toMany ? (rel.ordered ? 'to-many, ordered' : 'to-many') : 'to-one'),
       el('span', 'rel-count', rel.count),
     );
@@ -808,37 +1078,116 @@
       ul.append(li);
     }
     block.append(ul);
-    if (rel.count > items.length) block.append(el('p', 'rel-more', `+${rel.count - items.length} more`));
+    if (rel.toMany && rel.count > 0) {
+      const more = el('p', 'rel-more');
+      if (rel.count > items.length) more.append(`+${formatCount(rel.count - items.length)} more · `);
+      const all = el('a', 'rel-show-all', rel.count > items.length ? `show all ${formatCount(rel.count)} in the list` : 'open as a list');
+      all.href = urlForView({ ...emptyView(), entity: rel.destination, relatedTo: object.id, via: rel.name });
+      all.dataset.destination = rel.destination;
+      all.dataset.relatedTo = object.id;
+      all.dataset.via = rel.name;
+      more.append(all);
+      block.append(more);
+    }
     return block;
   }
 
+  function destinationLink(entity) {
+    const link = el('a', 'rel-destination rel-destination-link', entity);
+    link.href = urlForView({ ...emptyView(), entity });
+    link.dataset.entity = entity;
+    link.title = `Browse every ${entity}`;
+    return link;
+  }
+
   function onDetailClick(event) {
-    const link = event.target.closest('a.rel-item');
+    const copy = event.target.closest('button.copy-btn');
+    if (copy && dom.detail.contains(copy)) {
+      copyText(copy.dataset.copy || '', copy);
+      return;
+    }
+    const link = event.target.closest('a.rel-item, a.rel-show-all, a.rel-destination-link');
     if (!link || !dom.detail.contains(link)) return;
     // Let the browser handle new-tab / new-window clicks on the real href.
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    openRelated(link.dataset.id, link.dataset.destination, link.dataset.entity);
+    if (link.classList.contains('rel-show-all')) {
+      showRelatedList(link.dataset.destination, link.dataset.relatedTo, link.dataset.via);
+    } else if (link.classList.contains('rel-destination-link')) {
+      selectEntity(link.dataset.entity);
+    } else {
+      openRelated(link.dataset.id, link.dataset.entity);
+    }
   }
 
-  /** Follows a relationship: the list switches to the destination entity unless it already shows the record's kind. */
-  function openRelated(id, destination, entity) {
-    const listShowsIt = view.entity === destination || view.entity === entity;
-    if (listShowsIt) {
-      view = { ...view, id };
-    } else {
-      view = { ...emptyView(), entity: destination, limit: view.limit, id };
-    }
+  /** Lists the destination's records restricted to what one record reaches through a relationship. */
+  function showRelatedList(destination, relatedTo, via) {
+    view = { ...emptyView(), entity: destination, limit: view.limit, relatedTo, via, id: view.id };
     commitView('push');
-    if (!listShowsIt) {
-      markSelectedEntity();
-      renderToolbar();
-      syncSearchInput();
-      loadPage();
-    } else {
-      markSelectedRecord();
+    markSelectedEntity();
+    renderToolbar();
+    syncSearchInput();
+    loadPage();
+  }
+
+  /**
+   * Follows a relationship to a record: its concrete entity is selected and the list opens on the page that
+   * holds it (the server says at which offset it sits), so the record is always in view and selected.
+   */
+  async function openRelated(id, entity) {
+    const row = [...dom.recordList.children].find((li) => li.dataset.id === id);
+    if (row) {
+      view = { ...view, id };
+      commitView('push');
+      markSelectedRecord().scrollIntoView({ block: 'nearest' });
+      loadDetail();
+      return;
     }
+    let offset = 0;
+    try {
+      const position = await getJSON(apiPath(`/api/entities/${encodeURIComponent(entity)}/position`, { id, limit: view.limit }));
+      offset = Number.isSafeInteger(position.pageOffset) ? position.pageOffset : 0;
+    } catch (_) {
+      offset = 0; // the detail pane then says what is wrong with the record
+    }
+    view = { ...emptyView(), entity, limit: view.limit, offset, id };
+    commitView('push');
+    markSelectedEntity();
+    renderToolbar();
+    syncSearchInput();
+    loadPage();
     loadDetail();
+  }
+
+  /** Copies text: the Clipboard API where the page is a secure context, else a selected textarea. */
+  async function copyText(text, button) {
+    let copied = false;
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(text);
+        copied = true;
+      }
+    } catch (_) {
+      copied = false;
+    }
+    if (!copied) {
+      // Plain http on a LAN address is not a secure context: the Clipboard API is missing there.
+      const area = el('textarea', 'visually-hidden');
+      area.value = text;
+      document.body.append(area);
+      area.select();
+      try {
+        copied = document.execCommand('copy');
+      } catch (_) {
+        copied = false;
+      }
+      area.remove();
+    }
+    if (button) {
+      button.dataset.copied = copied ? 'true' : 'false';
+      button.classList.toggle('is-copied', copied);
+      window.setTimeout(() => button.classList.remove('is-copied'), 1200);
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -871,7 +1220,7 @@
   function onPopState() {
     const previous = view;
     view = viewFromLocation();
-    const listChanged = ['entity', 'search', 'searchAttr', 'sort', 'order', 'limit', 'offset']
+    const listChanged = ['entity', 'search', 'searchAttr', 'sort', 'order', 'limit', 'offset', 'relatedTo', 'via']
       .some((key) => previous[key] !== view[key]);
     markSelectedEntity();
     renderToolbar();
@@ -1000,6 +1349,15 @@
     dom.limitSelect.addEventListener('change', onLimitChange);
     dom.prevBtn.addEventListener('click', () => onPageStep(-1));
     dom.nextBtn.addEventListener('click', () => onPageStep(1));
+    dom.firstBtn.addEventListener('click', () => onPageJump(false));
+    dom.lastBtn.addEventListener('click', () => onPageJump(true));
+    dom.pageInput.addEventListener('keydown', onPageInputKey);
+    dom.scopeClear.addEventListener('click', onScopeClear);
+    dom.displayAttr.addEventListener('change', onDisplayAttrChange);
+    dom.entityFilter.addEventListener('input', onEntityFilterInput);
+    dom.hideEmpty.addEventListener('change', onHideEmptyChange);
+    dom.entityList.addEventListener('keydown', onEntityListKey);
+    document.addEventListener('keydown', onGlobalKey);
     dom.recordList.addEventListener('click', onRecordClick);
     dom.recordList.addEventListener('keydown', onRecordKey);
     dom.detail.addEventListener('click', onDetailClick);
@@ -1009,8 +1367,23 @@
     setupSplitter(dom.splitterRight, 'right');
   }
 
+  /** "/" focuses the search box (unless the user is typing somewhere). */
+  function onGlobalKey(event) {
+    if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
+    event.preventDefault();
+    dom.searchInput.focus();
+    dom.searchInput.select();
+  }
+
   function init() {
     rememberPreferredView();
+    try {
+      dom.hideEmpty.checked = window.localStorage.getItem(HIDE_EMPTY_KEY) === '1';
+    } catch (_) {
+      dom.hideEmpty.checked = false;
+    }
     paneSizes = readPaneSizes();
     applyPaneSizes();
     wireEvents();

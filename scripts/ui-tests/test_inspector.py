@@ -102,15 +102,34 @@ def find_row(api, entity, predicate):
 # ------------------------------------------------------------------------------------------------
 
 
+def tree_order(entities):
+    """Entities as the sidebar lists them: roots by name, each followed by its sub-entities (depth-first)."""
+    children = {}
+    for entity in entities:
+        children.setdefault(entity["parent"] or "", []).append(entity)
+    ordered = []
+
+    def visit(parent):
+        for entity in sorted(children.get(parent, []), key=lambda e: e["name"]):
+            ordered.append(entity)
+            visit(entity["name"])
+
+    visit("")
+    return ordered
+
+
 def test_entity_list_shows_every_entity_with_its_count(inspector, api, wait_for):
     driver = inspector()
-    expected = [(e["name"], str(e["count"])) for e in api("/api/entities")]
+    expected = [(e["name"], f"{e['count']:,}") for e in tree_order(api("/api/entities"))]
     assert {name for name, _ in expected} >= {"Author", "AudioBook", "Book", "Tag"}
     wait_for(driver, lambda d: len(d.execute_script(JS_ENTITY_ITEMS)) == len(expected), message="every entity listed")
     shown = [(i["shownName"], i["shownCount"]) for i in driver.execute_script(JS_ENTITY_ITEMS)]
     data = [(i["name"], i["count"]) for i in driver.execute_script(JS_ENTITY_ITEMS)]
     assert shown == expected
-    assert data == expected
+    assert data == [(name, count.replace(",", "")) for name, count in expected]
+    # Sub-entities sit under their parent, indented one level.
+    depths = driver.execute_script("return Object.fromEntries([...document.querySelectorAll('#entity-list .entity-item')].map(li => [li.dataset.entity, li.dataset.depth]));")
+    assert depths["AudioBook"] == "1" and depths["Book"] == "0"
     # Nothing selected yet: the record pane says so.
     assert driver.find_element(By.ID, "records-status").get_attribute("data-kind") == "hint"
 
@@ -188,7 +207,9 @@ def test_search_attribute_choices_are_the_string_attributes(inspector, api, wait
     driver = inspector(entity="Book")
     book = next(e for e in api("/api/entities") if e["name"] == "Book")
     strings = [a["name"] for a in book["attributes"] if a["type"] == "String"]
-    every = [a["name"] for a in book["attributes"]]
+    # Bytes have no order: Binary and Transformable attributes are not offered (the server refuses them too).
+    every = [a["name"] for a in book["attributes"] if a["type"] not in ("Binary", "Transformable")]
+    assert "cover" not in every
 
     def options(select_id):
         return driver.execute_script(
@@ -198,6 +219,8 @@ def test_search_attribute_choices_are_the_string_attributes(inspector, api, wait
     assert options("search-attr") == [["", "All text"]] + [[n, n] for n in strings]
     assert options("sort-select") == [["", "(none)"]] + [[n, n] for n in every]
     assert [o[0] for o in options("limit-select")] == ["25", "50", "100", "200", "500"]
+    # "Name by": the server's choice first, then every String attribute.
+    assert options("display-attr") == [["", f"Name: {book['summaryAttribute']} (default)"]] + [[n, f"Name: {n}"] for n in strings]
     assert Select(driver.find_element(By.ID, "limit-select")).first_selected_option.get_attribute("value") == "100"
 
 
@@ -305,7 +328,8 @@ def test_clicking_a_book_shows_its_attributes_and_relationships(inspector, api, 
             "destination": r["destination"],
             "count": str(r["count"]),
             "items": [[i["id"], i["summary"]] for i in r["items"]],
-            "more": f"+{r['count'] - len(r['items'])} more" if r["count"] > len(r["items"]) else None,
+            "more": (f"+{r['count'] - len(r['items'])} more · show all {r['count']} in the list" if r["count"] > len(r["items"])
+                     else "open as a list" if r["toMany"] and r["count"] > 0 else None),
         }
         for r in obj["relationships"]
     ]
