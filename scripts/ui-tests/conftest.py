@@ -174,6 +174,52 @@ def server():
         demo.stop()
 
 
+FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "coredata"
+
+
+@pytest.fixture(scope="session")
+def store_server():
+    """store_server("cartkit/coredata/CartStorage_v1.sqlite") -> (base URL, api) of a browser-demo serving a
+    private copy of that fixture store (never the fixture itself: opening a store may write its -shm).
+
+    Skips the test when ../shared/fixtures is absent, unless REQUIRE_FIXTURES=1 (.ci/run), which makes it fail.
+    One server per fixture for the whole session."""
+    started: dict[str, tuple[str, "_Api"]] = {}
+    servers: list[_DemoServer] = []
+    folders: list[str] = []
+
+    def serve(relative: str, extra: list[str] | None = None):
+        if relative in started:
+            return started[relative]
+        if not (FIXTURES / "SOURCES.md").exists():
+            if os.environ.get("REQUIRE_FIXTURES") == "1":
+                pytest.fail(f"REQUIRE_FIXTURES=1 but there are no fixtures at {FIXTURES}")
+            pytest.skip(f"needs the Core Data fixtures at {FIXTURES}")
+        folder = tempfile.mkdtemp(prefix="cdb-ui-store-")
+        folders.append(folder)
+        source = FIXTURES / relative
+        target = Path(folder) / source.name
+        for suffix in ("", "-wal", "-shm"):
+            if Path(str(source) + suffix).exists():
+                shutil.copyfile(str(source) + suffix, str(target) + suffix)
+        web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
+        args = ["--store", str(target), *(extra or [])]
+        if web_root != "embedded":
+            args += ["--web-root", web_root]
+        demo = _DemoServer(_browser_demo_binary(), args)
+        servers.append(demo)
+        base = demo.wait_for_url(SERVER_START_TIMEOUT)
+        _wait_until_healthy(base, 10)
+        started[relative] = (base, _Api(base))
+        return started[relative]
+
+    yield serve
+    for demo in servers:
+        demo.stop()
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 class _Api:
     def __init__(self, base: str):
         self.base = base
