@@ -13,8 +13,9 @@
  *   Pane states  #sidebar-state #grid-state #rel-state #content-state #detail-state
  *                (loading/empty/error messages; .is-error carries the server's message)
  *   Sidebar      #entity-list > li[data-entity] (.active on the grid's entity)
- *   Toolbar      #grid-search #grid-search-attr #grid-page-size #grid-prev #grid-next
- *                #grid-page-indicator #grid-columns-btn
+ *   Toolbar      #grid-search #grid-search-attr #grid-page-size #grid-first #grid-prev #grid-next
+ *                #grid-last #grid-page-indicator (locale-grouped numbers) #grid-columns-btn
+ *   Scope        #grid-scope (shown for ?relatedTo=<id>&via=<rel>), #grid-scope-text, #grid-scope-clear
  *   Grid         #grid-scroll (scroll container, focusable) > #grid
  *                thead th[data-col] (.th-label .th-type .th-sort .col-resize; aria-sort)
  *                tbody tr[data-id][data-entity] (.is-selected), td[data-col]
@@ -23,7 +24,9 @@
  *                .val-nonfinite .val-error .val-empty (the same classes in detail/content)
  *   Menus        .cdb-popover[data-menu="header"|"columns"], items [data-action],
  *                column checkboxes input[data-col]
- *   Relations    #rel-select, #rel-list > li[data-id][data-entity]
+ *   Relations    #rel-select, #rel-list > li[data-id][data-entity], #rel-actions with #rel-load-more
+ *                (pages the rest of a to-many in) and #rel-show-all (the grid, restricted to the relationship)
+ *   Offline      body[data-offline] and the status dot's .is-offline while the server does not answer
  *   Content      #content-select, #content-view (.cv-text | .cv-json | .cv-value), #content-meta
  *   Detail       #detail-content (dl.attr-list > .attr-row[data-attr], .rel-card[data-rel]
  *                .rel-item[data-id]), #detail-export (a[href=/api/object/export?id=…])
@@ -36,7 +39,7 @@
  *   localStorage["cdb.lab.cols.<Entity>"] = {order:[…], widths:{attr:px}, hidden:[…]};
  *   localStorage["cdb.lab.panes"] = {sidebar, detail, bottom, bottomLeft} in px.
  *   Malformed values are ignored (defaults are used instead).
- * URL: /lab?entity=&id=&sort=&order=&search=&searchAttr=&limit=&offset= holds the
+ * URL: /lab?entity=&id=&sort=&order=&search=&searchAttr=&limit=&offset=&relatedTo=&via= holds the
  *   view state; selecting a record pushes a history entry, other changes replace it.
  */
 "use strict";
@@ -55,6 +58,11 @@
   const LAYOUT_PADDING_PX = 8;
   const SPLITTER_KEY_STEP = 16;
   const JSON_HIGHLIGHT_LIMIT = 200000; // characters; larger JSON is shown unhighlighted
+  const MAX_LIMIT = 500;
+  /** How many more related records "Load more" fetches in the relationships pane. */
+  const REL_PAGE = 100;
+  /** Attribute types a grid cannot be sorted by (the server refuses them too); they go last by default. */
+  const UNSORTABLE_TYPES = new Set(["Binary", "Transformable", "Undefined", "ObjectID"]);
 
   const STORAGE = {
     preferredView: "cdb.preferredView",
@@ -100,6 +108,14 @@
       pageSize: byId("grid-page-size"),
       prev: byId("grid-prev"),
       next: byId("grid-next"),
+      first: byId("grid-first"),
+      last: byId("grid-last"),
+      scope: byId("grid-scope"),
+      scopeText: byId("grid-scope-text"),
+      scopeClear: byId("grid-scope-clear"),
+      relActions: byId("rel-actions"),
+      relLoadMore: byId("rel-load-more"),
+      relShowAll: byId("rel-show-all"),
       pageIndicator: byId("grid-page-indicator"),
       columnsBtn: byId("grid-columns-btn"),
       gridScroll: byId("grid-scroll"),
@@ -144,6 +160,8 @@
     searchAttr: "",
     limit: DEFAULT_LIMIT,
     offset: 0,
+    relatedTo: "", // with via: the grid lists only what this record reaches through that relationship
+    via: "",
     total: 0,
     rows: [],
     rowById: new Map(), // record id -> <tr> of the current page
@@ -151,11 +169,12 @@
     selectedId: null, // record shown in detail / sub-panels
     record: null, // /api/object payload of selectedId
     relChoice: new Map(), // entity -> relationship last picked in the sub-panel
+    relShown: null, // {id, rel, items}: the relationship listed in the sub-panel, with the pages loaded so far
     contentChoice: new Map(), // entity -> attribute last picked in the content viewer
     panes: { ...PANE_DEFAULT },
   };
 
-  const inflight = { entities: null, grid: null, record: null, health: null };
+  const inflight = { entities: null, grid: null, record: null, health: null, related: null };
 
   // ------------------------------------------------------------ Small helpers
 
@@ -216,11 +235,13 @@
   async function fetchJSON(path, signal) {
     let response;
     try {
-      response = await fetch(path, { signal, headers: { Accept: "application/json" } });
+      response = await fetch(path, { signal, headers: { Accept: "application/json" }, cache: "no-store" });
     } catch (err) {
       if (isAbort(err)) throw err;
+      setOffline(true);
       throw new ApiError(`Could not reach the server (${err.message})`, 0);
     }
+    setOffline(false);
     const text = await response.text();
     let body = null;
     try {
@@ -238,6 +259,21 @@
     return body;
   }
 
+  /**
+   * While the server does not answer: the status dot turns red and the controls that need it are disabled.
+   * The next answer (Refresh) brings everything back.
+   */
+  function setOffline(offline) {
+    if ((document.body.dataset.offline === "true") === offline) return;
+    if (offline) document.body.dataset.offline = "true"; else delete document.body.dataset.offline;
+    dom.pulse.classList.toggle("is-offline", offline);
+    for (const control of [dom.search, dom.searchAttr, dom.pageSize, dom.prev, dom.next, dom.first, dom.last, dom.columnsBtn, dom.exportBtn]) {
+      control.disabled = offline || (control === dom.exportBtn && !state.selectedId);
+    }
+    if (!offline) updatePager();
+    if (offline) dom.statusText.textContent = "The server does not answer: press Refresh when it is back.";
+  }
+
   const api = {
     health: (signal) => fetchJSON("/api/health", signal),
     entities: (signal) => fetchJSON("/api/entities", signal),
@@ -251,8 +287,16 @@
         params.set("search", query.search);
         if (query.searchAttr) params.set("searchAttr", query.searchAttr);
       }
+      if (query.relatedTo) {
+        params.set("relatedTo", query.relatedTo);
+        params.set("via", query.via);
+      }
       return fetchJSON(`/api/entities/${encodeURIComponent(entity)}?${params}`, signal);
     },
+    related: (id, rel, offset, limit, signal) =>
+      fetchJSON(`/api/object/related?${new URLSearchParams({ id, rel, offset: String(offset), limit: String(limit) })}`, signal),
+    position: (entity, id, limit, signal) =>
+      fetchJSON(`/api/entities/${encodeURIComponent(entity)}/position?${new URLSearchParams({ id, limit: String(limit) })}`, signal),
     object: (id, signal) => fetchJSON(`/api/object?${new URLSearchParams({ id })}`, signal),
     exportURL: (id) => `/api/object/export?${new URLSearchParams({ id })}`,
   };
@@ -328,8 +372,16 @@
 
   // ------------------------------------------------------------ Column preferences
 
+  /** The display attribute first, then the rest by name, bytes (Binary, Transformable) last. */
   function defaultCols(entityName) {
-    return { order: attributesOf(entityName).map((a) => a.name), widths: {}, hidden: [] };
+    const entity = state.entityByName.get(entityName);
+    const first = entity && entity.summaryAttribute;
+    const attributes = attributesOf(entityName);
+    const rank = (a) => (a.name === first ? 0 : UNSORTABLE_TYPES.has(a.type) ? 2 : 1);
+    const order = attributes.map((a, index) => ({ a, index }))
+      .sort((x, y) => rank(x.a) - rank(y.a) || x.index - y.index)
+      .map(({ a }) => a.name);
+    return { order, widths: {}, hidden: [] };
   }
 
   /** Reads cdb.lab.cols.<Entity>; anything malformed or unknown falls back to defaults. */
@@ -384,8 +436,11 @@
       order: params.get("order") === "desc" ? "desc" : "asc",
       search: params.get("search") || "",
       searchAttr: params.get("searchAttr") || "",
-      limit: PAGE_SIZES.includes(limit) ? limit : DEFAULT_LIMIT,
+      // Any page size the server accepts is kept (limit=30 stays 30); the server caps it at 500.
+      limit: Number.isInteger(limit) && limit > 0 ? Math.min(limit, MAX_LIMIT) : DEFAULT_LIMIT,
       offset: Number.isInteger(offset) && offset > 0 ? offset : 0,
+      relatedTo: params.get("relatedTo") || "",
+      via: params.get("via") || "",
     };
   }
 
@@ -401,6 +456,10 @@
     if (state.searchAttr) params.set("searchAttr", state.searchAttr);
     if (state.limit !== DEFAULT_LIMIT) params.set("limit", String(state.limit));
     if (state.offset) params.set("offset", String(state.offset));
+    if (state.relatedTo) {
+      params.set("relatedTo", state.relatedTo);
+      params.set("via", state.via);
+    }
     const query = params.toString();
     return window.location.pathname + (query ? `?${query}` : "");
   }
@@ -497,7 +556,13 @@
         li.style.paddingLeft = `${8 + 14 * depth}px`;
         li.title = `${entity.name} (sub-entity of ${entity.parent})`;
       }
-      li.append(el("span", "name", entity.name), el("span", "count", entity.count ?? ""));
+      li.append(el("span", "name", entity.name));
+      if (entity.abstract) {
+        li.dataset.abstract = "true";
+        li.append(el("span", "entity-badge", "abstract"));
+        li.title = `${entity.name}: abstract, lists its sub-entities' records`;
+      }
+      li.append(el("span", "count", Number.isFinite(entity.count) ? entity.count.toLocaleString() : ""));
       frag.append(li);
     }
     dom.entityList.replaceChildren(frag);
@@ -532,6 +597,8 @@
     state.search = "";
     state.searchAttr = "";
     state.offset = 0;
+    state.relatedTo = "";
+    state.via = "";
     state.selectedId = null;
     syncControls();
     syncURL("push");
@@ -564,7 +631,31 @@
   function syncControls() {
     dom.search.value = state.search;
     dom.searchAttr.value = state.searchAttr;
-    dom.pageSize.value = String(state.limit);
+    const limit = String(state.limit);
+    if (![...dom.pageSize.options].some((o) => o.value === limit)) {
+      const option = el("option", null, limit);
+      option.value = limit;
+      dom.pageSize.append(option);
+    }
+    dom.pageSize.value = limit;
+    renderScope();
+  }
+
+  /** The "related to" chip over the grid, with a button that lists every record again. */
+  function renderScope() {
+    if (!state.relatedTo) {
+      dom.scope.hidden = true;
+      return;
+    }
+    const match = /\/([^/]+)\/(p\d+)$/.exec(state.relatedTo);
+    dom.scopeText.textContent = `Related to ${match ? `${match[1]} ${match[2]}` : state.relatedTo} through ${state.via}`;
+    dom.scope.title = state.relatedTo;
+    dom.scope.hidden = false;
+  }
+
+  function isSortable(name) {
+    const attribute = attributesOf(state.entity).find((a) => a.name === name);
+    return !attribute || !UNSORTABLE_TYPES.has(attribute.type);
   }
 
   let searchTimer = 0;
@@ -603,6 +694,16 @@
     });
     dom.prev.addEventListener("click", () => goToOffset(state.offset - state.limit));
     dom.next.addEventListener("click", () => goToOffset(state.offset + state.limit));
+    dom.first.addEventListener("click", () => goToOffset(0));
+    dom.last.addEventListener("click", () => goToOffset(lastPageOffset()));
+    dom.scopeClear.addEventListener("click", () => {
+      state.relatedTo = "";
+      state.via = "";
+      state.offset = 0;
+      renderScope();
+      syncURL("replace");
+      loadGrid();
+    });
     dom.columnsBtn.addEventListener("click", () => {
       if (openMenuState && openMenuState.name === "columns") closeMenu();
       else openColumnsMenu();
@@ -624,13 +725,20 @@
     loadGrid();
   }
 
+  function lastPageOffset() {
+    return state.total > 0 ? Math.floor((state.total - 1) / state.limit) * state.limit : 0;
+  }
+
   function updatePager() {
     const count = state.rows.length;
+    const n = (value) => value.toLocaleString();
     dom.pageIndicator.textContent = count
-      ? `${state.offset + 1}–${state.offset + count} of ${state.total}`
-      : `0 of ${state.total}`;
+      ? `${n(state.offset + 1)}–${n(state.offset + count)} of ${n(state.total)}`
+      : `0 of ${n(state.total)}`;
     dom.prev.disabled = state.offset <= 0;
+    dom.first.disabled = state.offset <= 0;
     dom.next.disabled = state.offset + state.limit >= state.total;
+    dom.last.disabled = state.offset >= lastPageOffset();
   }
 
   // ------------------------------------------------------------ Grid: data
@@ -868,6 +976,7 @@
   // ------------------------------------------------------------ Grid: sorting and column ops
 
   function cycleSort(name) {
+    if (!isSortable(name)) return; // bytes have no order (the server refuses it too)
     if (state.sort !== name) {
       state.sort = name;
       state.order = "asc";
@@ -1155,10 +1264,14 @@
   function openHeaderMenu(name, x, y, th) {
     const menu = el("div");
     menu.append(el("div", "pop-label", name));
-    menu.append(
-      menuButton("Sort ascending ▲", "sort-asc", () => setSort(name, "asc")),
-      menuButton("Sort descending ▼", "sort-desc", () => setSort(name, "desc")),
-    );
+    if (isSortable(name)) {
+      menu.append(
+        menuButton("Sort ascending ▲", "sort-asc", () => setSort(name, "asc")),
+        menuButton("Sort descending ▼", "sort-desc", () => setSort(name, "desc")),
+      );
+    } else {
+      menu.append(el("div", "pop-label pop-note", "Bytes have no order to sort by"));
+    }
     if (state.sort === name) menu.append(menuButton("Clear sort", "sort-clear", () => setSort(null, "asc")));
     menu.append(el("div", "pop-sep"));
     menu.append(menuButton("Hide column", "hide", () => setColumnHidden(name, true)));
@@ -1251,8 +1364,8 @@
     loading(dom.paneRel, dom.relState, dom.relList);
     loading(dom.paneContent, dom.contentState, dom.contentView);
     dom.paneDetail.dataset.id = id;
+    // One visible Export button (the top bar's); this anchor only carries the download it clicks.
     dom.detailExport.href = api.exportURL(id);
-    dom.detailExport.hidden = false;
     try {
       const record = await api.object(id, ctl.signal);
       if (!isPlainObject(record)) throw new ApiError("Unexpected /api/object answer", 0);
@@ -1276,7 +1389,6 @@
 
   function renderNoRecord() {
     delete dom.paneDetail.dataset.id;
-    dom.detailExport.hidden = true;
     dom.detailExport.removeAttribute("href");
     dom.detailContent.replaceChildren();
     dom.relList.replaceChildren();
@@ -1341,7 +1453,10 @@
       for (const item of items.slice(0, DETAIL_REL_PREVIEW)) card.append(relatedItem("div", "rel-item", item, rel.destination));
       if (!items.length) card.append(el("div", "rel-none", rel.toMany ? "No related records" : "None"));
       else if (rel.count > Math.min(items.length, DETAIL_REL_PREVIEW)) {
-        card.append(el("div", "rel-more", `+ ${rel.count - Math.min(items.length, DETAIL_REL_PREVIEW)} more`));
+        const more = el("button", "rel-more", `+ ${(rel.count - Math.min(items.length, DETAIL_REL_PREVIEW)).toLocaleString()} more · show all in the grid`);
+        more.type = "button";
+        more.dataset.rel = rel.name;
+        card.append(more);
       }
       frag.append(card);
     }
@@ -1375,18 +1490,87 @@
     if (!record) return;
     const rel = (record.relationships || []).find((r) => r.name === dom.relSelect.value);
     if (!rel) return;
-    const items = Array.isArray(rel.items) ? rel.items : [];
+    if (!state.relShown || state.relShown.id !== record.id || state.relShown.rel !== rel.name) {
+      state.relShown = { id: record.id, rel: rel.name, items: Array.isArray(rel.items) ? [...rel.items] : [] };
+    }
+    const items = state.relShown.items;
     const frag = document.createDocumentFragment();
     for (const item of items) frag.append(relatedItem("li", null, item, rel.destination));
     dom.relList.replaceChildren(frag);
+    // Every to-many can be paged to its end here, or opened in the grid (sorted, searched, paged like any list).
+    dom.relActions.hidden = !(rel.toMany && rel.count > 0);
+    dom.relLoadMore.hidden = items.length >= rel.count;
+    dom.relLoadMore.textContent = `Load ${Math.min(REL_PAGE, rel.count - items.length).toLocaleString()} more`;
+    dom.relShowAll.textContent = `Show all ${rel.count.toLocaleString()} in the grid`;
     if (!items.length) {
       setPaneState(dom.paneRel, dom.relState, "empty", rel.toMany ? `No related ${rel.destination} records.` : `No ${rel.name}.`);
     } else if (rel.count > items.length) {
       setPaneState(dom.paneRel, dom.relState, "ready");
-      dom.relState.textContent = `Showing the first ${items.length} of ${rel.count}.`;
+      dom.relState.textContent = `Showing ${items.length.toLocaleString()} of ${rel.count.toLocaleString()}.`;
     } else {
       setPaneState(dom.paneRel, dom.relState, "ready");
     }
+  }
+
+  /** Appends the next page of the shown relationship (GET /api/object/related). */
+  async function loadMoreRelated() {
+    const shown = state.relShown;
+    const record = state.record;
+    if (!shown || !record) return;
+    const ctl = restart("related");
+    dom.relLoadMore.disabled = true;
+    try {
+      const page = await api.related(record.id, shown.rel, shown.items.length, REL_PAGE, ctl.signal);
+      if (state.relShown !== shown) return;
+      for (const row of Array.isArray(page.rows) ? page.rows : []) {
+        shown.items.push({ id: row.id, entity: row.entity, summary: row.summary });
+      }
+      renderRelationshipItems();
+    } catch (err) {
+      if (isAbort(err)) return;
+      showError(dom.paneRel, dom.relState, err);
+    } finally {
+      dom.relLoadMore.disabled = false;
+    }
+  }
+
+  /** Lists the shown relationship's records in the grid, with a removable "related to" chip. */
+  function showRelatedInGrid() {
+    const record = state.record;
+    const rel = record && (record.relationships || []).find((r) => r.name === dom.relSelect.value);
+    if (!rel) return;
+    closeMenu();
+    if (rel.destination !== state.entity) setGridEntity(rel.destination);
+    Object.assign(state, { sort: null, order: "asc", search: "", searchAttr: "", offset: 0, relatedTo: record.id, via: rel.name });
+    syncControls();
+    syncURL("push");
+    loadGrid();
+  }
+
+  /**
+   * Follows a relationship to a record: its concrete entity's grid opens at the page that holds it (the server
+   * says at which offset it sits), and the record is selected there.
+   */
+  async function openRecord(id, entity) {
+    if (state.rowById.has(id) || !entity) {
+      selectRecord(id, { scroll: true });
+      return;
+    }
+    let offset = 0;
+    try {
+      const position = await api.position(entity, id, state.limit);
+      offset = Number.isSafeInteger(position.pageOffset) ? position.pageOffset : 0;
+    } catch (err) {
+      if (isAbort(err)) return;
+      offset = 0; // the detail pane says what is wrong with the record
+    }
+    closeMenu();
+    setGridEntity(entity);
+    Object.assign(state, { sort: null, order: "asc", search: "", searchAttr: "", offset, relatedTo: "", via: "", selectedId: id });
+    syncControls();
+    syncURL("push");
+    loadGrid();
+    loadRecord();
   }
 
   function renderContent(record) {
@@ -1520,14 +1704,23 @@
   }
 
   function onRelatedActivate(event) {
+    const more = event.target.closest("button.rel-more[data-rel]");
+    if (more && event.type === "click") {
+      dom.relSelect.value = more.dataset.rel;
+      renderRelationshipItems();
+      showRelatedInGrid();
+      return;
+    }
     const item = event.target.closest("[data-id]");
     if (!item) return;
     if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
     event.preventDefault();
-    selectRecord(item.dataset.id, { scroll: true });
+    openRecord(item.dataset.id, item.dataset.entity);
   }
 
   function wireRecordPanes() {
+    dom.relLoadMore.addEventListener("click", loadMoreRelated);
+    dom.relShowAll.addEventListener("click", showRelatedInGrid);
     dom.relSelect.addEventListener("change", () => {
       if (state.record) state.relChoice.set(state.record.entity, dom.relSelect.value);
       renderRelationshipItems();
@@ -1696,8 +1889,11 @@
       || url.search !== state.search
       || searchAttr !== state.searchAttr
       || url.limit !== state.limit
-      || url.offset !== state.offset;
-    Object.assign(state, { sort, order: sort ? url.order : "asc", search: url.search, searchAttr, limit: url.limit, offset: url.offset });
+      || url.offset !== state.offset
+      || url.relatedTo !== state.relatedTo
+      || url.via !== state.via;
+    Object.assign(state, { sort, order: sort ? url.order : "asc", search: url.search, searchAttr, limit: url.limit, offset: url.offset,
+      relatedTo: url.relatedTo, via: url.relatedTo ? url.via : "" });
     syncControls();
     const idChanged = url.id !== state.selectedId;
     state.selectedId = url.id;

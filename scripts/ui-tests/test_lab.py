@@ -106,6 +106,18 @@ def entity_meta(api, name):
     return next(e for e in api("/api/entities") if e["name"] == name)
 
 
+def default_columns(meta):
+    """The grid's default column order: the display attribute first, then the model's order, bytes last."""
+    first = meta.get("summaryAttribute")
+    attributes = meta["attributes"]
+
+    def rank(a):
+        return 0 if a["name"] == first else 2 if a["type"] in ("Binary", "Transformable", "Undefined", "ObjectID") else 1
+
+    return [a["name"] for _, a in sorted(enumerate(attributes), key=lambda pair: (rank(pair[1]), pair[0]))]
+
+
+
 def ids(page):
     return [row["id"] for row in page["rows"]]
 
@@ -258,7 +270,7 @@ def test_sidebar_lists_every_entity_with_its_count_and_switches_the_grid(lab, ap
 
     driver.find_element(By.CSS_SELECTOR, '#entity-list > li[data-entity="Tag"]').click()
     wait_rows(wait_for, driver, ids(api("/api/entities/Tag")), "the Tag rows")
-    assert headers(driver) == [a["name"] for a in entity_meta(api, "Tag")["attributes"]]
+    assert headers(driver) == default_columns(entity_meta(api, "Tag"))
     assert query_of(driver)["entity"] == "Tag"
     active = driver.find_elements(By.CSS_SELECTOR, "#entity-list > li.active")
     assert [li.get_attribute("data-entity") for li in active] == ["Tag"]
@@ -268,7 +280,8 @@ def test_book_grid_has_a_column_per_attribute_with_a_type_suffix(lab, api, wait_
     meta = entity_meta(api, "Book")
     driver = lab(entity="Book")
     wait_rows(wait_for, driver, ids(api("/api/entities/Book")), "the first Book page")
-    assert headers(driver) == [a["name"] for a in meta["attributes"]]
+    assert headers(driver) == default_columns(meta)
+    assert headers(driver)[0] == meta["summaryAttribute"] and headers(driver)[-1] == "cover"
     for attr in meta["attributes"]:
         th = header_cell(driver, attr["name"])
         assert th.find_element(By.CSS_SELECTOR, ".th-label").text == attr["name"]
@@ -414,7 +427,7 @@ def test_render_time_of_a_500_row_page(lab, api, wait_for, capsys):
 
 
 def test_drag_reorders_a_column_and_the_order_persists(lab, api, wait_for):
-    names = [a["name"] for a in entity_meta(api, "Book")["attributes"]]
+    names = default_columns(entity_meta(api, "Book"))
     assert names.index("pageCount") < names.index("summary")
     driver = lab(entity="Book")
     # Give the grid room (side panes at their minimums) and scroll pageCount to its left edge, so both
@@ -513,7 +526,7 @@ def test_hide_from_the_header_menu_and_restore_from_the_columns_menu(lab, wait_f
     ],
 )
 def test_malformed_column_preferences_fall_back_to_defaults(lab, server, api, wait_for, stored):
-    names = [a["name"] for a in entity_meta(api, "Book")["attributes"]]
+    names = default_columns(entity_meta(api, "Book"))
     driver = lab(entity="Book")
     driver.execute_script("localStorage.setItem('cdb.lab.cols.Book', arguments[0]);", stored)
     driver.refresh()
@@ -522,7 +535,7 @@ def test_malformed_column_preferences_fall_back_to_defaults(lab, server, api, wa
 
 
 def test_unknown_names_in_column_preferences_are_dropped(lab, api, wait_for):
-    names = [a["name"] for a in entity_meta(api, "Book")["attributes"]]
+    names = default_columns(entity_meta(api, "Book"))
     driver = lab(entity="Book")
     driver.execute_script(
         "localStorage.setItem('cdb.lab.cols.Book', JSON.stringify(arguments[0]));",
@@ -720,7 +733,9 @@ def test_content_viewer_pretty_prints_json_and_shows_binary_placeholders(lab, ap
     assert numbers == ["1", "2", "9007199254740993"]
 
 
-def test_clicking_a_related_record_updates_the_detail_in_place(lab, api, wait_for):
+def test_following_a_related_record_opens_it_in_its_entitys_grid(lab, api, wait_for):
+    # Issue 12: following a relationship lands on the record, its concrete entity selected and the grid on the
+    # page that holds it; Back returns to where you were.
     row, record = book_with_relations(api)
     author_item = next(r for r in record["relationships"] if r["name"] == "author")["items"][0]
     author = api("/api/object", id=author_item["id"])
@@ -728,27 +743,21 @@ def test_clicking_a_related_record_updates_the_detail_in_place(lab, api, wait_fo
     book_rows = row_ids(driver)
     click_row(driver, row["id"])
     wait_detail(wait_for, driver, row["id"])
-    marker = driver.execute_script("const tb = document.getElementById('grid-body'); tb.__mark = 'kept'; return tb.rows.length;")
 
     driver.find_element(By.CSS_SELECTOR, "#rel-list > li[data-id]").click()
     wait_detail(wait_for, driver, author["id"], "the author's detail")
     assert driver.find_element(By.CSS_SELECTOR, "#detail-content .detail-heading").text == author["summary"]
-    # The grid's entity did not change: same sidebar selection, same rows, same header, same tbody.
-    assert [li.get_attribute("data-entity") for li in driver.find_elements(By.CSS_SELECTOR, "#entity-list > li.active")] == ["Book"]
-    assert row_ids(driver) == book_rows
-    assert "title" in headers(driver)
-    assert driver.execute_script("return document.getElementById('grid-body').__mark") == "kept"
-    assert driver.execute_script("return document.getElementById('grid-body').rows.length") == marker
-    assert query_of(driver) == {"entity": "Book", "id": author["id"]}
-    # The sub-panels now describe the author.
+    wait_for(driver, lambda d: [li.get_attribute("data-entity") for li in d.find_elements(By.CSS_SELECTOR, "#entity-list > li.active")] == ["Author"],
+             message="Author selected in the sidebar")
+    wait_for(driver, lambda d: selected_rows(d) == [author["id"]], message="the author's row selected in the Author grid")
+    assert query_of(driver) == {"entity": "Author", "id": author["id"]}
     rel_select = Select(driver.find_element(By.ID, "rel-select"))
     assert [o.get_attribute("value") for o in rel_select.options] == [r["name"] for r in author["relationships"]]
-    assert selected_rows(driver) == [], "an Author is not a row of the Book grid"
 
-    # Back returns to the book.
+    # Back returns to the book, in the Book grid.
     driver.back()
     wait_detail(wait_for, driver, row["id"], "the book again after Back")
-    assert selected_rows(driver) == [row["id"]]
+    wait_for(driver, lambda d: row_ids(d) == book_rows and selected_rows(d) == [row["id"]], message="the Book grid again")
 
 
 def test_url_restores_the_selection_and_back_restores_the_previous_one(lab, api, wait_for):
