@@ -170,8 +170,10 @@ public actor InMemoryStore: BrowserStore {
         var targets = row.links[relationship] ?? []
         let ordered = storeSchema.entity(named: id.entity)?.relationship(named: relationship)?.isOrdered ?? false
         if !ordered {
-            // An unordered relationship has no order of its own; list it by primary key, as the SQLite reader does.
-            targets.sort { ($0.entity, $0.primaryKey) < ($1.entity, $1.primaryKey) }
+            // An unordered relationship has no order of its own; list it by primary key, as the SQLite reader does
+            // (keys are numbered per root entity, so sub-entity records interleave with their parent's) and as a
+            // scoped page lists it, so the detail's first items and the related list's pages agree.
+            targets.sort { $0.primaryKey < $1.primaryKey }
         }
         let records = targets.prefix(limit).compactMap { target -> StoredRecord? in
             tables[storeSchema.root(of: target.entity)]?[target.primaryKey].map { StoredRecord(id: $0.id, values: $0.values) }

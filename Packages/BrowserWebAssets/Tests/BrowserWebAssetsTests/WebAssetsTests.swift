@@ -11,7 +11,7 @@ struct WebAssetsTests {
 
     @Test func embeddedFilesAreExactlyTheFilesOfWeb() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.webDirectory.path)
-            .filter { [".html", ".css", ".js"].contains(where: $0.hasSuffix) }.sorted()
+            .filter { [".html", ".css", ".js", ".svg"].contains(where: $0.hasSuffix) }.sorted()
         #expect(WebAssets.embedded.files.keys.sorted() == names, "run scripts/embed-web-assets.py")
         for name in names {
             let onDisk = try Data(contentsOf: Self.webDirectory.appendingPathComponent(name))
@@ -27,6 +27,9 @@ struct WebAssetsTests {
         #expect(assets.asset(forPath: "/app.js")?.contentType == "application/javascript; charset=utf-8")
         #expect(assets.asset(forPath: "/lab")?.fileName == "lab.html")
         #expect(assets.asset(forPath: "/lab.html")?.fileName == "lab.html")
+        // Browsers ask for /favicon.ico on every load: it is the SVG icon, not a 404.
+        #expect(assets.asset(forPath: "/favicon.ico")?.fileName == "favicon.svg")
+        #expect(assets.asset(forPath: "/favicon.ico")?.contentType == "image/svg+xml")
     }
 
     static let refusedPaths = ["", "app.js", "/../web/app.js", "/%2e%2e/app.js", "/web/app.js", "/app.js/", "/APP.JS",

@@ -1,0 +1,117 @@
+"""The Lab on the moves of a person's first ten minutes with a real store (issue 12): a to-many paged to its end
+in the relationships pane or opened in the grid, paging to the last of many rows, page sizes from the URL,
+bytes that cannot be sorted, abstract parents, and what the Lab shows when the server stops."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from conftest import _browser_demo_binary, _DemoServer, _wait_until_healthy, REPO_ROOT
+from test_lab import JS_REL_IDS, lab, lab_url, pane_state, query_of, row_ids, wait_detail  # noqa: F401 (lab is a fixture)
+
+
+def indicator(driver):
+    return driver.find_element(By.ID, "grid-page-indicator").text
+
+
+def zola(api):
+    return next(r for r in api("/api/entities/Author")["rows"] if r["summary"] == "Émile Zola")
+
+
+def test_a_to_many_pages_to_its_end_and_opens_in_the_grid(lab, api, wait_for):
+    author = zola(api)
+    books = next(r for r in api("/api/object", id=author["id"])["relationships"] if r["name"] == "books")
+    driver = lab(entity="Author", id=author["id"])
+    wait_detail(wait_for, driver, author["id"])
+    Select(driver.find_element(By.ID, "rel-select")).select_by_value("books")
+    wait_for(driver, lambda d: len(d.execute_script(JS_REL_IDS)) == books["included"], message="the first related items")
+
+    # Load more until the end: every related record, once, in the API's order.
+    expected = [r["id"] for r in api("/api/object/related", id=author["id"], rel="books", limit=500)["rows"]]
+    load_more = driver.find_element(By.ID, "rel-load-more")
+    while load_more.is_displayed():
+        shown = len(driver.execute_script(JS_REL_IDS))
+        # The button sits under the list in the pane's own scroll area: bring it into view, as a person scrolls.
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", load_more)
+        load_more.click()
+        wait_for(driver, lambda d: len(d.execute_script(JS_REL_IDS)) > shown or not load_more.is_displayed(),
+                 message=f"another page of related records (had {shown}; now {len(driver.execute_script(JS_REL_IDS))}, "
+                         f"url {driver.current_url}, state {driver.find_element(By.ID, 'rel-state').text})")
+    assert driver.execute_script(JS_REL_IDS) == expected[: books["count"]]
+    assert len(expected) == books["count"]
+
+    # Show all in the grid: a scoped grid with a chip, paged to its last page in one click.
+    driver.find_element(By.ID, "rel-show-all").click()
+    wait_for(driver, lambda d: query_of(d).get("relatedTo") == author["id"] and query_of(d).get("via") == "books",
+             message="the scope in the URL")
+    chip = driver.find_element(By.ID, "grid-scope")
+    wait_for(driver, lambda d: chip.is_displayed() and "through books" in chip.text, message="the 'related to' chip")
+    wait_for(driver, lambda d: indicator(d) == f"1–100 of {books['count']}", message="the scoped grid")
+    driver.find_element(By.ID, "grid-last").click()
+    last = (books["count"] - 1) // 100 * 100
+    last_rows = [r["id"] for r in api("/api/object/related", id=author["id"], rel="books", offset=last)["rows"]]
+    wait_for(driver, lambda d: row_ids(d) == last_rows, message="the last scoped page")
+    driver.find_element(By.ID, "grid-scope-clear").click()
+    wait_for(driver, lambda d: "relatedTo" not in query_of(d) and not chip.is_displayed(), message="the chip removed")
+    wait_for(driver, lambda d: row_ids(d) == [r["id"] for r in api("/api/entities/Book")["rows"]], message="every Book")
+
+
+def test_page_sizes_from_the_url_last_page_and_unsortable_bytes(lab, api, wait_for):
+    total = api("/api/entities/Book", limit=1)["total"]
+    driver = lab(entity="Book", limit=30)
+    wait_for(driver, lambda d: indicator(d) == f"1–30 of {total}", message="30 rows, as the URL says")
+    assert query_of(driver).get("limit") == "30"
+    assert Select(driver.find_element(By.ID, "grid-page-size")).first_selected_option.get_attribute("value") == "30"
+    driver.find_element(By.ID, "grid-last").click()
+    last = (total - 1) // 30 * 30
+    wait_for(driver, lambda d: indicator(d) == f"{last + 1}–{total} of {total}", message="the last page")
+    assert driver.find_element(By.ID, "grid-last").get_attribute("disabled") == "true"
+    driver.find_element(By.ID, "grid-first").click()
+    wait_for(driver, lambda d: indicator(d) == f"1–30 of {total}", message="the first page")
+
+    # A Binary column has no order: clicking its header does not sort.
+    cover = driver.find_element(By.CSS_SELECTOR, '#grid-head-row th[data-col="cover"] .th-label')
+    cover.click()
+    title = driver.find_element(By.CSS_SELECTOR, '#grid-head-row th[data-col="title"] .th-label')
+    title.click()
+    wait_for(driver, lambda d: query_of(d).get("sort") == "title", message="title sorts")
+    assert pane_state(driver, "pane-grid") != "error"
+
+
+def test_abstract_parent_lists_its_sub_entities_records(driver, wait_for, store_server, console_errors):
+    base, api = store_server("coredataplus/SampleModel2/SampleModel2_V1.sqlite")
+    driver.get(lab_url(base, entity="Writer"))
+    wait_for(driver, lambda d: pane_state(d, "pane-grid") == "ready", message="the Writer grid")
+    writer = driver.find_element(By.CSS_SELECTOR, '#entity-list > li[data-entity="Writer"]')
+    assert writer.get_attribute("data-abstract") == "true" and "abstract" in writer.text
+    assert row_ids(driver) == [r["id"] for r in api("/api/entities/Writer")["rows"]]
+    assert not console_errors(driver)
+
+
+def test_a_stopped_server_turns_the_dot_red_and_refresh_recovers(driver, wait_for):
+    # A server of its own, stopped and started again on the same port in the middle of the test.
+    demo = _DemoServer(_browser_demo_binary(), ["--web-root", str(REPO_ROOT / "web")])
+    base = demo.wait_for_url(60)
+    port = base.rsplit(":", 1)[1]
+    try:
+        driver.get(lab_url(base, entity="Book"))
+        wait_for(driver, lambda d: pane_state(d, "pane-grid") == "ready", message="the grid")
+        demo.stop()
+        driver.find_element(By.ID, "refresh-btn").click()
+        dot = driver.find_element(By.CSS_SELECTOR, ".statusbar .pulse")
+        wait_for(driver, lambda d: "is-offline" in dot.get_attribute("class"), message="the red status dot")
+        assert driver.find_element(By.ID, "grid-search").get_attribute("disabled") == "true"
+        assert driver.execute_script("return document.body.dataset.offline") == "true"
+        demo = _DemoServer(_browser_demo_binary(), ["--web-root", str(REPO_ROOT / "web"), "--port", port])
+        _wait_until_healthy(demo.wait_for_url(60), 10)
+        driver.find_element(By.ID, "refresh-btn").click()
+        wait_for(driver, lambda d: "is-offline" not in dot.get_attribute("class") and pane_state(d, "pane-grid") == "ready",
+                 message="recovered after Refresh")
+        assert driver.find_element(By.ID, "grid-search").get_attribute("disabled") is None
+    finally:
+        demo.stop()
