@@ -11,7 +11,7 @@
  * page size, paging and arrow-key moves replace the current one (they would flood the history otherwise).
  *
  * Stable hooks for tests (do not rename without updating scripts/ui-tests):
- *   Top bar    #tab-inspector, #tab-lab (a[aria-current="page"] marks the active view), #refresh-btn,
+ *   Top bar    #nav-back, #nav-forward (in-app history), #tab-inspector, #tab-lab (a[aria-current="page"] marks the active view), #refresh-btn,
  *              #export-btn (disabled until a record is selected), #export-link (the <a download> it clicks),
  *              #readonly-chip (hidden unless /api/health says readOnly), #store-name
  *   Panes      #entities-pane, #records-pane, #detail-pane, each with data-state="idle|loading|ready|error"
@@ -1339,6 +1339,9 @@
 
   function wireEvents() {
     dom.refreshBtn.addEventListener('click', refresh);
+    // In-app Back/Forward: every navigation is a history entry (see commitView), so these are the browser's own.
+    byId('nav-back').addEventListener('click', () => window.history.back());
+    byId('nav-forward').addEventListener('click', () => window.history.forward());
     dom.exportBtn.addEventListener('click', exportRecord);
     dom.entityList.addEventListener('click', onEntityClick);
     dom.searchInput.addEventListener('input', onSearchInput);

@@ -26,6 +26,8 @@
  *                column checkboxes input[data-col]
  *   Relations    #rel-select, #rel-list > li[data-id][data-entity], #rel-actions with #rel-load-more
  *                (pages the rest of a to-many in) and #rel-show-all (the grid, restricted to the relationship)
+ *   History      #nav-back, #nav-forward (the browser's history); #breadcrumb > button[data-id] for each
+ *                record followed to reach the shown one, .current for the shown one
  *   Offline      body[data-offline] and the status dot's .is-offline while the server does not answer
  *   Content      #content-select, #content-view (.cv-text | .cv-json | .cv-value), #content-meta
  *   Detail       #detail-content (dl.attr-list > .attr-row[data-attr], .rel-card[data-rel]
@@ -140,6 +142,7 @@
       detailContent: byId("detail-content"),
       detailState: byId("detail-state"),
       detailExport: byId("detail-export"),
+      breadcrumb: byId("breadcrumb"),
 
       splitters: document.querySelectorAll(".splitter[data-split]"),
       widthSheet: document.head.appendChild(document.createElement("style")),
@@ -170,6 +173,7 @@
     record: null, // /api/object payload of selectedId
     relChoice: new Map(), // entity -> relationship last picked in the sub-panel
     relShown: null, // {id, rel, items}: the relationship listed in the sub-panel, with the pages loaded so far
+    trail: [], // [{id, entity, summary}]: the records followed to reach the shown one (the breadcrumb)
     contentChoice: new Map(), // entity -> attribute last picked in the content viewer
     panes: { ...PANE_DEFAULT },
   };
@@ -932,8 +936,9 @@
    * Shows a record in detail + sub-panels. The grid only changes its selected-row
    * class; the grid's entity never changes here (plan v1.1 decision).
    */
-  function selectRecord(id, { history = "push", scroll = false } = {}) {
+  function selectRecord(id, { history = "push", scroll = false, keepTrail = false } = {}) {
     if (!id || id === state.selectedId) return;
+    if (!keepTrail) state.trail = [];
     state.selectedId = id;
     markSelectedRow({ scroll });
     syncURL(history);
@@ -1416,7 +1421,28 @@
     return node;
   }
 
+  /** Where you are: the records followed to reach this one, each a way back to it. */
+  function renderBreadcrumb(record) {
+    if (!state.trail.length) {
+      dom.breadcrumb.hidden = true;
+      dom.breadcrumb.replaceChildren();
+      return;
+    }
+    const parts = [];
+    for (const step of state.trail) {
+      const button = el("button", null, `${step.entity}: ${step.summary ?? step.id}`);
+      button.type = "button";
+      button.dataset.id = step.id;
+      button.dataset.entity = step.entity;
+      parts.push(button, el("span", "sep", "›"));
+    }
+    parts.push(el("span", "current", `${record.entity}: ${record.summary ?? record.id}`));
+    dom.breadcrumb.replaceChildren(...parts);
+    dom.breadcrumb.hidden = false;
+  }
+
   function renderDetail(record) {
+    renderBreadcrumb(record);
     const frag = document.createDocumentFragment();
     frag.append(el("h2", "detail-heading", record.summary ?? record.id));
     frag.append(el("p", "detail-id", `${record.entity} · ${record.id}`));
@@ -1552,8 +1578,12 @@
    * says at which offset it sits), and the record is selected there.
    */
   async function openRecord(id, entity) {
+    // The breadcrumb: the record being left is added, unless the user goes back to one already on it.
+    const back = state.trail.findIndex((step) => step.id === id);
+    if (back >= 0) state.trail = state.trail.slice(0, back);
+    else if (state.record) state.trail.push({ id: state.record.id, entity: state.record.entity, summary: state.record.summary });
     if (state.rowById.has(id) || !entity) {
-      selectRecord(id, { scroll: true });
+      selectRecord(id, { scroll: true, keepTrail: true });
       return;
     }
     let offset = 0;
@@ -1720,6 +1750,12 @@
 
   function wireRecordPanes() {
     dom.relLoadMore.addEventListener("click", loadMoreRelated);
+    dom.breadcrumb.addEventListener("click", (event) => {
+      const step = event.target.closest("button[data-id]");
+      if (step) openRecord(step.dataset.id, step.dataset.entity);
+    });
+    document.getElementById("nav-back").addEventListener("click", () => window.history.back());
+    document.getElementById("nav-forward").addEventListener("click", () => window.history.forward());
     dom.relShowAll.addEventListener("click", showRelatedInGrid);
     dom.relSelect.addEventListener("change", () => {
       if (state.record) state.relChoice.set(state.record.entity, dom.relSelect.value);
@@ -1863,6 +1899,14 @@
         dom.search.value = "";
         applySearch();
       }
+      return;
+    }
+    // "/" focuses the search box, as in the Inspector (unless the user is typing somewhere).
+    const typing = ["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement?.tagName);
+    if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      dom.search.focus();
+      dom.search.select();
       return;
     }
     // Arrow keys with nothing focused (e.g. after a reload) drive the grid.

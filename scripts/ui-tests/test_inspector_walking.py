@@ -82,6 +82,11 @@ def test_following_a_relationship_lands_on_the_page_that_holds_the_record(driver
     assert query_of(driver) == expected
     row = driver.find_element(By.CSS_SELECTOR, f'.record-row[data-id="{item["id"]}"]')
     assert row.get_attribute("aria-selected") == "true"
+    # The in-app Back button returns to the tag; Forward to the book again.
+    driver.find_element(By.ID, "nav-back").click()
+    wait_for(driver, lambda d: detail_id(d) == tag["id"] and selected_entity(d) == "Tag", message="the tag after Back")
+    driver.find_element(By.ID, "nav-forward").click()
+    wait_for(driver, lambda d: detail_id(d) == item["id"], message="the book after Forward")
     # The author link of that book works the same way (a to-one).
     assert author["entity"] == "Author"
 

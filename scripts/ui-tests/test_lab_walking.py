@@ -115,3 +115,32 @@ def test_a_stopped_server_turns_the_dot_red_and_refresh_recovers(driver, wait_fo
         assert driver.find_element(By.ID, "grid-search").get_attribute("disabled") is None
     finally:
         demo.stop()
+
+
+def test_breadcrumb_of_followed_records_and_in_app_history(lab, api, wait_for):
+    author = zola(api)
+    book = api("/api/object/related", id=author["id"], rel="books", limit=1)["rows"][0]
+    driver = lab(entity="Author", id=author["id"])
+    wait_detail(wait_for, driver, author["id"])
+    Select(driver.find_element(By.ID, "rel-select")).select_by_value("books")
+    wait_for(driver, lambda d: book["id"] in d.execute_script(JS_REL_IDS), message="the author's first book")
+    driver.find_element(By.CSS_SELECTOR, f'#rel-list > li[data-id="{book["id"]}"]').click()
+    wait_detail(wait_for, driver, book["id"], "the book")
+    crumbs = driver.find_element(By.ID, "breadcrumb")
+    wait_for(driver, lambda d: crumbs.is_displayed(), message="the breadcrumb")
+    steps = driver.execute_script("return [...document.querySelectorAll('#breadcrumb button[data-id]')].map(b => b.dataset.id);")
+    assert steps == [author["id"]]
+    assert driver.find_element(By.CSS_SELECTOR, "#breadcrumb .current").text.startswith("Book: ")
+    # The in-app Back button is the browser's Back: the author again; Forward returns to the book.
+    driver.find_element(By.ID, "nav-back").click()
+    wait_detail(wait_for, driver, author["id"], "the author after Back")
+    driver.find_element(By.ID, "nav-forward").click()
+    wait_detail(wait_for, driver, book["id"], "the book after Forward")
+    # A breadcrumb step goes back to that record.
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#breadcrumb button[data-id]"), message="the breadcrumb step")
+    driver.find_element(By.CSS_SELECTOR, "#breadcrumb button[data-id]").click()
+    wait_detail(wait_for, driver, author["id"], "the author from the breadcrumb")
+    wait_for(driver, lambda d: not crumbs.is_displayed(), message="the trail emptied at its start")
+    # "/" focuses the search box.
+    driver.find_element(By.TAG_NAME, "body").send_keys("/")
+    wait_for(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "grid-search", message="search focused")

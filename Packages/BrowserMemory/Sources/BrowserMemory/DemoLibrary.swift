@@ -68,7 +68,7 @@ public enum DemoLibrary {
 
     /// A new store holding the demo data.
     public static func makeStore() async throws -> InMemoryStore {
-        let store = InMemoryStore(schema: schema, storeIdentifier: storeIdentifier, summary: "In-memory demo store (Author, Book, Tag)")
+        let store = InMemoryStore(schema: schema, storeIdentifier: storeIdentifier, summary: "In-memory demo store (Author, Book, AudioBook, Tag)")
         try await seed(store)
         return store
     }
