@@ -211,3 +211,13 @@ def test_following_a_to_one_into_a_sub_entity_selects_the_concrete_entity(driver
     wait_for(driver, lambda d: detail_id(d) == novel["id"], message="the novel's detail")
     wait_for(driver, lambda d: selected_entity(d) == "GraphicNovel", message="GraphicNovel selected, not Book")
     wait_for(driver, lambda d: novel["id"] in row_ids(d), message="the novel in the list")
+
+
+def test_a_malformed_id_in_the_url_is_an_error_message_not_a_blank_page(driver, server, wait_for, console_errors):
+    # /?id=x/%25ZZ/p1: the id's entity part is not valid percent-encoding; the page still renders and says why.
+    driver.get(f"{server}/?id=x/%25ZZ/p1")
+    wait_for(driver, lambda d: len(d.execute_script(JS_ENTITY_ITEMS)) > 0, message="the entity list")
+    status = driver.find_element(By.ID, "detail-status")
+    wait_for(driver, lambda d: status.get_attribute("data-kind") == "error" and "Malformed id" in status.text,
+             message="the server's 400 in the detail pane")
+    assert not console_errors(driver)

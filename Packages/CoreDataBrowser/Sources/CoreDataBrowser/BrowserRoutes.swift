@@ -48,7 +48,7 @@ enum BrowserRoutes {
                 let object = try await service.object(id: request.query["id"],
                                                       allRelated: try ExportOptions.allRelated(request.query["related"]))
                 var response = JSONResponses.ok(object)
-                response.headers.set("Content-Disposition", #"attachment; filename="\#(BrowserService.exportFilename(for: object))""#)
+                response.headers.set("Content-Disposition", attachment(filename: BrowserService.exportFilename(for: object)))
                 return response
             } catch {
                 return JSONResponses.failure(.wrapping(error))
@@ -60,6 +60,7 @@ enum BrowserRoutes {
                 var response = HTTPResponse.data(asset.bytes, contentType: asset.contentType)
                 // The UI is small and changes with the build; never let a browser run a stale app.js.
                 response.headers.set("Cache-Control", "no-cache")
+                response.headers.set("Content-Security-Policy", contentSecurityPolicy)
                 return response
             }
         }
@@ -77,11 +78,36 @@ enum BrowserRoutes {
         }
     }
 
+    /// The UI runs only its own files: no inline or foreign script, no plugins, no framing, no `<base>`.
+    /// Inline styles stay allowed: the Lab sizes its columns through a `<style>` element it writes.
+    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        + "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+
+    /// `attachment` with the file name both as a plain quoted ASCII fallback and as RFC 6266 / RFC 8187
+    /// `filename*` (UTF-8, percent-encoded), whatever characters an entity name holds.
+    static func attachment(filename: String) -> String {
+        let fallback = String(filename.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\" && scalar.value != 0x7F
+                ? Character(scalar) : "_"
+        })
+        let attrChars = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&+-.^_`|~".utf8)
+        let encoded = filename.utf8.map { byte in
+            attrChars.contains(byte) ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+        }.joined()
+        return #"attachment; filename="\#(fallback)"; filename*=UTF-8''\#(encoded)"#
+    }
+
     private static func respond(_ body: () async throws -> some Encodable) async -> HTTPResponse {
         do {
             return JSONResponses.ok(try await body())
         } catch {
             return JSONResponses.failure(.wrapping(error))
         }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }

@@ -8,10 +8,17 @@ enum JSONResponses {
 
     static func ok(_ value: some Encodable) -> HTTPResponse {
         do {
-            return .data(try BrowserJSON.encode(value), contentType: contentType)
+            return noStore(.data(try BrowserJSON.encode(value), contentType: contentType))
         } catch {
             return self.error(.internalServerError, "Could not encode the response: \(error)")
         }
+    }
+
+    /// Store data never lands in a browser's disk cache (or a proxy's): every JSON answer is `no-store`.
+    private static func noStore(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers.set("Cache-Control", "no-store")
+        return response
     }
 
     static func failure(_ error: BrowserError) -> HTTPResponse {
@@ -22,7 +29,7 @@ enum JSONResponses {
     /// error the server sends has the same shape.
     @Sendable static func error(_ status: HTTPStatus, _ message: String) -> HTTPResponse {
         let body = (try? BrowserJSON.encode(["error": message])) ?? Data(#"{"error":"internal error"}"#.utf8)
-        return .data(body, contentType: contentType, status: status)
+        return noStore(.data(body, contentType: contentType, status: status))
     }
 
     static func status(for error: BrowserError) -> HTTPStatus {

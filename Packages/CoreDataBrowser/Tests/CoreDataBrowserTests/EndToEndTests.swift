@@ -133,7 +133,8 @@ final class EndToEndTests {
         let export = try await client.get("/api/object/export?id=" + id)
         let object = try await client.get("/api/object?id=" + id)
         #expect(export.status == 200)
-        #expect(export.header("Content-Disposition") == #"attachment; filename="Book-p1.json""#)
+        #expect(export.header("Content-Disposition") == #"attachment; filename="Book-p1.json"; filename*=UTF-8''Book-p1.json"#)
+        #expect(export.header("Cache-Control") == "no-store")
         #expect(export.body == object.body)
     }
 

@@ -1,6 +1,6 @@
 import BrowserCore
 import BrowserMemory
-import CoreDataBrowser
+@testable import CoreDataBrowser
 import Foundation
 import Testing
 
@@ -40,5 +40,36 @@ extension EndToEndTests {
         let all = try #require((full["relationships"] as? [[String: Any]])?.first { $0["name"] as? String == "books" })
         #expect(all["included"] as? Int == all["count"] as? Int)
         #expect(try await client.get("/api/object/export?id=\(encodedID("Author", 2))&related=some").status == 400)
+    }
+}
+
+/// Issue 20: store data never lands in a browser's cache; the UI runs under a Content-Security-Policy; export
+/// file names survive any entity name.
+extension EndToEndTests {
+    @Test(arguments: ["/api/health", "/api/entities", "/api/entities/Book?limit=2", "/api/entities/Nope",
+                      "/api/entities/Book?limit=-1", "/api/object?id=x", "/api/nothing-here"])
+    func everyAPIAnswerIsNoStore(path: String) async throws {
+        let reply = try await client.get(path)
+        #expect(reply.header("Cache-Control") == "no-store", "\(path) answered \(reply.status)")
+    }
+
+    @Test(arguments: ["/", "/lab", "/app.js", "/lab.css"])
+    func theUIRunsUnderAContentSecurityPolicy(path: String) async throws {
+        let reply = try await client.get(path)
+        let policy = try #require(reply.header("Content-Security-Policy"))
+        #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'")
+                && policy.contains("object-src 'none'") && policy.contains("frame-ancestors 'none'"))
+        #expect(!policy.contains("'unsafe-eval'") && !(policy.split(separator: ";").first { $0.contains("script-src") }?.contains("unsafe-inline") ?? true))
+    }
+}
+
+@Suite struct AttachmentNameTests {
+    @Test(arguments: [
+        ("Book-p1.json", #"attachment; filename="Book-p1.json"; filename*=UTF-8''Book-p1.json"#),
+        ("Café-p2.json", #"attachment; filename="Caf_-p2.json"; filename*=UTF-8''Caf%C3%A9-p2.json"#),
+        (#"a"b\c;d e.json"#, #"attachment; filename="a_b_c;d e.json"; filename*=UTF-8''a%22b%5Cc%3Bd%20e.json"#),
+    ])
+    func fileNamesAreQuotedAndEncoded(name: String, header: String) {
+        #expect(BrowserRoutes.attachment(filename: name) == header)
     }
 }
