@@ -6,12 +6,22 @@
 
 Starts browser-demo (the demo library, ``--port 0 --loopback``), warms it up with the same traffic at the same
 concurrency, reads its resident memory (VmRSS in /proc/<pid>/status), then sends ``--requests`` requests over
-``--connections`` concurrent keep-alive connections, mixing the web UI's files and every API endpoint. Exits
+``--connections`` concurrent keep-alive connections (from 16 loopback addresses), mixing the web UI's files and every API endpoint. Exits
 non-zero if any request fails (connection error, status other than 200, a body shorter or longer than its
 Content-Length, a response to the wrong request) or if resident memory after the run exceeds the post-warm-up
 figure by more than ``--margin-mib`` (default 16 MiB: allocator slack, not a leak; a leak of even 1 KiB per
 request would add 20 MiB). Traffic goes to 127.0.0.1 only; the run is bounded by its request count and a
 timeout. Throughput is printed for information, never asserted (scripts/bench/http-wrk.sh measures speed).
+
+Two more phases, each against its own browser-demo, check what keeps the owner served while others misbehave:
+
+* lock-out: the server runs under a soft descriptor limit of 256 (a Mac app's default) and requires a token;
+  600 connections without it, from three other loopback addresses, are held open (half re-send ``GET /`` every
+  second, half stay silent) and reopened whenever the server closes them, while the owner, with the token, must
+  get a 200 for every one of its requests;
+* abandoned searches: on a generated 200,000-book store, eight slow searches (Hangul, outside the search's fast
+  path, about a second each) are sent and their connections closed at once; ``/api/entities`` must then answer
+  within a second, because the server cancels a request whose client left and the store stops its query.
 
 Python standard library only (asyncio and raw sockets): the client must not be the bottleneck or hide
 protocol errors, so it speaks HTTP/1.1 itself.
@@ -22,7 +32,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
+import resource
 import subprocess
+import tempfile
+import urllib.parse
 import sys
 import time
 from pathlib import Path
@@ -77,7 +90,10 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, dict[str, st
 
 
 async def connection(port: int, count: int, offset: int, stats: dict) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    # Spread over 16 loopback addresses (Linux routes all of 127/8 to loopback), as 16 browsers would be: one
+    # address may hold at most 32 connections (HTTPServerLimits.maxConnectionsPerAddress).
+    source = f"127.0.0.{10 + offset // 1000 % 16}"
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
     try:
         for i in range(count):
             n = offset + i
@@ -115,9 +131,14 @@ async def run(port: int, connections: int, requests: int, timeout: float) -> dic
     return stats
 
 
-def start_demo(binary: Path) -> tuple[subprocess.Popen, int]:
-    process = subprocess.Popen([str(binary), "--port", "0", "--loopback"], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
+def start_demo(binary: Path, *extra: str, descriptor_limit: int | None = None) -> tuple[subprocess.Popen, int]:
+    def limit_descriptors() -> None:
+        if descriptor_limit is not None:
+            _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (descriptor_limit, hard))
+
+    process = subprocess.Popen([str(binary), "--port", "0", "--loopback", *extra], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, preexec_fn=limit_descriptors)
     deadline = time.monotonic() + 30
     assert process.stdout is not None
     while time.monotonic() < deadline:
@@ -131,6 +152,110 @@ def start_demo(binary: Path) -> tuple[subprocess.Popen, int]:
     sys.exit(f"load check: browser-demo did not print its URL ({binary})")
 
 
+TOKEN = "load-check-token-0123456789abcdef"
+ATTACKERS = ["127.0.0.2", "127.0.0.3", "127.0.0.4"]
+
+
+async def unauthenticated(port: int, source: str, silent: bool, stop: asyncio.Event, stats: dict) -> None:
+    """Holds one connection without the token for as long as the server allows, and reopens it."""
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+        except OSError:
+            stats["refused"] += 1
+            await asyncio.sleep(0.05)
+            continue
+        stats["opened"] += 1
+        try:
+            if silent:
+                await reader.read()  # until the server closes it
+                stats["closed silent"] += 1
+            while not silent and not stop.is_set():
+                writer.write(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+                await writer.drain()
+                status, headers, _ = await read_response(reader)
+                stats[f"answered {status}"] = stats.get(f"answered {status}", 0) + 1
+                if headers.get("connection") == "close":
+                    break
+                await asyncio.sleep(1)
+        except (Failure, OSError, asyncio.IncompleteReadError, ValueError):
+            stats["reset"] += 1
+        finally:
+            writer.close()
+        await asyncio.sleep(0.05)
+
+
+async def owner(port: int, requests: int, stats: dict) -> None:
+    """The token holder: a new connection for each request (as a browser opens one when its others are busy or
+    were closed), so each must be admitted while the others hold theirs; every request must get a 200."""
+    for _ in range(requests):
+        started = time.monotonic()
+        writer = None
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(f"GET /api/entities HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                         f"Authorization: Bearer {TOKEN}\r\n\r\n".encode())
+            await writer.drain()
+            status, _, body = await read_response(reader)
+            if status != 200:
+                stats["failures"].append(f"status {status}: {body[:120]!r}")
+        except (Failure, OSError, asyncio.IncompleteReadError, ValueError) as error:
+            stats["failures"].append(f"{type(error).__name__}: {error}")
+        finally:
+            if writer is not None:
+                writer.close()
+        stats["slowest"] = max(stats["slowest"], time.monotonic() - started)
+        await asyncio.sleep(0.08)
+
+
+async def lockout_phase(port: int, connections: int, owner_requests: int) -> tuple[dict, dict]:
+    attack = {"opened": 0, "refused": 0, "reset": 0, "closed silent": 0}
+    served = {"failures": [], "slowest": 0.0}
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(unauthenticated(port, ATTACKERS[i % len(ATTACKERS)], i % 2 == 1, stop, attack))
+             for i in range(connections)]
+    # Every attacker gets its first connection in before the owner starts.
+    while attack["opened"] + attack["refused"] < connections:
+        await asyncio.sleep(0.05)
+    await owner(port, owner_requests, served)  # about 8 s: longer than the 5 s a silent connection may stay
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return attack, served
+
+
+async def lockout_free_search(port: int) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET /api/entities/Book?search=%ED%9E%A3 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    await writer.drain()
+    status, _, body = await read_response(reader)
+    writer.close()
+    if status != 200:
+        raise Failure(f"search: status {status}: {body[:120]!r}")
+
+
+async def abandoned_searches_phase(port: int, searches: int) -> float:
+    for index in range(searches):
+        needle = chr(0xD55C + index * 7)  # a different Hangul syllable each time: nothing cached helps
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        target = f"/api/entities/Book?search={urllib.parse.quote(needle)}"
+        writer.write(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        await writer.drain()
+        await asyncio.sleep(0.02)  # the server has read it and started
+        writer.close()
+    started = time.monotonic()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET /api/entities HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    await writer.drain()
+    status, _, body = await read_response(reader)
+    elapsed = time.monotonic() - started
+    writer.close()
+    if status != 200:
+        raise Failure(f"/api/entities after abandoned searches: status {status}: {body[:120]!r}")
+    return elapsed
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", default=str(REPO / ".build/debug/browser-demo"))
@@ -139,6 +264,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=5120)
     parser.add_argument("--margin-mib", type=float, default=16)
     parser.add_argument("--timeout", type=float, default=300, help="seconds allowed for each phase")
+    parser.add_argument("--unauthenticated", type=int, default=600, help="connections without the token")
     args = parser.parse_args()
     if args.requests < args.connections:
         parser.error("--requests must be at least --connections")
@@ -175,6 +301,45 @@ def main() -> int:
         failures.append(f"memory grew by {growth:.1f} MiB")
     if not alive:
         failures.append("browser-demo exited during the run")
+
+    # Lock-out: no token, many connections, a small descriptor limit; the owner must be served throughout.
+    process, port = start_demo(Path(args.binary), "--token", TOKEN, descriptor_limit=256)
+    try:
+        attack, served = asyncio.run(asyncio.wait_for(lockout_phase(port, args.unauthenticated, 100), args.timeout))
+        alive = process.poll() is None
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    print(f"load check: lock-out: {args.unauthenticated} connections without the token from {len(ATTACKERS)} addresses "
+          f"({', '.join(f'{key} {value}' for key, value in attack.items())}); the owner got "
+          f"{100 - len(served['failures'])}/100 answers, slowest {served['slowest'] * 1000:.0f} ms")
+    for failure in served["failures"][:10]:
+        print(f"  {failure}")
+    if served["failures"]:
+        failures.append(f"the token holder was refused {len(served['failures'])} times while others held connections")
+    if not alive:
+        failures.append("browser-demo exited during the lock-out phase")
+
+    # Abandoned searches: they must not hold the store for the requests after them.
+    with tempfile.TemporaryDirectory() as folder:
+        store = Path(folder) / "library.sqlite"
+        subprocess.run([sys.executable, str(REPO / "scripts/bench/generate_store.py"), "--books", "200000",
+                        "--out", str(store), "--quiet"], check=True)
+        process, port = start_demo(Path(args.binary), "--store", str(store))
+        try:
+            # One search run to the end first, for the figure an abandoned one is worth.
+            started = time.monotonic()
+            asyncio.run(asyncio.wait_for(lockout_free_search(port), args.timeout))
+            one_search = time.monotonic() - started
+            delay = asyncio.run(asyncio.wait_for(abandoned_searches_phase(port, 8), args.timeout))
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+    print(f"load check: abandoned searches: one slow search takes {one_search:.2f} s; after 8 abandoned, "
+          f"/api/entities answered in {delay:.2f} s (allowed 1 s)")
+    if delay > 1:
+        failures.append(f"/api/entities waited {delay:.2f} s behind searches nobody would read")
+
     if failures:
         print("load check FAILED: " + "; ".join(failures))
         return 1

@@ -22,6 +22,11 @@ final class EventLoop: @unchecked Sendable {
     /// Messages sent to the loop thread from other threads.
     enum Message: Sendable {
         case response(connectionID: UInt64, HTTPResponse)
+        /// Close the listening socket and bind the same address and port again; the callback gets the error
+        /// when that failed (the loop then keeps retrying on its own).
+        case reopenListener(@Sendable (HTTPServerError?) -> Void)
+        /// Tests only: shut the listening socket down under the loop, as iOS does to a suspended app's.
+        case breakListenerForTesting
         case stop
     }
 
@@ -35,10 +40,14 @@ final class EventLoop: @unchecked Sendable {
     }
 
     let limits: HTTPServerLimits
+    let budget: ConnectionBudget
     let errorRenderer: @Sendable (HTTPStatus, String) -> HTTPResponse
     let responder: any HTTPResponder
 
-    private let listener: Int32
+    /// The listening socket, or -1 while it is dead and being bound again.
+    private var listener: Int32
+    private let listenerHost: String
+    private let listenerPort: UInt16
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let inbox = Locked(Inbox())
@@ -47,8 +56,18 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     private var connections: [UInt64: HTTPConnection] = [:]
     private var nextConnectionID: UInt64 = 0
-    /// Connections counted against `maxConnections` (503-rejected ones are not).
+    /// Connections counted against `budget.admitted` (503-rejected ones are not).
     private var admittedCount = 0
+    /// Admitted connections per client address, for `budget.perAddress`.
+    private var admittedPerAddress: [PeerAddress: Int] = [:]
+    /// `accept()` failures with ECONNABORTED since the last accepted connection. A few are one client's
+    /// reset each; a run of them is a defunct listener (iOS after suspension), which would otherwise keep
+    /// poll() reporting it readable and the loop spinning.
+    private var consecutiveAborts = 0
+    private static let abortsMeaningDeadListener = 32
+    /// When a dead listener could not be bound again, the next attempt is made at this time.
+    private var listenerRetryAt: UInt64 = 0
+    private static let listenerRetryInterval: UInt64 = 1_000_000_000
     /// Set when accept() fails persistently (e.g. out of descriptors), so the still-readable listener
     /// is not polled in a busy loop until some may have been freed.
     private var acceptPausedUntil: UInt64 = 0
@@ -57,7 +76,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Takes ownership of `listener`, which is closed when the loop stops.
     init(
-        listener: Int32, limits: HTTPServerLimits,
+        listener: Int32, host: String, port: UInt16, limits: HTTPServerLimits,
         errorRenderer: @escaping @Sendable (HTTPStatus, String) -> HTTPResponse,
         responder: any HTTPResponder
     ) throws(HTTPServerError) {
@@ -73,7 +92,10 @@ final class EventLoop: @unchecked Sendable {
         self.wakeRead = fds[0]
         self.wakeWrite = fds[1]
         self.listener = listener
+        self.listenerHost = host
+        self.listenerPort = port
         self.limits = limits
+        self.budget = ConnectionBudget(limits: limits, descriptorLimit: ConnectionBudget.processDescriptorLimit)
         self.errorRenderer = errorRenderer
         self.responder = responder
     }
@@ -118,11 +140,12 @@ final class EventLoop: @unchecked Sendable {
             pollFDs.removeAll(keepingCapacity: true)
             polled.removeAll(keepingCapacity: true)
             pollFDs.append(pollfd(fd: wakeRead, events: Platform.pollIn, revents: 0))
-            let pollListener = now >= acceptPausedUntil
+            if listener < 0 && now >= listenerRetryAt { reopenListener() }
+            let pollListener = listener >= 0 && now >= acceptPausedUntil
             if pollListener {
                 pollFDs.append(pollfd(fd: listener, events: Platform.pollIn, revents: 0))
             }
-            var nextDeadline = pollListener ? UInt64.max : acceptPausedUntil
+            var nextDeadline = pollListener ? UInt64.max : (listener < 0 ? listenerRetryAt : acceptPausedUntil)
             for connection in connections.values {
                 if let deadline = connection.deadline { nextDeadline = min(nextDeadline, deadline) }
                 let events = connection.pollEvents
@@ -152,7 +175,12 @@ final class EventLoop: @unchecked Sendable {
             }
             var index = 1
             if pollListener {
-                if ready > 0 && pollFDs[1].revents != 0 { acceptConnections() }
+                let revents = ready > 0 ? pollFDs[1].revents : 0
+                if revents & (Platform.pollErr | Platform.pollHup | Platform.pollNval) != 0 {
+                    reopenListener()
+                } else if revents != 0 {
+                    acceptConnections()
+                }
                 index = 2
             }
             if ready > 0 {
@@ -185,6 +213,10 @@ final class EventLoop: @unchecked Sendable {
             case .response(let id, let response):
                 // The connection may be gone (client vanished); the response is dropped.
                 connections[id]?.responseReady(response)
+            case .reopenListener(let reply):
+                reply(reopenListener())
+            case .breakListenerForTesting:
+                _ = shutdown(listener, Int32(SHUT_RDWR))
             case .stop:
                 shutDown()
                 return true
@@ -197,29 +229,45 @@ final class EventLoop: @unchecked Sendable {
         // Bounded so a connection flood cannot starve existing connections.
         for _ in 0..<64 {
             let fd: Int32
+            let peer: PeerAddress?
             switch ListeningSocket.accept(listener) {
-            case .accepted(let accepted): fd = accepted
+            case .accepted(let accepted, let address):
+                (fd, peer) = (accepted, address)
+                consecutiveAborts = 0
             case .wouldBlock: return
             case .retry: continue
+            case .aborted:
+                consecutiveAborts += 1
+                guard consecutiveAborts >= Self.abortsMeaningDeadListener else { continue }
+                reopenListener()
+                return
+            case .listenerDead:
+                reopenListener()
+                return
             case .backOff:
                 acceptPausedUntil = Platform.nowNanoseconds() + 100_000_000
                 return
             }
-            let admitted = admittedCount < limits.maxConnections
+            let fromAddress = peer.map { admittedPerAddress[$0, default: 0] } ?? 0
+            let admitted = admittedCount < budget.admitted && fromAddress < budget.perAddress
             // Rejected connections still need a moment to receive their 503; cap them
             // too, beyond which new connections are closed without a word.
-            guard admitted || connections.count < limits.maxConnections + 64 else {
+            guard admitted || connections.count < budget.total else {
                 Platform.close(fd)
                 continue
             }
             nextConnectionID += 1
-            let connection = HTTPConnection(id: nextConnectionID, fd: fd, admitted: admitted, loop: self)
+            let connection = HTTPConnection(
+                id: nextConnectionID, fd: fd, peer: admitted ? peer : nil, admitted: admitted, loop: self)
             connections[connection.id] = connection
             if admitted {
                 admittedCount += 1
+                if let peer { admittedPerAddress[peer] = fromAddress + 1 }
                 connection.start()
             } else {
-                connection.reject(.serviceUnavailable, "Too many connections")
+                connection.reject(
+                    .serviceUnavailable,
+                    admittedCount < budget.admitted ? "Too many connections from this address" : "Too many connections")
             }
         }
     }
@@ -237,7 +285,27 @@ final class EventLoop: @unchecked Sendable {
     func remove(_ connection: HTTPConnection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
         if connection.admitted { admittedCount -= 1 }
+        if let peer = connection.peer, let count = admittedPerAddress[peer] {
+            admittedPerAddress[peer] = count > 1 ? count - 1 : nil
+        }
         acceptPausedUntil = 0  // a descriptor was freed
+    }
+
+    /// Closes the listening socket and binds the same address and port again, keeping every open
+    /// connection. On failure (the port was taken meanwhile) the loop retries every second.
+    @discardableResult
+    private func reopenListener() -> HTTPServerError? {
+        if listener >= 0 { Platform.close(listener) }
+        listener = -1
+        consecutiveAborts = 0
+        acceptPausedUntil = 0
+        do {
+            listener = try ListeningSocket.open(host: listenerHost, port: listenerPort).fd
+            return nil
+        } catch {
+            listenerRetryAt = Platform.nowNanoseconds() + Self.listenerRetryInterval
+            return error
+        }
     }
 
     private func shutDown() {
@@ -248,7 +316,7 @@ final class EventLoop: @unchecked Sendable {
         for connection in Array(connections.values) {
             connection.close()
         }
-        Platform.close(listener)
+        if listener >= 0 { Platform.close(listener) }
         Platform.close(wakeRead)
         Platform.close(wakeWrite)
         finished.signal()

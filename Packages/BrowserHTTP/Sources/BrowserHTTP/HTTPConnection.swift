@@ -53,8 +53,10 @@ final class HTTPConnection {
 
     let id: UInt64
     let fd: Int32
-    /// Counted against `maxConnections` (false for connections rejected with 503).
+    /// Counted against the connection caps (false for connections rejected with 503).
     let admitted: Bool
+    /// The client's address, counted against the per-address cap (nil when rejected or unknown).
+    let peer: PeerAddress?
     private unowned let loop: EventLoop
 
     private(set) var state: State = .reading
@@ -64,6 +66,9 @@ final class HTTPConnection {
     private var outbound: [UInt8] = []
     private var outboundOffset = 0
     private var drainedBytes = 0
+    /// While the responder runs, the socket is watched only to notice the client leaving; once it shows
+    /// pipelined bytes instead, watching stops until the next request (they stay in the kernel meanwhile).
+    private var watchingForHangUp = false
 
     // About the request being handled, needed to encode its response.
     private var requestMethod: HTTPMethod?
@@ -74,9 +79,15 @@ final class HTTPConnection {
     private static let drainTimeout: TimeInterval = 2
     private static let maxDrainBytes = 1024 * 1024
 
-    init(id: UInt64, fd: Int32, admitted: Bool, loop: EventLoop) {
+    /// Answers after which the connection is closed even when the client asked to keep it: the client sent
+    /// something malformed (400), lacks the credentials (401) or named another host (421). Keeping such a
+    /// connection open would only let a client without the token hold one of the connection slots.
+    static let statusesEndingTheConnection: Set<Int> = [400, 401, 421]
+
+    init(id: UInt64, fd: Int32, peer: PeerAddress?, admitted: Bool, loop: EventLoop) {
         self.id = id
         self.fd = fd
+        self.peer = peer
         self.admitted = admitted
         self.loop = loop
         self.decoder = HTTPRequestDecoder(limits: loop.limits)
@@ -91,13 +102,14 @@ final class HTTPConnection {
         switch state {
         case .reading, .draining: Platform.pollIn
         case .writing: Platform.pollOut
-        case .handling, .closed: 0
+        case .handling: watchingForHangUp ? Platform.pollIn : 0
+        case .closed: 0
         }
     }
 
-    /// A fresh connection may stay silent for `requestTimeout`.
+    /// A fresh connection may stay silent for `firstRequestTimeout`.
     func start() {
-        setDeadline(.idle, after: loop.limits.requestTimeout)
+        setDeadline(.idle, after: loop.limits.firstRequestTimeout)
     }
 
     /// Answers a connection over the limit without reading its request.
@@ -115,7 +127,9 @@ final class HTTPConnection {
             drain()
         case .writing:
             flush()
-        case .handling, .closed:
+        case .handling:
+            noticeHangUp(revents: revents)
+        case .closed:
             break
         }
     }
@@ -137,11 +151,28 @@ final class HTTPConnection {
         let handlerWantsClose = response.headers.listElements(for: "Connection")
             .contains { HTTPHeaders.namesMatch(String($0), "close") }
         let keepAlive = requestKeepAlive && !handlerWantsClose
+            && !Self.statusesEndingTheConnection.contains(response.status.code)
         send(
             HTTPResponseEncoder.encode(
                 response, requestMethod: requestMethod, requestVersion: requestVersion,
                 keepAlive: keepAlive),
             then: keepAlive ? .nextRequest : .close)
+    }
+
+    /// The client closed (or reset) its side while its request is being handled: nobody will read the answer,
+    /// so the responder's task is cancelled (a store stops its query on cancellation) and the connection
+    /// closed. Like nginx, a client that half-closes after sending its request is taken as gone.
+    private func noticeHangUp(revents: Int16) {
+        if revents & (Platform.pollErr | Platform.pollHup | Platform.pollNval) != 0 {
+            close()
+            return
+        }
+        let peeked = Platform.peek(fd)
+        if peeked == 0 || (peeked < 0 && !Self.isTransient(Platform.errno)) {
+            close()
+        } else if peeked > 0 {
+            watchingForHangUp = false  // pipelined bytes: read after the response
+        }
     }
 
     // MARK: - Reading
@@ -183,6 +214,7 @@ final class HTTPConnection {
         requestVersion = request.version
         requestKeepAlive = request.isKeepAlive
         deadline = nil  // the responder takes as long as it takes
+        watchingForHangUp = true
         let id = id
         let loop = loop
         let responder = loop.responder

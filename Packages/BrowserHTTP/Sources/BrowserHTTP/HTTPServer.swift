@@ -106,7 +106,7 @@ public final class HTTPServer: Sendable {
         let loop: EventLoop
         do {
             loop = try EventLoop(
-                listener: listener, limits: configuration.limits,
+                listener: listener, host: configuration.host, port: port, limits: configuration.limits,
                 errorRenderer: configuration.errorRenderer, responder: responder)
         } catch {
             Platform.close(listener)
@@ -115,6 +115,33 @@ public final class HTTPServer: Sendable {
         loop.start()
         state.withLock { $0 = RunState(loop: loop, port: port) }
         return port
+    }
+
+    /// Closes the listening socket and binds the same address and port again; open connections stay.
+    ///
+    /// For when the system may have invalidated the listener: iOS defuncts the listening sockets of a
+    /// suspended app, after which nothing can connect; call this when the app returns to the foreground.
+    /// The server also does it by itself when it notices a dead listener (poll reports an error on it, or
+    /// `accept()` keeps failing), and keeps retrying every second while the port cannot be bound.
+    /// Throws `.notRunning`, or the bind error (the server then keeps retrying in the background).
+    public func reopenListener() throws(HTTPServerError) {
+        lifecycle.lock()
+        defer { lifecycle.unlock() }
+        guard let loop = state.withLock({ $0.loop }) else { throw .notRunning }
+        let outcome = Locked<HTTPServerError?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        loop.post(.reopenListener { error in
+            outcome.withLock { $0 = error }
+            done.signal()
+        })
+        done.wait()
+        if let error = outcome.withLock({ $0 }) { throw error }
+    }
+
+    /// Tests only: shuts the listening socket down under the running loop, as iOS does to a suspended app's,
+    /// so the dead-listener path can be exercised on Linux.
+    func breakListenerForTesting() {
+        state.withLock { $0.loop }?.post(.breakListenerForTesting)
     }
 
     /// Closes the listener and every open connection and returns once they are closed.

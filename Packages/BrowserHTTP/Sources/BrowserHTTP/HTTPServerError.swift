@@ -1,4 +1,4 @@
-/// Errors thrown by `HTTPServer.start()`.
+/// Errors thrown by `HTTPServer.start()` and `HTTPServer.reopenListener()`.
 public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `start()` was called while the server is running.
     case alreadyRunning
@@ -12,6 +12,8 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
     case listenFailed(port: UInt16, reason: String)
     /// `start(portCandidates:)` got an empty sequence.
     case noPortCandidates
+    /// `reopenListener()` was called while the server is not running.
+    case notRunning
 
     public var description: String {
         switch self {
@@ -21,6 +23,7 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
         case .bindFailed(let port, let reason): "Could not bind port \(port): \(reason)"
         case .listenFailed(let port, let reason): "Could not listen on port \(port): \(reason)"
         case .noPortCandidates: "No port candidates given"
+        case .notRunning: "The server is not running"
         }
     }
 }

@@ -25,10 +25,8 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// Default 1 MiB. Exceeded → **413 Content Too Large**.
     public var maxBodyBytes = 1024 * 1024
 
-    /// Seconds allowed to receive one whole request, counted from its first byte. Also
-    /// bounds how long a fresh connection may stay silent before its first request.
-    /// Default 10 s. Exceeded with part of a request received → **408 Request Timeout**
-    /// then close; exceeded on a silent fresh connection → closed without a response.
+    /// Seconds allowed to receive one whole request, counted from its first byte.
+    /// Default 10 s. Exceeded → **408 Request Timeout** then close.
     public var requestTimeout: TimeInterval = 10
 
     /// Seconds an idle keep-alive connection (between requests) is kept open.
@@ -40,9 +38,28 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// connection is dropped. Default 30 s. Exceeded → closed; nothing more can be sent.
     public var writeTimeout: TimeInterval = 30
 
-    /// Maximum simultaneously open client connections. Default 512.
+    /// Seconds a fresh connection may stay silent before its first request byte.
+    /// Default 5 s, shorter than `keepAliveIdleTimeout`: a connection that has sent nothing has not shown it
+    /// holds the token, and idle sockets are what a client on the network uses to fill the connection slots.
+    /// Exceeded → closed without a response.
+    public var firstRequestTimeout: TimeInterval = 5
+
+    /// Maximum simultaneously open client connections. Default 512, lowered at `start()` to what the
+    /// process's descriptor limit allows (see `reservedDescriptors`).
     /// Exceeded → the new connection gets **503 Service Unavailable** and is closed.
     public var maxConnections = 512
+
+    /// Maximum simultaneously open connections from one client address (IPv4-mapped IPv6 addresses count
+    /// as their IPv4 address). Default 32: a browser opens at most six per server, so one client using several
+    /// tabs stays far below it, while a single machine on the network cannot take every slot.
+    /// Exceeded → the new connection gets **503 Service Unavailable** and is closed.
+    public var maxConnectionsPerAddress = 32
+
+    /// Descriptors left to the host process when the connection cap is derived from its limit
+    /// (`RLIMIT_NOFILE`'s soft limit): the server never holds more than `limit − reservedDescriptors`
+    /// sockets, so an app under macOS's default soft limit of 256 keeps descriptors for its own files, its
+    /// store and its network. Default 96.
+    public var reservedDescriptors = 96
 
     public init() {}
 }

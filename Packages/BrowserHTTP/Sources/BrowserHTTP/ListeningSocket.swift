@@ -23,6 +23,11 @@ enum ListeningSocket {
             Platform.close(fd)
             throw .bindFailed(port: port, reason: reason)
         }
+        // Probed before listen(): on Linux our own listening socket would make the probe fail.
+        if let boundPort = SocketAddress.boundPort(of: fd), loopbackIsTaken(besides: address, port: boundPort) {
+            Platform.close(fd)
+            throw .bindFailed(port: port, reason: "another process listens on this port's loopback address")
+        }
         // SOMAXCONN: bursts of connections (a browser opens several at once, tests open
         // hundreds) should queue in the kernel rather than be refused.
         guard listen(fd, SOMAXCONN) == 0 else {
@@ -38,26 +43,58 @@ enum ListeningSocket {
         return (fd, actualPort)
     }
 
+    /// Whether another socket already listens on the loopback address of a wildcard bind's port.
+    ///
+    /// Darwin lets a wildcard bind with SO_REUSEADDR share a port with another process's socket bound to
+    /// 127.0.0.1; connections to the loopback address then reach the other process, so the URL we print for
+    /// this device would open someone else's server. Linux refuses that bind itself, and the probe agrees.
+    /// The probe binds the loopback address of the same family with SO_REUSEADDR (which still conflicts with
+    /// a listener on that exact address) and is closed at once.
+    private static func loopbackIsTaken(besides address: SocketAddress, port: UInt16) -> Bool {
+        guard address.isWildcard else { return false }
+        let loopback = address.family == AF_INET6 ? "::1" : "127.0.0.1"
+        guard let probeAddress = SocketAddress(host: loopback, port: port) else { return false }
+        let probe = socket(probeAddress.family, Platform.sockStream, 0)
+        guard probe >= 0 else { return false }
+        defer { Platform.close(probe) }
+        Platform.setOption(probe, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
+        let bound = probeAddress.withSockaddr { bind(probe, $0, $1) }
+        return bound != 0 && Platform.errno == EADDRINUSE
+    }
+
     enum AcceptResult {
-        case accepted(Int32)
+        case accepted(Int32, PeerAddress?)
         /// No connection pending.
         case wouldBlock
         /// A transient failure for one connection (e.g. it was reset before accept).
         case retry
         /// EMFILE/ENFILE and other persistent failures: pause accepting for a moment.
         case backOff
+        /// The listening socket itself no longer works (shut down, closed, or defunct: what iOS does to the
+        /// sockets of a suspended app); it must be closed and bound again.
+        case listenerDead
+        /// The connection was aborted before it could be accepted. Normally one client's reset; every call
+        /// failing this way is also how iOS reports a defunct listener, so the loop counts them.
+        case aborted
     }
 
     static func accept(_ listener: Int32) -> AcceptResult {
-        #if canImport(Glibc)
-        let fd = Glibc.accept(listener, nil, nil)
-        #else
-        let fd = Darwin.accept(listener, nil, nil)
-        #endif
+        var peer = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let fd = withUnsafeMutableBytes(of: &peer) { raw in
+            let address = raw.baseAddress!.assumingMemoryBound(to: sockaddr.self)
+            #if canImport(Glibc)
+            return Glibc.accept(listener, address, &length)
+            #else
+            return Darwin.accept(listener, address, &length)
+            #endif
+        }
         guard fd >= 0 else {
             let code = Platform.errno
             if Platform.isWouldBlock(code) { return .wouldBlock }
-            if code == EINTR || code == ECONNABORTED || code == EPROTO { return .retry }
+            if code == ECONNABORTED { return .aborted }
+            if code == EINTR || code == EPROTO { return .retry }
+            if code == EINVAL || code == EBADF || code == ENOTSOCK { return .listenerDead }
             return .backOff
         }
         // Accepted sockets do not reliably inherit O_NONBLOCK (Linux never does).
@@ -65,6 +102,6 @@ enum ListeningSocket {
         let noDelay = Platform.tcpNoDelay
         // Responses are written in one go; Nagle would only delay the last segment.
         Platform.setOption(fd, level: noDelay.level, name: noDelay.name, value: 1)
-        return .accepted(fd)
+        return .accepted(fd, PeerAddress(peer))
     }
 }

@@ -85,6 +85,16 @@ enum Platform {
         #endif
     }
 
+    /// Looks at the next byte without consuming it: 0 means the peer closed its side.
+    static func peek(_ fd: Int32) -> Int {
+        var byte: UInt8 = 0
+        #if canImport(Glibc)
+        return Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK))
+        #else
+        return Darwin.recv(fd, &byte, 1, MSG_PEEK)
+        #endif
+    }
+
     static func shutdownWrite(_ fd: Int32) {
         #if canImport(Darwin)
         _ = shutdown(fd, SHUT_WR)

@@ -48,6 +48,18 @@ struct SocketAddress {
         }
     }
 
+    /// "0.0.0.0" or "::": every interface.
+    var isWildcard: Bool {
+        withUnsafeBytes(of: storage) { raw in
+            switch family {
+            case AF_INET: raw.load(as: sockaddr_in.self).sin_addr.s_addr == 0
+            case AF_INET6:
+                withUnsafeBytes(of: raw.load(as: sockaddr_in6.self).sin6_addr) { $0.allSatisfy { $0 == 0 } }
+            default: false
+            }
+        }
+    }
+
     func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         withUnsafeBytes(of: storage) { raw in
             body(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), length)

@@ -44,7 +44,9 @@ final class RawClient: @unchecked Sendable {
     private var pending: [UInt8] = []
     private(set) var peerClosed = false
 
-    init(port: UInt16, readTimeout: TimeInterval = 5) throws {
+    /// Connects to 127.0.0.1:`port` from `source` (any 127.x.y.z address works on Linux, which routes the
+    /// whole 127/8 block to loopback: how tests play several client machines).
+    init(port: UInt16, from source: String? = nil, readTimeout: TimeInterval = 5) throws {
         #if canImport(Darwin)
         fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
@@ -55,6 +57,21 @@ final class RawClient: @unchecked Sendable {
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let code = errno
+                _ = closeSocket(fd)
+                throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -74,6 +91,11 @@ final class RawClient: @unchecked Sendable {
 
     deinit {
         _ = closeSocket(fd)
+    }
+
+    /// Ends the connection in both directions now (the descriptor is closed when the client goes away).
+    func shutdownBoth() {
+        _ = shutdown(fd, Int32(SHUT_RDWR))
     }
 
     func setReadTimeout(_ seconds: TimeInterval) {

@@ -36,8 +36,13 @@ public final class CoreDataBrowserServer: Sendable {
         /// `localhost`, `127.0.0.1`, `[::1]`, the machine's host name and its `.local` name, and the
         /// addresses in `RunningInfo.urls`. Any other name gets 421 before routing (DNS-rebinding defence).
         public var allowedHostNames: [String] = []
-        /// Sizes, timeouts and the connection cap; see `HTTPServerLimits` for each default and its status.
+        /// Sizes, timeouts and the connection caps; see `HTTPServerLimits` for each default and its status.
         public var limits = HTTPServerLimits()
+        /// Seconds one request's store work may take before the store stops it and the request gets **503**
+        /// with a message saying so (`RequestBudget`; BrowserSQLite stops a query midway, other stores between
+        /// steps). Default 30 s; nil for no limit. A request whose client leaves is stopped at once, whatever
+        /// its budget.
+        public var requestTimeBudget: TimeInterval? = 30
 
         public init() {}
     }
@@ -111,10 +116,20 @@ public final class CoreDataBrowserServer: Sendable {
     }
 
     /// Binds and starts the server; returns once it is accepting connections.
+    ///
+    /// On a running server it binds the listening socket again on the same port (open connections stay) and
+    /// returns the same info: iOS defuncts the listening sockets of a suspended app, after which nothing can
+    /// connect. The server does this by itself when the app posts `UIApplication.willEnterForegroundNotification`
+    /// and whenever it notices a dead listener; calling `start()` again is always safe. If the port was taken
+    /// meanwhile this throws `.noFreePort` and the server keeps trying to bind it every second.
     @discardableResult
     public func start() throws -> RunningInfo {
         try state.withLock { running in
-            if let running { return running.info }
+            if running != nil {
+                running!.listenerReopenings += 1
+                try reopenListener(of: running!)
+                return running!.info
+            }
             let assets: WebAssets
             if let webRoot = options.webRoot {
                 do { assets = try WebAssets.directory(webRoot) } catch {
@@ -143,7 +158,8 @@ public final class CoreDataBrowserServer: Sendable {
                 AccessPolicy.addProtectiveHeaders(&response)
                 return response
             }
-            let server = HTTPServer(configuration: configuration, responder: policy)
+            let server = HTTPServer(
+                configuration: configuration, responder: TimeBudgetResponder(next: policy, seconds: options.requestTimeBudget))
 
             let first = options.port
             let last = first == 0 ? 0 : UInt16(min(Int(first) + Int(Self.portRetryCount), Int(UInt16.max)))
@@ -157,7 +173,7 @@ public final class CoreDataBrowserServer: Sendable {
             let info = RunningInfo(
                 port: port, urls: (addresses + ["127.0.0.1"]).compactMap { URL(string: "http://\($0):\(port)\(suffix)") },
                 pairingToken: token?.value)
-            running = RunningServer(server: server, info: info)
+            running = RunningServer(server: server, info: info, foregroundObserver: observeReturnsToForeground())
             if options.printsURLs {
                 for url in info.urls { print("CoreDataBrowser: \(url.absoluteString)") }
                 print(token == nil
@@ -187,11 +203,43 @@ public final class CoreDataBrowserServer: Sendable {
 
     /// Stops listening and closes every open connection. `start()` may be called again afterwards.
     public func stop() {
-        let server = state.withLock { running -> HTTPServer? in
+        let stopped = state.withLock { running -> RunningServer? in
             defer { running = nil }
-            return running?.server
+            return running
         }
-        server?.stop()
+        guard let stopped else { return }
+        NotificationCenter.default.removeObserver(stopped.foregroundObserver)
+        stopped.server.stop()
+    }
+
+    /// UIKit's `willEnterForegroundNotification`, by name: observing it needs no UIKit import (this module also
+    /// builds where there is none), and it is never posted where there is no UIKit.
+    static let willEnterForeground = Notification.Name("UIApplicationWillEnterForegroundNotification")
+
+    /// How many times the listener was bound again on request since `start()` (a test observes the foreground
+    /// path with it).
+    var listenerReopenings: Int { state.withLock { $0?.listenerReopenings ?? 0 } }
+
+    private func observeReturnsToForeground() -> any NSObjectProtocol {
+        NotificationCenter.default.addObserver(forName: Self.willEnterForeground, object: nil, queue: nil) {
+            [weak self] _ in
+            guard let self else { return }
+            let running = state.withLock { running -> RunningServer? in
+                running?.listenerReopenings += 1
+                return running
+            }
+            guard let running else { return }
+            // The failure is not lost: the server keeps retrying, and `start()` reports it.
+            try? reopenListener(of: running)
+        }
+    }
+
+    private func reopenListener(of running: RunningServer) throws {
+        do {
+            try running.server.reopenListener()
+        } catch {
+            throw StartError.noFreePort(first: running.info.port, last: running.info.port, reason: String(describing: error))
+        }
     }
 
     public var isRunning: Bool { state.withLock { $0 != nil } }
@@ -199,9 +247,13 @@ public final class CoreDataBrowserServer: Sendable {
     public var runningInfo: RunningInfo? { state.withLock { $0?.info } }
 }
 
-private struct RunningServer {
+private struct RunningServer: @unchecked Sendable {
     let server: HTTPServer
     let info: CoreDataBrowserServer.RunningInfo
+    /// The token of the foreground observer, removed by `stop()`. `@unchecked`: NotificationCenter's tokens are
+    /// not declared Sendable, and this one is only handed back to `removeObserver`.
+    let foregroundObserver: any NSObjectProtocol
+    var listenerReopenings = 0
 }
 
 /// The running server, guarded by a lock: `start()` and `stop()` may race from different threads.

@@ -1,5 +1,5 @@
 import BrowserMemory
-import CoreDataBrowser
+@testable import CoreDataBrowser
 import Foundation
 import Testing
 
@@ -37,6 +37,27 @@ struct ServerLifecycleTests {
         defer { server.stop() }
         let reply = try await TestClient(base: try #require(again.urls.last)).get("/api/health")
         #expect(reply.status == 200)
+    }
+
+    /// iOS defuncts a suspended app's listening socket; returning to the foreground (UIKit's notification) and
+    /// a second `start()` both bind it again on the same port, keeping the token and the info.
+    @Test func returningToTheForegroundOrStartingAgainRebindsTheSamePort() async throws {
+        let server = try await makeServer(port: 0)
+        let info = try server.start()
+        defer { server.stop() }
+        let client = TestClient(base: URL(string: "http://127.0.0.1:\(info.port)")!)
+        NotificationCenter.default.post(name: CoreDataBrowserServer.willEnterForeground, object: nil)
+        #expect(server.listenerReopenings == 1)
+        #expect(try await client.get("/api/health").status == 200)
+        let again = try server.start()
+        #expect(server.listenerReopenings == 2)
+        #expect(again.port == info.port && again.urls == info.urls)
+        #expect(try await client.get("/api/health").status == 200)
+        // Once stopped, the notification is no longer observed.
+        server.stop()
+        NotificationCenter.default.post(name: CoreDataBrowserServer.willEnterForeground, object: nil)
+        #expect(server.listenerReopenings == 0)
+        #expect(!server.isRunning)
     }
 
     @Test func urlsListLoopbackLastAndOnlyLoopbackWhenBoundThere() async throws {

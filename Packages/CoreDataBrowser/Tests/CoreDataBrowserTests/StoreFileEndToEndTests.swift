@@ -104,6 +104,22 @@ struct StoreFileEndToEndTests {
         #expect(try await client.get("/api/object?id=\(TestClient.encode(id))").status == 200)
     }
 
+    /// `Options.requestTimeBudget` reaches the store: a budget already spent when the request reaches the
+    /// store's queue stops it with a 503 that says why, and the server goes on answering other requests.
+    @Test func aRequestPastItsTimeBudgetGets503() async throws {
+        var options = CoreDataBrowserServer.Options.forTests()
+        options.requestTimeBudget = 0
+        let server = try CoreDataBrowserServer(
+            storeURL: try StoreFixtures.copy("coredataplus/SampleModel2/SampleModel2_V1.sqlite"), options: options)
+        let info = try server.start()
+        defer { server.stop() }
+        let client = TestClient(base: try #require(info.urls.first))
+        let reply = try await client.get("/api/entities")
+        #expect(reply.status == 503)
+        #expect(String(decoding: reply.body, as: UTF8.self).contains("time budget"))
+        #expect(try await client.get("/api/health").status == 200)
+    }
+
     @Test func badStoreFileIsATypedError() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("StoreFileEndToEnd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,7 +1,7 @@
 import Dispatch
 
 /// How long the request a store is working for may take, passed to the store without changing the contract:
-/// the server sets `deadline` around each request (`Options.limits.requestTimeBudget`), and a store that can
+/// the server sets `deadline` around each request (`CoreDataBrowserServer.Options.requestTimeBudget`), and a store that can
 /// stop a query midway (BrowserSQLite) stops it there and throws `BrowserError.unavailable`, so one slow search
 /// cannot hold the store's queue, and every request behind it, for as long as it likes.
 ///

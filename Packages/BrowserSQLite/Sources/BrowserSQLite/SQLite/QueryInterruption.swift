@@ -56,7 +56,7 @@ final class QueryInterruption: @unchecked Sendable {
             return CancellationError()
         case .overBudget:
             return BrowserError.unavailable(
-                "The store stopped this request at its time budget (Options.limits.requestTimeBudget): "
+                "The store stopped this request at its time budget (CoreDataBrowserServer.Options.requestTimeBudget): "
                     + "a search or sort over a large table took too long; narrow it (search one attribute) and retry")
         }
     }

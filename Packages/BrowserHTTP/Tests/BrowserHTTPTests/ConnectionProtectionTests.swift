@@ -1,0 +1,213 @@
+@testable import BrowserHTTP
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What keeps a client on the network from holding every connection slot, and the listener alive when the
+/// system takes it away. Real sockets on loopback; several client machines are played by binding the
+/// clients to different 127.x addresses (Linux routes all of 127/8 to loopback).
+@Suite(.serialized)
+struct ConnectionProtectionTests {
+    static func makeRouter() -> HTTPRouter {
+        var router = HTTPRouter()
+        router.add(.GET, "/hello") { _, _ in .text("Hello") }
+        for code in [400, 401, 403, 421] {
+            router.add(.GET, "/status/\(code)") { _, _ in
+                .text("no", status: HTTPStatus(code: code))
+            }
+        }
+        return router
+    }
+
+    private func withServer(
+        host: String = "127.0.0.1", limits: HTTPServerLimits = HTTPServerLimits(),
+        _ body: (HTTPServer, UInt16) async throws -> Void
+    ) async throws {
+        let server = HTTPServer(configuration: .init(host: host, port: 0, limits: limits), responder: Self.makeRouter())
+        let port = try server.start()
+        defer { server.stop() }
+        try await body(server, port)
+    }
+
+    // MARK: - Answers that end the connection
+
+    @Test func malformedUnauthorizedAndMisdirectedAnswersCloseAKeepAliveConnection() async throws {
+        try await withServer { _, port in
+            for code in [400, 401, 421] {
+                let client = try RawClient(port: port)
+                client.send("GET /status/\(code) HTTP/1.1\r\nHost: x\r\n\r\n")
+                let response = await client.readResponse()
+                #expect(response?.status == code)
+                #expect(response?.header("Connection") == "close", "\(code)")
+                #expect(await client.waitForClose() == .closed, "\(code)")
+            }
+            // Other answers keep the connection: the same client asks twice.
+            let client = try RawClient(port: port)
+            for _ in 0..<2 {
+                client.send("GET /status/403 HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(await client.readResponse()?.status == 403)
+            }
+        }
+    }
+
+    // MARK: - Clients that leave
+
+    @Test func aClientLeavingCancelsItsRequest() async throws {
+        // The handler runs until it is cancelled (or 10 s pass) and reports which.
+        let (outcomes, reporter) = AsyncStream<Bool>.makeStream()
+        var router = HTTPRouter()
+        router.add(.GET, "/wait") { _, _ in
+            let giveUp = Date().addingTimeInterval(10)
+            while !Task.isCancelled && Date() < giveUp { try? await Task.sleep(nanoseconds: 5_000_000) }
+            reporter.yield(Task.isCancelled)
+            return .text("late")
+        }
+        router.add(.GET, "/hello") { _, _ in .text("Hello") }
+        let server = HTTPServer(configuration: .init(), responder: router)
+        let port = try server.start()
+        defer { server.stop() }
+        do {
+            let client = try RawClient(port: port)
+            client.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n")
+        }  // closed here, while the handler runs
+        var iterator = outcomes.makeAsyncIterator()
+        #expect(await iterator.next() == true)
+        // The server goes on serving.
+        let next = try RawClient(port: port)
+        next.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await next.readResponse()?.status == 200)
+    }
+
+    // MARK: - Per-address cap
+
+    @Test func oneAddressCannotTakeEverySlot() async throws {
+        var limits = HTTPServerLimits()
+        limits.maxConnectionsPerAddress = 3
+        try await withServer(limits: limits) { _, port in
+            // Three held from 127.0.0.2, each proven admitted by an answer.
+            let held = try (0..<3).map { _ in try RawClient(port: port, from: "127.0.0.2") }
+            for client in held {
+                client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(await client.readResponse()?.status == 200)
+            }
+            // A fourth from the same address is refused with a reason …
+            let fourth = try RawClient(port: port, from: "127.0.0.2")
+            let refused = await fourth.readResponse()
+            #expect(refused?.status == 503)
+            #expect(refused?.bodyText.contains("Too many connections from this address") == true)
+            // … while another machine is served.
+            let other = try RawClient(port: port, from: "127.0.0.3")
+            other.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await other.readResponse()?.status == 200)
+            // A slot freed by its own address is usable again once the server has seen the close.
+            held[0].shutdownBoth()
+            var served = false
+            for _ in 0..<100 where !served {
+                let again = try RawClient(port: port, from: "127.0.0.2")
+                again.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                served = await again.readResponse()?.status == 200
+                if !served { try await Task.sleep(nanoseconds: 20_000_000) }
+            }
+            #expect(served)
+        }
+    }
+
+    @Test func aSilentFreshConnectionGetsTheShortFirstRequestTimeout() async throws {
+        var limits = HTTPServerLimits()
+        limits.firstRequestTimeout = 0.3
+        limits.keepAliveIdleTimeout = 60
+        try await withServer(limits: limits) { _, port in
+            let silent = try RawClient(port: port, readTimeout: 10)
+            // Closed long before the keep-alive idle time would have applied (the read times out at 10 s).
+            #expect(await silent.waitForClose() == .closed)
+        }
+    }
+
+    // MARK: - Descriptor budget
+
+    @Test func theConnectionCapFitsTheProcessDescriptorLimit() {
+        let defaults = HTTPServerLimits()
+        // Unlimited or generous: the configured caps.
+        #expect(ConnectionBudget(limits: defaults, descriptorLimit: nil) == .init(limits: defaults, descriptorLimit: 100_000))
+        let generous = ConnectionBudget(limits: defaults, descriptorLimit: 100_000)
+        #expect(generous.admitted == 512 && generous.total == 576 && generous.perAddress == 32)
+        // A Mac app's default soft limit of 256: 96 descriptors stay with the app, 3 with the loop.
+        let mac = ConnectionBudget(limits: defaults, descriptorLimit: 256)
+        #expect(mac.total == 157)
+        #expect(mac.admitted == 157 - 157 / 8)
+        #expect(mac.admitted + (mac.total - mac.admitted) + defaults.reservedDescriptors + 3 <= 256)
+        // Absurdly low limits still leave one connection rather than none.
+        let tiny = ConnectionBudget(limits: defaults, descriptorLimit: 50)
+        #expect(tiny.admitted == 1 && tiny.perAddress == 1)
+    }
+
+    // MARK: - The listener
+
+    @Test func aDeadListenerIsBoundAgainOnTheSamePort() async throws {
+        try await withServer { server, port in
+            // A keep-alive connection opened before survives the listener's replacement.
+            let before = try RawClient(port: port)
+            before.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await before.readResponse()?.status == 200)
+
+            server.breakListenerForTesting()
+            // Wait for the state (a new connection answered), not for a time: connecting is refused while
+            // the listener is down.
+            var served = false
+            for _ in 0..<250 where !served {
+                if let client = try? RawClient(port: port, readTimeout: 2) {
+                    client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                    served = await client.readResponse()?.status == 200
+                }
+                if !served { try await Task.sleep(nanoseconds: 20_000_000) }
+            }
+            #expect(served)
+            #expect(server.port == port)
+            before.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await before.readResponse()?.status == 200)
+        }
+    }
+
+    @Test func reopenListenerKeepsThePortAndTheOpenConnections() async throws {
+        try await withServer { server, port in
+            let before = try RawClient(port: port)
+            before.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await before.readResponse()?.status == 200)
+            try server.reopenListener()
+            // Synchronous: once it returns, the new listener accepts.
+            let after = try RawClient(port: port)
+            after.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await after.readResponse()?.status == 200)
+            before.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await before.readResponse()?.status == 200)
+        }
+        let stopped = HTTPServer(configuration: .init(), responder: Self.makeRouter())
+        #expect(throws: HTTPServerError.notRunning) { try stopped.reopenListener() }
+    }
+
+    @Test func aWildcardBindRefusesAPortAnotherProcessListensOnAtLoopback() async throws {
+        // Another "process" listening on 127.0.0.1 only. Darwin would let our 0.0.0.0 bind share the port and
+        // the printed loopback URL would reach the other server; the loopback probe refuses the port (Linux
+        // refuses the bind itself).
+        let other = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: Self.makeRouter())
+        let port = try other.start()
+        defer { other.stop() }
+        let wide = HTTPServer(configuration: .init(host: "0.0.0.0", port: port), responder: Self.makeRouter())
+        defer { wide.stop() }
+        #expect {
+            try wide.start()
+        } throws: { error in
+            guard case .bindFailed(let failedPort, _) = error as? HTTPServerError else { return false }
+            return failedPort == port
+        }
+        // A wildcard bind on a port nobody uses works, probe included.
+        let free = HTTPServer(configuration: .init(host: "0.0.0.0", port: 0), responder: Self.makeRouter())
+        defer { free.stop() }
+        #expect(try free.start() != 0)
+    }
+}
