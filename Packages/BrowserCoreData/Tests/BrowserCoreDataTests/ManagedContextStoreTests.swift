@@ -179,6 +179,18 @@ import Testing
         #expect(try await givenService.records(of: "Author", parameters: .init()).total == 3)
     }
 
+    @MainActor @Test func aReaderThatCouldNotBeMadeIsTriedAgainOnTheNextRequest() async throws {
+        let stack = try TestStack()
+        try await stack.seed { TestLibrary.insert(into: $0) }
+        // A context not connected to a store yet: the browser's private reader cannot be made from it.
+        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        let store = ManagedContextStore(context: context)
+        await #expect(throws: BrowserError.self) { try await store.count(of: "Author") }
+        // On the main actor, so setting up the main-queue context directly is allowed.
+        context.persistentStoreCoordinator = stack.container.persistentStoreCoordinator
+        #expect(try await store.count(of: "Author") == 3)
+    }
+
     // MARK: Relationship lists, positions, find by ID (the same answers as BrowserMemory and BrowserSQLite)
 
     @Test func relatedListsPageSortAndSearchLikeAnyList() async throws {
