@@ -4,7 +4,7 @@
 # not only on a Mac. See PLAN.md "Apple platforms" for what this proves and what it cannot.
 #
 #   scripts/apple-typecheck/run.sh              compile everything below, against both signature sets
-#   scripts/apple-typecheck/run.sh --self-test  prove the check fails on two deliberate mistakes
+#   scripts/apple-typecheck/run.sh --self-test  prove the check fails on deliberate mistakes, under each signature set
 #
 # Built with swiftc directly (no SwiftPM): the stand-in is named `CoreData`, so the adapter's files compile
 # unmodified with their `import CoreData`, and `#if canImport(CoreData)` is true because the stand-in is found.
@@ -97,6 +97,26 @@ if [ "$self_test" = 1 ]; then
     echo "$output" | grep -m1 'risks causing data races'
     echo "apple-typecheck self-test ($variant signatures): the demo's original seeding fails with \"sending … risks causing data races\""
   done
+
+  # 3. The two signature sets differ where it matters: each fixture compiles against one set and fails the other,
+  #    so checking both catches what either alone would let through.
+  # expect_only <fixture> <variant it must fail> <variant it must pass> <what the failure shows>
+  expect_only() {
+    local fixture=scripts/apple-typecheck/self-test/$1 fails=$2 passes=$3
+    if ! output=$(compile "$work/$passes" Probe "$fixture" 2>&1); then
+      echo "apple-typecheck self-test FAILED: $1 should compile against the $passes signatures:" >&2
+      echo "$output" >&2
+      exit 1
+    fi
+    if output=$(compile "$work/$fails" Probe "$fixture" 2>&1); then
+      echo "apple-typecheck self-test FAILED: $1 compiled against the $fails signatures" >&2
+      exit 1
+    fi
+    echo "$output" | grep -m1 'error:' || true
+    echo "apple-typecheck self-test: $1 fails only against the $fails signatures ($4)"
+  }
+  expect_only CapturesContextInPerform.swift current xcode16 "a context captured in perform's @Sendable block"
+  expect_only MainActorBlockToPerform.swift xcode16 current "a main-actor block sent to perform"
   exit 0
 fi
 
