@@ -38,7 +38,7 @@ step "Architecture: imports point downward only"
 python3 scripts/check-architecture.py
 python3 scripts/check-architecture.py --self-test
 
-step "Apple-only code type-checks against the CoreData stand-in"
+step "Apple-only code compiles against the CoreData stand-in (both signature sets)"
 scripts/apple-typecheck/run.sh
 scripts/apple-typecheck/run.sh --self-test
 

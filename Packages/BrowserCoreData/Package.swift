@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // BrowserCoreData: the live adapter over an `NSManagedObjectContext`. Builds and tests alone:
 // `swift test --package-path Packages/BrowserCoreData`. Every source file is wrapped in
-// `#if canImport(CoreData)`, so on Linux this is an empty module (scripts/apple-typecheck/ type-checks the
+// `#if canImport(CoreData)`, so on Linux this is an empty module (scripts/apple-typecheck/ compiles the
 // sources there against a stand-in `CoreData` module). The root Package.swift declares the same targets.
 import PackageDescription
 

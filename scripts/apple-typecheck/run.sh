@@ -1,81 +1,150 @@
 #!/usr/bin/env bash
-# Type-checks the Apple-only sources on Linux against a stand-in `CoreData` module (./CoreData/), so a misspelt
+# Compiles the Apple-only sources on Linux against a stand-in `CoreData` module (./CoreData/), so a misspelt
 # Core Data method, a wrong argument label, a wrong optionality or a Swift 6 concurrency error fails here and
 # not only on a Mac. See PLAN.md "Apple platforms" for what this proves and what it cannot.
 #
-#   scripts/apple-typecheck/run.sh            type-check everything below
-#   scripts/apple-typecheck/run.sh --self-test  prove the check fails on a deliberate mistake
+#   scripts/apple-typecheck/run.sh              compile everything below, against both signature sets
+#   scripts/apple-typecheck/run.sh --self-test  prove the check fails on deliberate mistakes, under each signature set
 #
 # Built with swiftc directly (no SwiftPM): the stand-in is named `CoreData`, so the adapter's files compile
 # unmodified with their `import CoreData`, and `#if canImport(CoreData)` is true because the stand-in is found.
+#
+# Every module, the tests and the demo included, is compiled with `-emit-module -wmo`, never `-typecheck`:
+# `-typecheck` stops after type checking, and Swift 6's region-based isolation errors ("sending … risks causing
+# data races") are found later, on SIL, which only a real compile (`-emit-module` or `-c`) reaches.
+#
+# Everything that imports CoreData is compiled twice, once per signature set of the stand-in (see
+# CoreData/ManagedObjectContext.swift): `current` (the iOS 26 SDK, `perform`'s block `@Sendable`) and `xcode16`
+# (compiled with -D XCODE16_SDK: the same blocks without `@Sendable`), because code that passes one can fail
+# the other.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 self_test=0
-[ "${1:-}" = "--self-test" ] && self_test=1
+case "${1:-}" in
+  "") ;;
+  --self-test) self_test=1 ;;
+  *) echo "scripts/apple-typecheck/run.sh: unknown argument $1" >&2; exit 2 ;;
+esac
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-modules="$work/modules"
-mkdir -p "$modules"
+shared="$work/shared"   # modules that do not import CoreData: built once
+mkdir -p "$shared"
 
 # The same settings as the packages' manifests, plus warnings as errors.
-common=(-swift-version 6 -strict-concurrency=complete -enable-upcoming-feature InternalImportsByDefault
-        -warnings-as-errors -parse-as-library -I "$modules")
+settings=(-swift-version 6 -strict-concurrency=complete -enable-upcoming-feature InternalImportsByDefault
+          -warnings-as-errors -parse-as-library)
+sqlite_maps=(-I Packages/BrowserSQLite/Sources/CSQLite -I Packages/BrowserSQLite/Sources/CZlib)
 
-emit() { # emit <module> <files…>: type-check the files as one module and write its .swiftmodule
-  local name=$1; shift
-  swiftc -emit-module -wmo -module-name "$name" "${common[@]}" -emit-module-path "$modules/$name.swiftmodule" "$@"
+# compile <module directory> <module name> <swiftc options and files…>: compiles the files as one module
+# (whole-module, through SIL diagnostics) and writes its .swiftmodule into <module directory>.
+compile() {
+  local into=$1 name=$2; shift 2
+  swiftc -emit-module -wmo -module-name "$name" "${settings[@]}" -I "$into" -I "$shared" \
+    -emit-module-path "$into/$name.swiftmodule" "$@"
 }
 
 sources() { find "$1" -name '*.swift' | sort; }
 
-adapter_dir=Packages/BrowserCoreData/Sources/BrowserCoreData
+# The modules the Apple-only code depends on, from their real sources; none imports CoreData.
+compile "$shared" BrowserCore $(sources Packages/BrowserCore/Sources/BrowserCore)
+compile "$shared" BrowserHTTP $(sources Packages/BrowserHTTP/Sources/BrowserHTTP)
+compile "$shared" BrowserWebAssets $(sources Packages/BrowserWebAssets/Sources/BrowserWebAssets)
+compile "$shared" BrowserSQLite "${sqlite_maps[@]}" $(sources Packages/BrowserSQLite/Sources/BrowserSQLite)
+compile "$shared" BrowserMemory $(sources Packages/BrowserMemory/Sources/BrowserMemory)
+echo "built BrowserCore, BrowserHTTP, BrowserWebAssets, BrowserSQLite and BrowserMemory from their sources"
+
+# stand_in <variant>: builds the stand-in for one signature set into $work/<variant>, with library evolution
+# so its enums are not frozen (as Apple's NS_ENUMs are not).
+stand_in() {
+  local variant=$1 flags=()
+  [ "$variant" = xcode16 ] && flags=(-D XCODE16_SDK)
+  mkdir -p "$work/$variant"
+  compile "$work/$variant" CoreData -enable-library-evolution "${flags[@]}" $(sources scripts/apple-typecheck/CoreData)
+}
+
+demo=(Apps/iOSDemo/Sources/PersistenceController.swift Apps/iOSDemo/Sources/SeedData.swift)
+
 if [ "$self_test" = 1 ]; then
-  # A copy of the adapter with one call misspelt: the check must fail on it.
-  cp -r "$adapter_dir" "$work/adapter"
+  # 1. A copy of the adapter with one Core Data call misspelt must fail.
+  stand_in current
+  cp -r Packages/BrowserCoreData/Sources/BrowserCoreData "$work/adapter"
   sed -i 's/objectIDs(forRelationshipNamed: scope.relationship)/objectIDs(forRelationship: scope.relationship)/' "$work/adapter/ManagedContextStore.swift"
   grep -q 'objectIDs(forRelationship: scope.relationship)' "$work/adapter/ManagedContextStore.swift"
-  adapter_dir="$work/adapter"
-fi
-
-# 1. The stand-in, built with library evolution so its enums are not frozen (as Apple's NS_ENUMs are not).
-emit CoreData -enable-library-evolution $(sources scripts/apple-typecheck/CoreData)
-echo "built the CoreData stand-in"
-
-# 2. The bricks the Apple-only code depends on, from their real sources.
-emit BrowserCore $(sources Packages/BrowserCore/Sources/BrowserCore)
-
-# 3. The adapter.
-if [ "$self_test" = 1 ]; then
-  if output=$(emit BrowserCoreData $(sources "$adapter_dir") 2>&1); then
-    echo "apple-typecheck self-test FAILED: a misspelt Core Data method type-checked" >&2
+  if output=$(compile "$work/current" BrowserCoreData $(sources "$work/adapter") 2>&1); then
+    echo "apple-typecheck self-test FAILED: a misspelt Core Data method compiled" >&2
     exit 1
   fi
   echo "$output" | grep -m1 'error:' || true
   echo "apple-typecheck self-test: a misspelt Core Data method fails the check"
+
+  # 2. The demo's original seeding (a main-actor method handing a block that is not @Sendable to the async,
+  #    nonisolated performBackgroundTask) must fail with the region-based isolation error under both signature
+  #    sets: `-typecheck` passed it, Xcode refused it.
+  original=scripts/apple-typecheck/self-test/PersistenceController-original.swift
+  stand_in xcode16
+  for variant in current xcode16; do
+    if output=$(compile "$work/$variant" iOSDemo "$original" Apps/iOSDemo/Sources/SeedData.swift 2>&1); then
+      echo "apple-typecheck self-test FAILED ($variant signatures): the demo's original main-actor seeding compiled" >&2
+      exit 1
+    fi
+    if ! echo "$output" | grep -q 'risks causing data races'; then
+      echo "apple-typecheck self-test FAILED ($variant signatures): the demo's original seeding failed for another reason:" >&2
+      echo "$output" >&2
+      exit 1
+    fi
+    echo "$output" | grep -m1 'risks causing data races'
+    echo "apple-typecheck self-test ($variant signatures): the demo's original seeding fails with \"sending … risks causing data races\""
+  done
+
+  # 3. The two signature sets differ where it matters: each fixture compiles against one set and fails the other,
+  #    so checking both catches what either alone would let through.
+  # expect_only <fixture> <variant it must fail> <variant it must pass> <what the failure shows>
+  expect_only() {
+    local fixture=scripts/apple-typecheck/self-test/$1 fails=$2 passes=$3
+    if ! output=$(compile "$work/$passes" Probe "$fixture" 2>&1); then
+      echo "apple-typecheck self-test FAILED: $1 should compile against the $passes signatures:" >&2
+      echo "$output" >&2
+      exit 1
+    fi
+    if output=$(compile "$work/$fails" Probe "$fixture" 2>&1); then
+      echo "apple-typecheck self-test FAILED: $1 compiled against the $fails signatures" >&2
+      exit 1
+    fi
+    echo "$output" | grep -m1 'error:' || true
+    echo "apple-typecheck self-test: $1 fails only against the $fails signatures ($4)"
+  }
+  expect_only CapturesContextInPerform.swift current xcode16 "a context captured in perform's @Sendable block"
+  expect_only MainActorBlockToPerform.swift xcode16 current "a main-actor block sent to perform"
   exit 0
 fi
-emit BrowserCoreData $(sources "$adapter_dir")
-echo "type-checked Packages/BrowserCoreData"
 
-# 4. The assembly with its Apple-only initializer: the whole CoreDataBrowser module, so the extension is checked
-#    against the real CoreDataBrowserServer.
-sqlite_maps=(-I Packages/BrowserSQLite/Sources/CSQLite -I Packages/BrowserSQLite/Sources/CZlib)
-emit BrowserHTTP $(sources Packages/BrowserHTTP/Sources/BrowserHTTP)
-emit BrowserWebAssets $(sources Packages/BrowserWebAssets/Sources/BrowserWebAssets)
-emit BrowserSQLite "${sqlite_maps[@]}" $(sources Packages/BrowserSQLite/Sources/BrowserSQLite)
-emit CoreDataBrowser "${sqlite_maps[@]}" $(sources Packages/CoreDataBrowser/Sources/CoreDataBrowser)
-echo "type-checked Packages/CoreDataBrowser (with CoreDataBrowserServer+Context.swift)"
+for variant in current xcode16; do
+  case "$variant" in
+    current) echo "== checking against the current SDK's signatures (perform's block @Sendable, iOS 26 SDK)" ;;
+    xcode16) echo "== checking against the Xcode 16 signatures (-D XCODE16_SDK: perform's block not @Sendable)" ;;
+  esac
+  out="$work/$variant"
+  stand_in "$variant"
+  echo "built the CoreData stand-in ($variant)"
 
-# 5. The adapter's tests (Swift Testing is in the Linux toolchain); they only run on macOS.
-swiftc -typecheck -module-name BrowserCoreDataTests "${common[@]}" "${sqlite_maps[@]}" \
-  $(sources Packages/BrowserCoreData/Tests/BrowserCoreDataTests)
-echo "type-checked Packages/BrowserCoreData/Tests"
+  # 1. The adapter.
+  compile "$out" BrowserCoreData $(sources Packages/BrowserCoreData/Sources/BrowserCoreData)
+  echo "compiled Packages/BrowserCoreData ($variant)"
 
-# 6. The iOS demo app's Core Data files (its seed is BrowserMemory's DemoSeed). Its SwiftUI/Combine files (the
-#    App, the content view, the browser controller) cannot be checked here: there is no SwiftUI on Linux.
-emit BrowserMemory $(sources Packages/BrowserMemory/Sources/BrowserMemory)
-demo=(Apps/iOSDemo/Sources/PersistenceController.swift Apps/iOSDemo/Sources/SeedData.swift)
-swiftc -typecheck -module-name iOSDemo "${common[@]}" "${demo[@]}"
-echo "type-checked the iOS demo's Core Data files (not its SwiftUI files)"
+  # 2. The assembly with its Apple-only initializer: the whole CoreDataBrowser module, so the extension is
+  #    checked against the real CoreDataBrowserServer.
+  compile "$out" CoreDataBrowser "${sqlite_maps[@]}" $(sources Packages/CoreDataBrowser/Sources/CoreDataBrowser)
+  echo "compiled Packages/CoreDataBrowser with CoreDataBrowserServer+Context.swift ($variant)"
+
+  # 3. The adapter's tests (Swift Testing is in the Linux toolchain); they only run on macOS.
+  compile "$out" BrowserCoreDataTests "${sqlite_maps[@]}" $(sources Packages/BrowserCoreData/Tests/BrowserCoreDataTests)
+  echo "compiled Packages/BrowserCoreData/Tests ($variant)"
+
+  # 4. The iOS demo app's Core Data files (its seed is BrowserMemory's DemoSeed). Its SwiftUI/Combine files
+  #    (the App, the content view, the browser controller) cannot be compiled here: there is no SwiftUI on Linux.
+  compile "$out" iOSDemo "${demo[@]}"
+  echo "compiled the iOS demo's Core Data files, not its SwiftUI files ($variant)"
+done
+echo "apple-typecheck: everything compiled against both signature sets (current, xcode16)"

@@ -21,9 +21,18 @@ final class PersistenceController {
     }
 
     /// Inserts the demo library once, on a background context, so the first launch does not block the UI.
+    ///
+    /// Uses the completion form of `performBackgroundTask`, not its `async` form: the async form is a
+    /// nonisolated `async` method, so calling it from this main-actor class sends the main-actor `container`
+    /// and the block formed here (main-actor isolated, as it is not `@Sendable`) to another isolation domain,
+    /// which Swift 6 rejects ("sending … risks causing data races"). The completion form is synchronous, so
+    /// nothing crosses; the block is written `@Sendable` so it is nonisolated and valid whether the SDK
+    /// declares that parameter `@Sendable` (iOS 26 SDK) or not (Xcode 16). It captures only the continuation.
     func seedIfEmpty() async throws {
-        try await container.performBackgroundTask { context in
-            try SeedData.insertIfEmpty(into: context)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            container.performBackgroundTask { @Sendable context in
+                continuation.resume(with: Result { try SeedData.insertIfEmpty(into: context) })
+            }
         }
     }
 }

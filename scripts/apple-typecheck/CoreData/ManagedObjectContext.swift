@@ -45,10 +45,39 @@ open class NSManagedObjectContext: NSObject {
         case enqueued
     }
 
+    // The blocks of `perform` and `performAndWait` come in two signature sets, chosen by the compilation
+    // condition XCODE16_SDK (run.sh builds this module once without it and once with it, and checks every
+    // client against both):
+    // - default, the current SDK (iOS 26 / Xcode 26): the blocks are `@Sendable`, as Apple's documentation
+    //   pages cited below show them today;
+    // - XCODE16_SDK, the SDKs before iOS 26 (Xcode 16): the same declarations with the block NOT `@Sendable`.
+    //   Apple's pages only show the newest SDK, so this set is not copied from a page: it is the previous SDK's
+    //   form as reported for Xcode 16 (issue 21), kept because code that passes one set can fail the other (a
+    //   closure that is not `@Sendable` and is formed on the main actor is main-actor isolated, and handing it
+    //   to a nonisolated `async` method is a "sending … risks causing data races" error).
+
+    #if XCODE16_SDK
+    /// Xcode 16 form of https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/perform(schedule:_:)
+    /// `func perform<T>(schedule: NSManagedObjectContext.ScheduledTaskType = .immediate,
+    ///       _ block: @escaping () throws -> T) async rethrows -> T`
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    public nonisolated func perform<T>(
+        schedule: NSManagedObjectContext.ScheduledTaskType = .immediate,
+        _ block: @escaping () throws -> T
+    ) async rethrows -> T {
+        try block()
+    }
+
+    /// Xcode 16 form of https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/performandwait(_:)-6aaf1
+    /// `func performAndWait<T>(_ block: () throws -> T) rethrows -> T`
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    public nonisolated func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        try block()
+    }
+    #else
     /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/perform(schedule:_:)
     /// `@preconcurrency nonisolated func perform<T>(schedule: NSManagedObjectContext.ScheduledTaskType = .immediate,
     ///       _ block: @escaping @Sendable () throws -> T) async rethrows -> T`
-    /// (Older SDKs declared the block without `@Sendable`; the stricter current form is the one checked here.)
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     @preconcurrency
     public nonisolated func perform<T>(
@@ -65,6 +94,7 @@ open class NSManagedObjectContext: NSObject {
     public nonisolated func performAndWait<T>(_ block: @Sendable () throws -> T) rethrows -> T {
         try block()
     }
+    #endif
 
     /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/count(for:)-3r91z
     /// `nonisolated func count<T>(for request: NSFetchRequest<T>) throws -> Int where T : NSFetchRequestResult`

@@ -85,9 +85,28 @@ open class NSPersistentContainer: NSObject {
     /// `func newBackgroundContext() -> NSManagedObjectContext`
     open func newBackgroundContext() -> NSManagedObjectContext { NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType) }
     /// https://developer.apple.com/documentation/coredata/nspersistentcontainer/performbackgroundtask(_:)-25nok
-    /// `func performBackgroundTask<T>(_ block: @escaping (NSManagedObjectContext) throws -> T) async rethrows -> T` (iOS 15)
+    /// `func performBackgroundTask<T>(_ block: @escaping (NSManagedObjectContext) throws -> T) async rethrows -> T`
+    /// (iOS 15). The block is not `@Sendable` in either signature set (the page shows it without, and so did
+    /// Xcode 16), and the method is `async` and nonisolated: called from the main actor, both the block formed
+    /// there and the container it is called on are main-actor values sent to it, which Swift 6 refuses
+    /// ("sending … risks causing data races"). The iOS demo therefore uses the completion form below.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public func performBackgroundTask<T>(_ block: @escaping (NSManagedObjectContext) throws -> T) async rethrows -> T {
         try block(newBackgroundContext())
     }
+
+    #if XCODE16_SDK
+    /// Xcode 16 form of https://developer.apple.com/documentation/coredata/nspersistentcontainer/performbackgroundtask(_:)-39sch
+    /// `func performBackgroundTask(_ block: @escaping (NSManagedObjectContext) -> Void)` (see
+    /// ManagedObjectContext.swift for the two signature sets).
+    open func performBackgroundTask(_ block: @escaping (NSManagedObjectContext) -> Void) {
+        block(newBackgroundContext())
+    }
+    #else
+    /// https://developer.apple.com/documentation/coredata/nspersistentcontainer/performbackgroundtask(_:)-39sch
+    /// `func performBackgroundTask(_ block: @escaping @Sendable (NSManagedObjectContext) -> Void)` (iOS 10)
+    open func performBackgroundTask(_ block: @escaping @Sendable (NSManagedObjectContext) -> Void) {
+        block(newBackgroundContext())
+    }
+    #endif
 }

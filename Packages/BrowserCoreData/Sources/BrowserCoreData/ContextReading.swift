@@ -12,7 +12,10 @@ public enum ContextReading: Sendable, Hashable {
     case privateQueue
     /// The given context itself, on its own queue (the main queue for a `viewContext`): unsaved edits of saved
     /// records show, at the cost of running every request on that queue. Records inserted but not yet saved
-    /// are left out either way: their IDs are temporary and cannot be linked to.
+    /// are left out either way: their IDs are temporary and cannot be linked to. Lists are sorted, searched,
+    /// counted and paged by the saved values (the fetch runs in the store, without pending changes) while
+    /// each row shows the context's unsaved values, so an edited record can look out of order or match a
+    /// search for its old value.
     case givenContext
 }
 

@@ -212,6 +212,9 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         }
     }
 
+    /// The context requests read through. The private reader is made once and shared by concurrent requests
+    /// (one task); a failed attempt is not kept, so the next request tries again (the app may have given the
+    /// context its coordinator or store since).
     private func readingContext() async throws -> UncheckedSendable<NSManagedObjectContext> {
         if reading == .givenContext { return UncheckedSendable(givenContext) }
         let given = UncheckedSendable(givenContext)
@@ -221,7 +224,13 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
             readerTask = made
             return made
         }
-        return try await task.value
+        do {
+            return try await task.value
+        } catch {
+            // Only this attempt is forgotten: a newer one another request started is left alone.
+            locked { if readerTask == task { readerTask = nil } }
+            throw error
+        }
     }
 
     /// `NSLock.withLock` needs iOS 16; this package supports iOS 15.

@@ -2,17 +2,20 @@
 import CoreData
 
 /// The demo library's model (Author, Book, AudioBook, Tag, as `DemoLibrary` declares it), built in code, plus
-/// `Sample` with every attribute type, an abstract `Shape` with a concrete `Circle`, and a transient attribute.
+/// `Sample` with every attribute type (and a Binary allowing external storage), an abstract `Shape` with a
+/// concrete `Circle`, and a transient attribute.
 enum TestModel {
     /// One instance per process: Core Data warns when two models claim the same entity classes.
     nonisolated(unsafe) static let shared: NSManagedObjectModel = make()
 
-    private static func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true, transient: Bool = false) -> NSAttributeDescription {
+    private static func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true, transient: Bool = false,
+                                  external: Bool = false) -> NSAttributeDescription {
         let attribute = NSAttributeDescription()
         attribute.name = name
         attribute.attributeType = type
         attribute.isOptional = optional
         attribute.isTransient = transient
+        attribute.allowsExternalBinaryDataStorage = external
         return attribute
     }
 
@@ -71,6 +74,8 @@ enum TestModel {
             attribute("when", .dateAttributeType), attribute("blob", .binaryDataAttributeType),
             attribute("identifier", .UUIDAttributeType), attribute("link", .URIAttributeType),
             attribute("object", .transformableAttributeType), attribute("scratch", .stringAttributeType, transient: true),
+            // Core Data may keep a large value of this one in a file of its own beside the store.
+            attribute("attachment", .binaryDataAttributeType, external: true),
         ]
         relate(sample, "steps", to: tag, toMany: true, inverse: ("samples", true), ordered: true)
 

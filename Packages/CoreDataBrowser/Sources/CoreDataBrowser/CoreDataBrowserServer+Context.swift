@@ -19,7 +19,8 @@ extension CoreDataBrowserServer {
     /// server does not read through `context` itself but through a private-queue context of its own on the same
     /// persistent store coordinator, so browsing never runs on the main queue of a `viewContext`; it then shows
     /// saved data only. Pass `reading: .givenContext` to read through `context` (unsaved edits show, and every
-    /// request runs on that context's queue). README "Using it in an iOS app" weighs the two.
+    /// request runs on that context's queue; lists are still sorted and searched by the saved values). README
+    /// "Using it in an iOS app" weighs the two.
     public convenience init(context: NSManagedObjectContext, options: Options = .init(), reading: ContextReading = .privateQueue) {
         self.init(store: ManagedContextStore(context: context, reading: reading), options: options)
     }
