@@ -37,4 +37,19 @@ final class BrowserController: ObservableObject {
         status = "The browser only runs in debug builds."
         #endif
     }
+
+    /// While the app was suspended iOS defuncted the server's listening socket. The server binds the same port
+    /// again by itself on UIKit's foreground notification; calling `start()` on the running server does the
+    /// same explicitly and tells us whether it worked, which the demo shows.
+    func returnedToForeground() {
+        #if DEBUG
+        guard let server, server.isRunning else { return }
+        do {
+            let info = try server.start()
+            status = "Serving on port \(info.port) (listening again after the background)"
+        } catch {
+            status = "The browser could not listen again: \(error)"
+        }
+        #endif
+    }
 }
