@@ -4,6 +4,7 @@
 set -uo pipefail
 demo=${1:?usage: scripts/check-demo-cli.sh PATH-TO-browser-demo}
 passed=0
+unset CDB_PAIRING_TOKEN  # a value from the environment would change what every case below expects
 failed=0
 
 expect() { # expect NAME EXPECTED-EXIT EXPECTED-STDERR-SUBSTRING ARGS...
@@ -27,7 +28,15 @@ expect "port without value" 2 'browser-demo: --port needs a value' --port
 expect "model without store" 2 'browser-demo: --model needs --store' --model x.momd
 expect "missing store file" 1 'browser-demo: No such file' --store /nonexistent/store.sqlite --port 0
 expect "token without value" 2 'browser-demo: --token needs a value' --token
-expect "token and no token" 2 'browser-demo: --token and --no-token-anyone-on-the-network-can-read-the-store exclude each other' --token abcdefghijklmnopqrstuvwxyz --no-token-anyone-on-the-network-can-read-the-store
+expect "token and no token" 2 'browser-demo: --token, --token-file and --no-token-anyone-on-the-network-can-read-the-store exclude each other' --token abcdefghijklmnopqrstuvwxyz --no-token-anyone-on-the-network-can-read-the-store
+expect "token and token file" 2 'exclude each other' --token abcdefghijklmnopqrstuvwxyz --token-file /dev/null
+expect "token file without value" 2 'browser-demo: --token-file needs a value' --token-file
+expect "unreadable token file" 2 'browser-demo: --token-file: cannot read /nonexistent/token' --token-file /nonexistent/token --port 0
+short_token_file=$(mktemp)
+echo short >"$short_token_file"
+expect "token file with a bad token" 2 "browser-demo: --token-file $short_token_file: The pairing token must be" --token-file "$short_token_file" --port 0
+rm -f "$short_token_file"
+CDB_PAIRING_TOKEN=short expect "bad token in the environment" 2 'browser-demo: CDB_PAIRING_TOKEN: The pairing token must be' --port 0 --loopback
 expect "simulators with a store" 2 'browser-demo: simulators takes only --root and --mac-root' simulators --store x.sqlite
 expect "simulators root missing" 1 'browser-demo: --root /nonexistent/Devices: no such folder' simulators --root /nonexistent/Devices
 expect "token too short" 2 'browser-demo: --token: The pairing token must be 22 to 256 characters' --token short --port 0
@@ -130,7 +139,15 @@ serve_and_check "--token" '
   [ "$url" = "${url%%/?token=*}/?token=$token" ] && base=${url%%/?token=*} &&
   [ "$(status "$base/api/health")" = 401 ] && [ "$(status "$base/")" = 401 ] &&
   [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ] &&
-  [ "$(status "$url")" = 303 ] && grep -q "pairing token required" "$log"' --token "$token"
+  [ "$(status "$url")" = 200 ] && grep -q "pairing token required" "$log"' --token "$token"
+printf '%s\n' "$token" >"$caches/token-file"
+serve_and_check "--token-file" '
+  [ "$url" = "${url%%/?token=*}/?token=$token" ] && base=${url%%/?token=*} &&
+  [ "$(status "$base/api/health")" = 401 ] &&
+  [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ]' --token-file "$caches/token-file"
+CDB_PAIRING_TOKEN="$token" serve_and_check "the token from CDB_PAIRING_TOKEN" '
+  [ "$url" = "${url%%/?token=*}/?token=$token" ] && base=${url%%/?token=*} &&
+  [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ]' --loopback
 serve_and_check "no token, explicitly" '
   [ "$(status "$url/api/health")" = 200 ] && grep -q "no pairing token required (disabled in Options)" "$log"' \
   --no-token-anyone-on-the-network-can-read-the-store

@@ -8,6 +8,8 @@ struct DemoArguments: Equatable {
     var modelPath: String?
     var webRoot: String?
     var token: String?
+    /// `--token-file`: the token is read from this file, so it does not show in `ps` like `--token` does.
+    var tokenFile: String?
     var noToken = false
     var showHelp = false
     /// `browser-demo simulators`: list the simulators' (and macOS apps') stores instead of serving.
@@ -15,12 +17,15 @@ struct DemoArguments: Equatable {
     var simulatorsRoot: String?
     var macContainersRoot: String?
 
+    /// Read when neither `--token` nor `--token-file` is given (the process's environment is private to its user).
+    static let tokenVariable = "CDB_PAIRING_TOKEN"
+
     /// Named so that nobody turns the token off by accident.
     static let noTokenFlag = "--no-token-anyone-on-the-network-can-read-the-store"
 
     static let usage = """
     Usage: browser-demo [--port N] [--loopback] [--store PATH [--model PATH]] [--web-root DIR]
-                        [--token T | --no-token-anyone-on-the-network-can-read-the-store]
+                        [--token T | --token-file F | --no-token-anyone-on-the-network-can-read-the-store]
            browser-demo simulators [--root DIR] [--mac-root DIR]
 
     Serves the CoreDataBrowser web UI and JSON API.
@@ -32,7 +37,10 @@ struct DemoArguments: Equatable {
       --model PATH     the store's model (.xcdatamodeld, .xcdatamodel, .momd or .mom); optional
       --web-root DIR   serve the UI from DIR instead of the compiled-in copy (for working on web/)
       --token T        require this pairing token (22+ characters from A-Z a-z 0-9 - _ . ~), even on --loopback;
-                       by default a token is required beyond loopback, generated and remembered for 7 days
+                       by default a token is required beyond loopback, generated and remembered for 7 days.
+                       Other users of this machine can read --token in the process list: prefer --token-file or
+                       the environment variable \(tokenVariable)
+      --token-file F   require the token held in file F (its first line); the file should be readable by you only
       --no-token-anyone-on-the-network-can-read-the-store
                        serve every interface without a token
       -h, --help       show this help
@@ -82,6 +90,8 @@ struct DemoArguments: Equatable {
                 result.webRoot = try value(for: argument)
             case "--token":
                 result.token = try value(for: argument)
+            case "--token-file":
+                result.tokenFile = try value(for: argument)
             case noTokenFlag:
                 result.noToken = true
             case "--root" where result.listSimulators:
@@ -95,8 +105,9 @@ struct DemoArguments: Equatable {
         if result.listSimulators, result.storePath != nil || result.modelPath != nil || result.webRoot != nil {
             throw Invalid(message: "simulators takes only --root and --mac-root")
         }
-        if result.token != nil && result.noToken {
-            throw Invalid(message: "--token and \(noTokenFlag) exclude each other")
+        let tokenSources = [result.token != nil, result.tokenFile != nil, result.noToken].filter { $0 }.count
+        if tokenSources > 1 {
+            throw Invalid(message: "--token, --token-file and \(noTokenFlag) exclude each other")
         }
         if result.modelPath != nil && result.storePath == nil {
             throw Invalid(message: "--model needs --store")

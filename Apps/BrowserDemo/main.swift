@@ -39,17 +39,29 @@ var options = CoreDataBrowserServer.Options()
 options.port = arguments.port
 options.bindAddress = arguments.loopback ? .loopback : .allInterfaces
 options.webRoot = arguments.webRoot.map { URL(fileURLWithPath: $0) }
+/// Where the token came from, for the message when it is not a valid token.
+var tokenSource = "--token"
 if let token = arguments.token {
     options.pairingToken = .token(token)
+} else if let path = arguments.tokenFile {
+    tokenSource = "--token-file \(path)"
+    guard let data = FileManager.default.contents(atPath: path) else {
+        fail("--token-file: cannot read \(path)", code: 2)
+    }
+    let firstLine = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
+    options.pairingToken = .token(firstLine.trimmingCharacters(in: .whitespaces))
 } else if arguments.noToken {
     options.pairingToken = .disabledAnyoneOnTheNetworkCanReadTheStore
+} else if let token = ProcessInfo.processInfo.environment[DemoArguments.tokenVariable], !token.isEmpty {
+    tokenSource = DemoArguments.tokenVariable
+    options.pairingToken = .token(token)
 }
 let server = CoreDataBrowserServer(store: store, options: options)
 do {
     try server.start()
 } catch CoreDataBrowserServer.StartError.invalidPairingToken {
-    // A bad --token is a bad argument.
-    fail("--token: \(CoreDataBrowserServer.StartError.invalidPairingToken)", code: 2)
+    // A bad token is a bad argument.
+    fail("\(tokenSource): \(CoreDataBrowserServer.StartError.invalidPairingToken)", code: 2)
 } catch {
     fail(String(describing: error), code: 1)
 }

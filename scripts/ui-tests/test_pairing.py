@@ -8,7 +8,9 @@ so it never listens beyond 127.0.0.1.
 
 from __future__ import annotations
 
+import http.server
 import json
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -81,7 +83,7 @@ def test_a_wrong_token_in_the_url_is_refused(paired_server, driver):
 
 def test_the_printed_url_pairs_the_browser_and_both_views_load(paired_server, driver, wait_for):
     driver.get(f"{paired_server}/lab?entity=Tag&token={TOKEN}")
-    # Redirected to the same view without the token in the address bar.
+    # On to the same view without the token in the address bar.
     wait_for(driver, lambda d: "token" not in parse_qs(urlsplit(d.current_url).query), message="token dropped from the URL")
     assert parse_qs(urlsplit(driver.current_url).query).get("entity") == ["Tag"]
     cookies = driver.get_cookies()
@@ -99,3 +101,33 @@ def test_the_printed_url_pairs_the_browser_and_both_views_load(paired_server, dr
              message="the Inspector's entity list")
     # Scripts cannot read the cookie (HttpOnly).
     assert TOKEN not in driver.execute_script("return document.cookie")
+
+
+def test_the_printed_url_opened_from_a_link_on_another_site_pairs_too(paired_server, driver, wait_for):
+    """A link in a chat or an issue tracker is another site: a SameSite=Strict cookie set on that navigation
+    is not sent on a redirect that belongs to it, so pairing must continue from a page of our own."""
+    link = f"{paired_server}/lab?entity=Tag&token={TOKEN}"
+
+    class LinkPage(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = f'<!doctype html><a id="go" href="{link}">open the store</a>'.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    other_site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), LinkPage)
+    threading.Thread(target=other_site.serve_forever, daemon=True).start()
+    try:
+        # "localhost" and "127.0.0.1" are different sites.
+        driver.get(f"http://localhost:{other_site.server_address[1]}/")
+        driver.find_element(By.ID, "go").click()
+        wait_for(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "tbody tr")) == 5,
+                 message="the Lab's 5 Tag rows, not the 401 page")
+        assert "token" not in parse_qs(urlsplit(driver.current_url).query)
+    finally:
+        other_site.shutdown()

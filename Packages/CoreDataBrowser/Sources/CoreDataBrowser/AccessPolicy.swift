@@ -6,8 +6,9 @@ import Foundation
 /// In order: the `Host` must name this server (against DNS rebinding: 421); a request that changes state
 /// must come from this server's own pages (against cross-site request forgery: 403; only write routes will
 /// need it); and, when a pairing token is required, the request must carry it (401). A first visit with
-/// `?token=<valid>` gets the token as a cookie and is redirected to the same URL without it, so the token
-/// leaves the address bar, history and any later `Referer`.
+/// `?token=<valid>` gets the token as a cookie and a page that continues to the same URL without it, so the
+/// token leaves the address bar and no later request carries it in its target. The visited URL itself stays in
+/// the browser's history (as it would after a redirect) and in any log of the printed console output.
 ///
 /// Every response gets headers that keep other sites out: no CORS headers at all (another origin's script
 /// can never read a response), `X-Frame-Options: DENY` (no clickjacking in a frame), `Referrer-Policy:
@@ -29,8 +30,8 @@ struct AccessPolicy: HTTPResponder {
         var response: HTTPResponse
         if let denial = check(request) {
             response = Self.render(denial, for: request)
-        } else if let token, let redirect = pairingRedirect(request, token: token) {
-            response = redirect
+        } else if let token, let pairing = pairingAnswer(request, token: token) {
+            response = pairing
         } else {
             response = await next.respond(to: request)
         }
@@ -47,7 +48,7 @@ struct AccessPolicy: HTTPResponder {
         }
         guard HTTPSameOriginCheck.allows(request) else { return .crossOrigin }
         guard let token else { return nil }
-        if isPairingVisit(request) { return nil }  // checked and answered by `pairingRedirect`
+        if isPairingVisit(request) { return nil }  // checked and answered by `pairingAnswer`
         let name = Self.cookieName(for: request)
         if request.cookies(named: name).contains(where: token.matches) { return nil }
         if let bearer = request.bearerToken, token.matches(bearer) { return nil }
@@ -58,9 +59,15 @@ struct AccessPolicy: HTTPResponder {
         (request.method == .GET || request.method == .HEAD) && request.query[Self.queryParameter] != nil
     }
 
-    /// `GET /lab?entity=Book&token=T` with the right T → 303 to `/lab?entity=Book` with the cookie set.
-    /// A wrong T is a 401 like no token at all.
-    private func pairingRedirect(_ request: HTTPRequest, token: PairingToken) -> HTTPResponse? {
+    /// `GET /lab?entity=Book&token=T` with the right T → the cookie, and a page that goes on to
+    /// `/lab?entity=Book`. A wrong T is a 401 like no token at all.
+    ///
+    /// Not a 303: when the printed URL is opened from a link on another site (a chat, an issue tracker), the
+    /// browser stores a cookie set on that cross-site response but does not send a `SameSite=Strict` cookie
+    /// with the redirected request, which still belongs to the cross-site navigation, so the view would land
+    /// on the 401 page. A navigation started by our own page (`<meta http-equiv="refresh">`, allowed by the
+    /// page's CSP, which has no script at all) is same-site and carries the cookie.
+    private func pairingAnswer(_ request: HTTPRequest, token: PairingToken) -> HTTPResponse? {
         guard isPairingVisit(request) else { return nil }
         guard request.query.values(Self.queryParameter).contains(where: token.matches) else {
             return Self.render(.missingToken, for: request)
@@ -71,11 +78,37 @@ struct AccessPolicy: HTTPResponder {
         if let tokenExpires, tokenExpires.timeIntervalSinceNow >= 1 {
             cookie += "; Max-Age=\(Int(tokenExpires.timeIntervalSinceNow))"
         }
-        var response = HTTPResponse(status: .seeOther)
-        response.headers.set("Location", Self.locationWithoutToken(request.target))
+        let location = Self.htmlEscaped(Self.locationWithoutToken(request.target))
+        let page = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>CoreDataBrowser: paired</title>
+            <meta http-equiv="refresh" content="0; url=\(location)"></head>
+            <body><p>This browser is paired with the CoreDataBrowser server. <a href="\(location)">Continue</a></p>
+            </body></html>
+
+            """
+        var response = HTTPResponse.data(Data(page.utf8), contentType: "text/html; charset=utf-8")
         response.headers.set("Set-Cookie", cookie)
         response.headers.set("Cache-Control", "no-store")
+        response.headers.set("Content-Security-Policy", "default-src 'none'; base-uri 'none'; frame-ancestors 'none'")
         return response
+    }
+
+    /// For a URL placed in an HTML attribute. `locationWithoutToken` keeps the query's bytes as sent, and a
+    /// request target may hold `&` and, from lenient clients, quotes.
+    static func htmlEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     /// Cookies are scoped by host but not by port (RFC 6265 §8.5), so two servers on one machine would
