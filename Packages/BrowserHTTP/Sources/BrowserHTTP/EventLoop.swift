@@ -22,6 +22,8 @@ final class EventLoop: @unchecked Sendable {
     /// Messages sent to the loop thread from other threads.
     enum Message: Sendable {
         case response(connectionID: UInt64, HTTPResponse)
+        /// The next piece of a streamed body, its end, or the producer's failure.
+        case chunk(connectionID: UInt64, StreamedPiece)
         /// Close the listening socket and bind the same address and port again; the callback gets the error
         /// when that failed (the loop then keeps retrying on its own).
         case reopenListener(@Sendable (HTTPServerError?) -> Void)
@@ -53,7 +55,15 @@ final class EventLoop: @unchecked Sendable {
     private let inbox = Locked(Inbox())
     private let finished = DispatchSemaphore(value: 0)
 
+    enum StreamedPiece: Sendable {
+        case data(Data)
+        case end
+        case failed
+    }
+
     // Loop-thread state.
+    /// Responses with a streamed body being sent, for `limits.maxConcurrentStreams`.
+    var activeStreams = 0
     private var connections: [UInt64: HTTPConnection] = [:]
     private var nextConnectionID: UInt64 = 0
     /// Connections counted against `budget.admitted` (503-rejected ones are not).
@@ -213,6 +223,8 @@ final class EventLoop: @unchecked Sendable {
             case .response(let id, let response):
                 // The connection may be gone (client vanished); the response is dropped.
                 connections[id]?.responseReady(response)
+            case .chunk(let id, let piece):
+                connections[id]?.pieceReady(piece)
             case .reopenListener(let reply):
                 reply(reopenListener())
             case .breakListenerForTesting:

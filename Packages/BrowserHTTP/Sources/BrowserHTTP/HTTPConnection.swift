@@ -21,6 +21,8 @@ final class HTTPConnection {
         case reading
         /// The responder is running in this task.
         case handling(Task<Void, Never>)
+        /// A streamed body's producer is making its next piece in this task.
+        case producing(Task<Void, Never>)
         /// Sending `outbound`, then doing `then`.
         case writing(then: AfterWrite)
         /// The final response was sent and our side shut down; reading and discarding
@@ -37,6 +39,18 @@ final class HTTPConnection {
         case nextRequest
         /// An interim `100 Continue`: go on reading the body of the current request.
         case continueReading
+        /// A piece of a streamed body: ask the producer for the next one.
+        case nextPiece
+    }
+
+    /// The streamed body being sent, between its pieces.
+    private struct Stream {
+        let producer: any HTTPBodyProducer
+        let framing: HTTPResponseEncoder.BodyFraming
+        /// For `.contentLength`: bytes still owed.
+        var remaining: Int
+        /// What follows the body's end.
+        let then: AfterWrite
     }
 
     /// What happens when `deadline` passes.
@@ -69,6 +83,7 @@ final class HTTPConnection {
     /// While the responder runs, the socket is watched only to notice the client leaving; once it shows
     /// pipelined bytes instead, watching stops until the next request (they stay in the kernel meanwhile).
     private var watchingForHangUp = false
+    private var stream: Stream?
 
     // About the request being handled, needed to encode its response.
     private var requestMethod: HTTPMethod?
@@ -102,7 +117,7 @@ final class HTTPConnection {
         switch state {
         case .reading, .draining: Platform.pollIn
         case .writing: Platform.pollOut
-        case .handling: watchingForHangUp ? Platform.pollIn : 0
+        case .handling, .producing: watchingForHangUp ? Platform.pollIn : 0
         case .closed: 0
         }
     }
@@ -127,7 +142,7 @@ final class HTTPConnection {
             drain()
         case .writing:
             flush()
-        case .handling:
+        case .handling, .producing:
             noticeHangUp(revents: revents)
         case .closed:
             break
@@ -152,6 +167,10 @@ final class HTTPConnection {
             .contains { HTTPHeaders.namesMatch(String($0), "close") }
         let keepAlive = requestKeepAlive && !handlerWantsClose
             && !Self.statusesEndingTheConnection.contains(response.status.code)
+        if let streamed = response.streamedBody {
+            startStream(response, streamed, keepAlive: keepAlive)
+            return
+        }
         send(
             HTTPResponseEncoder.encode(
                 response, requestMethod: requestMethod, requestVersion: requestVersion,
@@ -173,6 +192,103 @@ final class HTTPConnection {
         } else if peeked > 0 {
             watchingForHangUp = false  // pipelined bytes: read after the response
         }
+    }
+
+    // MARK: - Streamed bodies
+
+    private func startStream(_ response: HTTPResponse, _ streamed: HTTPStreamedBody, keepAlive: Bool) {
+        let isHead = requestMethod == .HEAD
+        let framing: HTTPResponseEncoder.BodyFraming
+        if let length = streamed.length {
+            framing = .contentLength(length)
+        } else if requestVersion == "HTTP/1.1" {
+            framing = .chunked
+        } else {
+            framing = .untilClose
+        }
+        // Without a length, an HTTP/1.0 body ends with the connection.
+        let keepAlive = keepAlive && framing != .untilClose
+        let head = HTTPResponseEncoder.encodeHead(
+            response, framing: framing, requestVersion: requestVersion, keepAlive: keepAlive)
+        guard response.status.allowsBody, !isHead else {
+            send(head, then: keepAlive ? .nextRequest : .close)
+            return
+        }
+        guard loop.activeStreams < loop.limits.maxConcurrentStreams else {
+            let refusal = loop.errorRenderer(.serviceUnavailable, "Too many downloads at once; try again when one has finished")
+            send(
+                HTTPResponseEncoder.encode(
+                    refusal, requestMethod: requestMethod, requestVersion: requestVersion, keepAlive: keepAlive),
+                then: keepAlive ? .nextRequest : .close)
+            return
+        }
+        loop.activeStreams += 1
+        var remaining = 0
+        if case .contentLength(let length) = framing { remaining = length }
+        stream = Stream(producer: streamed.producer, framing: framing, remaining: remaining,
+                        then: keepAlive ? .nextRequest : .close)
+        send(head, then: .nextPiece)
+    }
+
+    /// Asks the producer for the next piece in a task; the answer comes back through the loop.
+    private func askForNextPiece() {
+        guard let stream else { return }
+        let id = id
+        let loop = loop
+        let producer = stream.producer
+        watchingForHangUp = true
+        state = .producing(
+            Task {
+                let piece: EventLoop.StreamedPiece
+                do {
+                    piece = try await producer.nextChunk().map { .data($0) } ?? .end
+                } catch {
+                    piece = .failed
+                }
+                loop.post(.chunk(connectionID: id, piece))
+            })
+    }
+
+    /// A piece arrived; ignored unless this connection is still waiting for it.
+    func pieceReady(_ piece: EventLoop.StreamedPiece) {
+        guard case .producing = state, var stream else { return }
+        switch piece {
+        case .data(let data) where data.isEmpty:
+            askForNextPiece()
+        case .data(let data):
+            switch stream.framing {
+            case .contentLength:
+                // More than announced would corrupt the next response on this connection.
+                guard data.count <= stream.remaining else { return close() }
+                stream.remaining -= data.count
+                self.stream = stream
+                send(Array(data), then: .nextPiece)
+            case .chunked:
+                send(HTTPResponseEncoder.chunk(data), then: .nextPiece)
+            case .untilClose:
+                send(Array(data), then: .nextPiece)
+            }
+        case .end:
+            endStream()
+            switch stream.framing {
+            case .contentLength:
+                // Fewer bytes than announced: only closing tells the client the body is incomplete.
+                guard stream.remaining == 0 else { return close() }
+                send([], then: stream.then)
+            case .chunked:
+                send(HTTPResponseEncoder.lastChunk, then: stream.then)
+            case .untilClose:
+                send([], then: .close)
+            }
+        case .failed:
+            close()
+        }
+    }
+
+    private func endStream() {
+        guard stream != nil else { return }
+        stream = nil
+        loop.activeStreams -= 1
     }
 
     // MARK: - Reading
@@ -274,6 +390,9 @@ final class HTTPConnection {
         case .continueReading:
             state = .reading
             setDeadline(.request, after: loop.limits.requestTimeout)
+        case .nextPiece:
+            deadline = nil  // the producer takes as long as it takes; the client's leaving is noticed
+            askForNextPiece()
         case .nextRequest:
             state = .reading
             if decoder.isMidRequest {
@@ -309,6 +428,8 @@ final class HTTPConnection {
     func close() {
         if case .closed = state { return }
         if case .handling(let task) = state { task.cancel() }
+        if case .producing(let task) = state { task.cancel() }
+        endStream()
         state = .closed
         deadline = nil
         Platform.close(fd)

@@ -61,5 +61,9 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// store and its network. Default 96.
     public var reservedDescriptors = 96
 
+    /// Maximum responses with a streamed body (`HTTPStreamedBody`: blobs, exports) being sent at once.
+    /// Default 32. Exceeded → **503 Service Unavailable** instead of the stream (the connection stays open).
+    public var maxConcurrentStreams = 32
+
     public init() {}
 }

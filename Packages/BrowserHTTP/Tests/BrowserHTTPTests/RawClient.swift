@@ -250,6 +250,17 @@ final class RawClient: @unchecked Sendable {
         return nil
     }
 
+    /// The next `count` bytes exactly (consumed), or nil if the connection closed or timed out first.
+    func readExactly(_ count: Int) async -> [UInt8]? {
+        await Self.offPool {
+            while self.pending.count < count {
+                if self.blockingReadMore() != .data { return nil }
+            }
+            defer { self.pending.removeFirst(count) }
+            return Array(self.pending[0..<count])
+        }
+    }
+
     /// Bytes received but not consumed by `readResponse`.
     var unconsumed: [UInt8] { pending }
 }
