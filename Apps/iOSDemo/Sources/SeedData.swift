@@ -17,6 +17,9 @@ enum SeedData {
             for (key, value) in record.values {
                 object.setValue(storable(value).foundationValue, forKey: key)
             }
+            for (key, data) in record.blobs {
+                object.setValue(data, forKey: key)  // the covers: real PNG images
+            }
             objects[record.key] = object
         }
         for record in DemoSeed.records {

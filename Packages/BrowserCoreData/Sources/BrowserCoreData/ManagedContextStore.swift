@@ -114,6 +114,21 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         }
     }
 
+    public func blob(of id: ObjectID, attribute: String) async throws -> BlobLookup {
+        guard try await schema().entity(named: id.entity) != nil else { return .noRecord }
+        let found: Data?? = try await read { context in
+            guard let object = try Self.object(id, in: context) else { return nil }
+            guard let description = object.entity.attributesByName[attribute] else {
+                throw BrowserError.notFound("\(id.entity) has no attribute \"\(attribute)\"")
+            }
+            return .some(try ManagedRecords.bytes(
+                object.value(forKey: attribute), of: description, recordName: "\(id.entity) \(id.shortForm)"))
+        }
+        guard let found else { return .noRecord }
+        guard let data = found else { return .noValue }
+        return .value(InMemoryBlob(data))
+    }
+
     public func related(from id: ObjectID, through name: String, limit: Int) async throws -> RelatedRecords {
         guard try await schema().entity(named: id.entity) != nil else {
             throw BrowserError.notFound("No record \(id.uri)")

@@ -35,19 +35,36 @@ enum ManagedRecords {
     /// A Transformable attribute holds the object, not the bytes Core Data stored; the size shown is that of
     /// the bytes its transformer makes of it now (what the store holds, for the system transformers).
     private static func transformedSize(_ value: Any, transformerName: String?) -> AttributeValue {
-        let data: Data?
+        guard let data = transformedData(value, transformerName: transformerName) else {
+            return .undecodable("Transformable value of type \(type(of: value)) could not be transformed to data")
+        }
+        return .binary(byteCount: data.count)
+    }
+
+    /// The bytes its transformer makes of a Transformable value now: what the store holds, for the system
+    /// transformers (Core Data keeps only the object in memory, not the bytes it read).
+    static func transformedData(_ value: Any, transformerName: String?) -> Data? {
         if let transformerName, let transformer = ValueTransformer(forName: NSValueTransformerName(rawValue: transformerName)) {
             // The unarchiving transformers (the default since iOS 12) turn Data into objects, so Core Data runs
             // them in reverse to store; a custom transformer turns the object into Data forwards.
-            data = transformer is NSSecureUnarchiveFromDataTransformer
+            return transformer is NSSecureUnarchiveFromDataTransformer
                 ? transformer.reverseTransformedValue(value) as? Data
                 : transformer.transformedValue(value) as? Data
-        } else {
-            // No transformer name: Core Data keyed-archives the value.
-            data = try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: false)
         }
-        guard let data else { return .undecodable("Transformable value of type \(type(of: value)) could not be transformed to data") }
-        return .binary(byteCount: data.count)
+        // No transformer name: Core Data keyed-archives the value.
+        return try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: false)
+    }
+
+    /// The bytes of a Binary or Transformable value (nil for nil). Core Data loads a value kept in an external
+    /// file whole, so the live adapter cannot stream it or tell where it was kept.
+    static func bytes(_ value: Any?, of attribute: NSAttributeDescription, recordName: String) throws -> Data? {
+        guard let value else { return nil }
+        if let data = value as? Data { return data }
+        guard let data = transformedData(value, transformerName: attribute.valueTransformerName) else {
+            throw BrowserError.notFound("\(recordName).\(attribute.name) holds a \(type(of: value)) that its transformer "
+                + "does not turn into bytes, so there are none to show")
+        }
+        return data
     }
 }
 

@@ -15,7 +15,8 @@ enum ModelSchema {
         guard let name = description.name else { return nil }
         let attributes = description.attributesByName.values
             .filter { !$0.isTransient }
-            .map { AttributeSchema(name: $0.name, type: attributeType($0.attributeType), isOptional: $0.isOptional) }
+            .map { AttributeSchema(name: $0.name, type: attributeType($0.attributeType), isOptional: $0.isOptional,
+                                 valueTransformerName: $0.valueTransformerName) }
             .sorted { $0.name < $1.name }
         let relationships = description.relationshipsByName.values
             .filter { !$0.isTransient }

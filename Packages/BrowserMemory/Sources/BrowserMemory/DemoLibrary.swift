@@ -76,7 +76,7 @@ public enum DemoLibrary {
     static func seed(_ store: InMemoryStore) async throws {
         var ids: [String: ObjectID] = [:]
         for record in DemoSeed.records {
-            ids[record.key] = try await store.insert(record.entity, record.values)
+            ids[record.key] = try await store.insert(record.entity, record.values, blobs: record.blobs)
         }
         for record in DemoSeed.records {
             for link in record.links {

@@ -1,5 +1,5 @@
 public import BrowserCore
-import Foundation
+public import Foundation
 
 /// The demo library's records as data: what `DemoLibrary` inserts into the in-memory store on Linux and what the
 /// iOS demo app (`Apps/iOSDemo/Sources/SeedData.swift`, which links BrowserMemory) inserts through Core Data. One
@@ -15,6 +15,8 @@ public enum DemoSeed {
         public var entity: String
         public var values: [String: AttributeValue]
         public var links: [Link]
+        /// Bytes of Binary attributes (the books' covers, real PNG images: `DemoCover`).
+        public var blobs: [String: Data] = [:]
     }
 
     /// A relationship from the record to another (the model's inverse is maintained by the store).
@@ -41,19 +43,19 @@ public enum DemoSeed {
 
     struct NamedBook {
         let title: String, pages: Int64, published: String?, summary: String?, author: Int, tags: [Int]
-        var price: String? = nil, rating: Double? = nil, words: Int64? = nil, cover: Int? = nil, inPrint = true
+        var price: String? = nil, rating: Double? = nil, words: Int64? = nil, cover: Bool = false, inPrint = true
     }
 
     static let namedBooks: [NamedBook] = [
-        .init(title: "Notes on the Analytical Engine", pages: 65, published: "1843-09-01T00:00:00Z", summary: "Translator's notes that outgrew the paper.", author: 0, tags: [0, 1, 4], price: "19.99", rating: 4.8, words: 20_000, cover: 2048),
+        .init(title: "Notes on the Analytical Engine", pages: 65, published: "1843-09-01T00:00:00Z", summary: "Translator's notes that outgrew the paper.", author: 0, tags: [0, 1, 4], price: "19.99", rating: 4.8, words: 20_000, cover: true),
         .init(title: "The Long Road", pages: 412, published: "1999-05-01T00:00:00Z", summary: nil, author: 0, tags: [2], price: "10.11", rating: 3.5),
         .init(title: "Thérèse Raquin", pages: 256, published: "1867-12-01T00:00:00Z", summary: "A dark story set in a Paris passage.", author: 1, tags: [0, 2], price: "7.50", rating: 4.1),
         .init(title: "Germinal", pages: 592, published: "1885-03-01T00:00:00Z", summary: "Coal miners strike in northern France.", author: 1, tags: [0, 2], price: "12.00", rating: 4.6, words: 180_000),
         .init(title: "Au Bonheur des Dames", pages: 520, published: "1883-01-01T00:00:00Z", summary: "The first department store, and the café across the street.", author: 1, tags: [0, 3], rating: .nan),
-        .init(title: "Kindred", pages: 264, published: "1979-06-01T00:00:00Z", summary: "Time travel and its costs.", author: 2, tags: [2, 1], price: "15.25", rating: 4.7, words: 9_007_199_254_740_993, cover: 512),
+        .init(title: "Kindred", pages: 264, published: "1979-06-01T00:00:00Z", summary: "Time travel and its costs.", author: 2, tags: [2, 1], price: "15.25", rating: 4.7, words: 9_007_199_254_740_993, cover: true),
         .init(title: "Parable of the Sower", pages: 345, published: "1993-10-01T00:00:00.5Z", summary: "A diary of the 2020s.", author: 2, tags: [2, 1], price: "14.00", rating: 4.5),
         .init(title: "Dawn", pages: 248, published: "1987-05-01T00:00:00Z", summary: nil, author: 2, tags: [2], rating: -.infinity, inPrint: false),
-        .init(title: "The Café Catalogue", pages: 96, published: nil, summary: "Every CAFÉ in town, and one cafe.", author: 1, tags: [3], price: "3.00", cover: 0),
+        .init(title: "The Café Catalogue", pages: 96, published: nil, summary: "Every CAFÉ in town, and one cafe.", author: 1, tags: [3], price: "3.00", cover: true),
         .init(title: "the lowercase book", pages: 12, published: "2020-02-29T23:59:59.999Z", summary: "Sorted after the capitals, byte order.", author: 0, tags: [4], rating: .infinity),
         .init(title: "Zebra Stripes", pages: 1, published: "2001-01-01T00:00:00Z", summary: "The smallest book.", author: 2, tags: [], inPrint: false),
         .init(title: DemoLibrary.hostileTitle, pages: 3, published: "2024-01-01T00:00:00Z", summary: #"Contains <b>markup</b> & "quotes" that must show as text."#, author: 0, tags: [4]),
@@ -69,10 +71,10 @@ public enum DemoSeed {
             "rating": book.rating.map(AttributeValue.double) ?? .null,
             "wordCount": book.words.map(AttributeValue.integer) ?? .null,
             "identifier": .uuid(uuid(index + 1)),
-            "cover": book.cover.map { AttributeValue.binary(byteCount: $0) } ?? .null,
             "inPrint": .boolean(book.inPrint),
         ], links: [Link(relationship: "author", target: "author-\(book.author)")]
-            + book.tags.map { Link(relationship: "tags", target: "tag-\($0)") })
+            + book.tags.map { Link(relationship: "tags", target: "tag-\($0)") },
+           blobs: book.cover ? ["cover": DemoCover.png(for: book.title)] : [:])
     }
 
     static let audioBooks: [Record] = [("Kindred (Audio)", "Kim Staunton", 650), ("Germinal (Audio)", "Leighton Pugh", 1_290)]
@@ -94,16 +96,16 @@ public enum DemoSeed {
         let published = Date(timeIntervalSince1970: 946_684_800 + Double(number) * 86_400 * 11)
         let summary: AttributeValue = number % 3 == 0 ? .null : .string("Volume \(number) of the generated shelf.")
         let price = Decimal(number % 50) + Decimal(string: "0.99")!
-        let cover: AttributeValue = number % 10 == 0 ? .binary(byteCount: number * 16) : .null
         let values: [String: AttributeValue] = [
             "title": .string(title), "pageCount": .integer(pages), "publishedAt": .date(published),
             "summary": summary, "price": .decimal(price), "rating": .double(Double(number % 50) / 10),
             "wordCount": .integer(Int64(number) * 1_000), "identifier": .uuid(uuid(1000 + number)),
-            "cover": cover, "inPrint": .boolean(number % 4 != 0),
+            "inPrint": .boolean(number % 4 != 0),
         ]
         return Record(key: "generated-\(number)", entity: "Book", values: values,
                       links: [Link(relationship: "author", target: "author-\(number % 3)"),
-                              Link(relationship: "tags", target: "tag-\(number % 5)")])
+                              Link(relationship: "tags", target: "tag-\(number % 5)")],
+                      blobs: number % 10 == 0 ? ["cover": DemoCover.png(for: title)] : [:])
     }
 
     private static func date(_ text: String) -> AttributeValue {

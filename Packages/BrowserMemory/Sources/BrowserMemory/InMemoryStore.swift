@@ -23,6 +23,8 @@ public actor InMemoryStore: BrowserStore {
         var values: [String: AttributeValue]
         /// Targets by relationship name, in relationship order.
         var links: [String: [ObjectID]]
+        /// The bytes of Binary and Transformable attributes (`values` holds their size).
+        var blobs: [String: Data] = [:]
     }
 
     public init(schema: StoreSchema, storeIdentifier: String = UUID().uuidString, summary: String = "In-memory store") {
@@ -34,9 +36,12 @@ public actor InMemoryStore: BrowserStore {
     // MARK: Writing
 
     /// Inserts a record and returns its ID. Values are checked against the model: unknown attribute names and
-    /// abstract entities are refused, as Core Data refuses them.
+    /// abstract entities are refused, as Core Data refuses them. `blobs` are the bytes of Binary and
+    /// Transformable attributes (their `values` entry becomes their size).
     @discardableResult
-    public func insert(_ entityName: String, _ values: [String: AttributeValue] = [:]) throws -> ObjectID {
+    public func insert(
+        _ entityName: String, _ values: [String: AttributeValue] = [:], blobs: [String: Data] = [:]
+    ) throws -> ObjectID {
         guard let entity = storeSchema.entity(named: entityName) else {
             throw BrowserError.badRequest("No entity named \"\(entityName)\"")
         }
@@ -46,11 +51,18 @@ public actor InMemoryStore: BrowserStore {
         for name in values.keys where entity.attribute(named: name) == nil {
             throw BrowserError.badRequest("\(entityName) has no attribute \"\(name)\"")
         }
+        var values = values
+        for (name, data) in blobs {
+            guard entity.attribute(named: name)?.type.holdsBytes == true else {
+                throw BrowserError.badRequest("\(entityName).\(name) is not a Binary or Transformable attribute")
+            }
+            values[name] = .binary(byteCount: data.count)
+        }
         let root = storeSchema.root(of: entityName)
         let key = (lastPrimaryKey[root] ?? 0) + 1
         lastPrimaryKey[root] = key
         let id = ObjectID(storeIdentifier: storeIdentifier, entity: entityName, primaryKey: key)
-        tables[root, default: [:]][key] = Row(id: id, values: values, links: [:])
+        tables[root, default: [:]][key] = Row(id: id, values: values, links: [:], blobs: blobs)
         version += 1
         return id
     }
@@ -179,6 +191,12 @@ public actor InMemoryStore: BrowserStore {
             tables[storeSchema.root(of: target.entity)]?[target.primaryKey].map { StoredRecord(id: $0.id, values: $0.values) }
         }
         return RelatedRecords(total: targets.count, records: records)
+    }
+
+    public func blob(of id: ObjectID, attribute: String) async throws -> BlobLookup {
+        guard rowExists(id), let row = tables[storeSchema.root(of: id.entity)]?[id.primaryKey] else { return .noRecord }
+        guard let data = row.blobs[attribute] else { return .noValue }
+        return .value(InMemoryBlob(data))
     }
 
     public func changeToken() async throws -> ChangeToken? {

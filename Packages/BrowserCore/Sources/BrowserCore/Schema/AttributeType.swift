@@ -28,6 +28,10 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable, Codable {
     /// means, and an attribute of a type this version does not know (a SwiftData composite seen through a live
     /// context) cannot be sorted by Core Data at all: `NSSortDescriptor` on it raises an Objective-C exception
     /// that would end the app being inspected, so it is refused here, before any store runs it.
+    /// Whether values are bytes a client can fetch whole (`/api/object/blob`) and have inspected
+    /// (`/api/object/content`).
+    public var holdsBytes: Bool { self == .binary || self == .transformable }
+
     public var isSortable: Bool {
         switch self {
         case .binary, .transformable, .undefined, .objectID: false

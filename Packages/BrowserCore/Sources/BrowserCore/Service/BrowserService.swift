@@ -123,6 +123,45 @@ public struct BrowserService: Sendable {
         )
     }
 
+    /// The bytes of a Binary or Transformable attribute of a record. `id` and `attribute` are the raw query
+    /// parameters (nil when absent).
+    public func blob(id rawID: String?, attribute rawAttribute: String?) async throws(BrowserError) -> any BlobReader {
+        let id = try Self.requiredID(rawID)
+        let attribute = try await bytesAttribute(rawAttribute, of: id)
+        switch try await call({ try await store.blob(of: id, attribute: attribute.name) }) {
+        case .noRecord:
+            throw .notFound("No record \(id.uri)")
+        case .noValue:
+            throw .notFound("\(id.entity) \(id.shortForm) has no value for \(attribute.name) (it is nil)")
+        case .value(let reader):
+            return reader
+        }
+    }
+
+    /// The attribute named `rawAttribute` of the record's entity, which must hold bytes.
+    private func bytesAttribute(_ rawAttribute: String?, of id: ObjectID) async throws(BrowserError) -> AttributeSchema {
+        guard let name = rawAttribute, !name.isEmpty else {
+            throw .badRequest("Missing attr: pass &attr=<attribute name> (a Binary or Transformable attribute)")
+        }
+        let schema = try await call { try await store.schema() }
+        guard let entity = schema.entity(named: id.entity) else {
+            throw .notFound("No record \(id.uri): the model has no entity \"\(id.entity)\"")
+        }
+        guard let attribute = entity.attribute(named: name) else {
+            throw .notFound("\(id.entity) has no attribute \"\(name)\"")
+        }
+        guard attribute.type.holdsBytes else {
+            throw .badRequest("\(id.entity).\(name) is a \(attribute.type.rawValue) attribute; only Binary and "
+                + "Transformable attributes have bytes to fetch")
+        }
+        return attribute
+    }
+
+    /// The download name of a blob: `<Entity>-p<primary key>-<attribute>.<extension>`.
+    public static func blobFilename(id: ObjectID, attribute: String, fileExtension: String) -> String {
+        "\(id.entity)-\(id.shortForm)-\(attribute).\(fileExtension)"
+    }
+
     /// The download name of an export: `<Entity>-p<primary key>.json`.
     public static func exportFilename(for object: ObjectDTO) -> String {
         let short = (try? ObjectID(uri: object.id))?.shortForm ?? "object"

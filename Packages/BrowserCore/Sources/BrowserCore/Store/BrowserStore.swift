@@ -40,6 +40,11 @@ public protocol BrowserStore: Sendable {
 
     /// A token that changes when the store's data changes, or nil when the store cannot tell.
     func changeToken() async throws -> ChangeToken?
+
+    /// The raw bytes of a Binary or Transformable attribute of the record (BrowserCore has checked the
+    /// attribute's name and type): inline values without Core Data's external-storage marker, and values kept
+    /// in files beside the store. A store throws `BrowserError.notFound` for an external file that is missing.
+    func blob(of id: ObjectID, attribute: String) async throws -> BlobLookup
 }
 
 extension BrowserStore {

@@ -25,6 +25,7 @@ struct AttributeMapping: Sendable, Hashable {
     var isOptional: Bool
     var storage: ColumnStorage
     var allowsExternalStorage: Bool
+    var valueTransformerName: String? = nil
 
     var column: String? {
         if case .column(let name) = storage { return name }

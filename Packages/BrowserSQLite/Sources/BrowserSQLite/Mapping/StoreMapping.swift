@@ -102,7 +102,8 @@ struct StoreMapping: Sendable {
                     }
                     mapped.append(AttributeMapping(
                         name: part.name, kind: part.definition.type, isOptional: part.optional, storage: storage,
-                        allowsExternalStorage: part.definition.allowsExternalStorage
+                        allowsExternalStorage: part.definition.allowsExternalStorage,
+                        valueTransformerName: part.definition.valueTransformerName
                     ))
                 }
             }
@@ -237,7 +238,8 @@ struct StoreMapping: Sendable {
             )
             schemas.append(EntitySchema(
                 name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract,
-                attributes: attributes.map { AttributeSchema(name: $0.name, type: $0.kind.attributeType, isOptional: $0.isOptional) },
+                attributes: attributes.map { AttributeSchema(name: $0.name, type: $0.kind.attributeType, isOptional: $0.isOptional,
+                                                         valueTransformerName: $0.valueTransformerName) },
                 relationships: relationships.map(\.schema)
             ))
         }

@@ -56,7 +56,8 @@ enum CompiledModelReader {
             || (archive.boolean(property, "NSAllowsExternalBinaryDataStorage") ?? false)
         var definition = AttributeDefinition(
             name: archive.string(property, "NSPropertyName") ?? name, type: AttributeKind(code: Int(code)),
-            isOptional: optional, isTransient: transient, allowsExternalStorage: external
+            isOptional: optional, isTransient: transient, allowsExternalStorage: external,
+            valueTransformerName: archive.string(property, "NSValueTransformerName")
         )
         if definition.type == .composite {
             definition.elements = archive.members(of: archive.value(property, "NSCompositeElements")).compactMap {

@@ -70,6 +70,8 @@ struct AttributeDefinition: Sendable, Hashable {
     var isTransient: Bool = false
     /// "Allows External Storage": stored values start with a marker byte (format doc §9).
     var allowsExternalStorage: Bool = false
+    /// `NSValueTransformerName` (archived) / `valueTransformerName` (XML) of a Transformable attribute.
+    var valueTransformerName: String?
     /// The elements of a composite attribute; each has a column of its own (format doc §7).
     var elements: [AttributeDefinition] = []
 }

@@ -47,7 +47,8 @@ enum XMLModelReader {
             name: name, type: AttributeKind(xmlName: typeName) ?? .undefined,
             isOptional: element.attributes["optional"] == "YES",
             isTransient: element.attributes["transient"] == "YES",
-            allowsExternalStorage: element.attributes["allowsExternalBinaryDataStorage"] == "YES"
+            allowsExternalStorage: element.attributes["allowsExternalBinaryDataStorage"] == "YES",
+            valueTransformerName: element.attributes["valueTransformerName"]
         )
         if definition.type == .composite {
             if let compositeName = element.attributes["composite"], let elements = composites[compositeName] {

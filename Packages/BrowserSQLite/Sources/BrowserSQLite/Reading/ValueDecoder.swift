@@ -116,19 +116,13 @@ struct ValueDecoder: Sendable {
         return decimal
     }
 
-    /// A value of an attribute that allows external storage starts with a marker byte (format doc §9):
-    /// 0x01 the bytes follow inline; 0x02 a file name (ASCII, NUL-terminated) in the external-data folder;
-    /// 0x03 a file-backed future. The size reported is the payload's, never the marker's.
+    /// A value of an attribute that allows external storage starts with a marker (`ExternalStorageMarker`). The
+    /// size reported is the payload's, never the marker's.
     private func externallyStorable(_ bytes: [UInt8]) -> AttributeValue {
-        guard let marker = bytes.first else { return .binary(byteCount: 0) }
-        switch marker {
-        case 0x01:
-            return .binary(byteCount: bytes.count - 1)
-        case 0x02:
-            let nameBytes = bytes.dropFirst().prefix { $0 != 0 }
-            guard let name = decodeUTF8(nameBytes), !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-                return .undecodable("external data reference has no valid file name")
-            }
+        switch ExternalStorageMarker(head: bytes.prefix(ExternalStorageMarker.headLength)) {
+        case .inline(let offset):
+            return .binary(byteCount: max(0, bytes.count - offset))
+        case .external(let name):
             let file = (externalDataDirectory as NSString).appendingPathComponent(name)
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
                   let size = (attributes[.size] as? NSNumber)?.intValue
@@ -136,10 +130,8 @@ struct ValueDecoder: Sendable {
                 return .undecodable("external data file \(name) is missing from \(externalDataDirectory)")
             }
             return .binary(byteCount: size)
-        case 0x03:
-            return .undecodable("file-backed future value (marker 0x03) is not supported")
-        default:
-            return .undecodable("unknown external-storage marker 0x\(String(format: "%02X", marker)) in \(bytes.count) bytes")
+        case .unreadable(let reason):
+            return .undecodable(reason)
         }
     }
 }

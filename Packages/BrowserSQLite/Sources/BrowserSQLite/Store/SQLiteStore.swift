@@ -25,6 +25,8 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
 
     let mapping: StoreMapping
     let reader: RecordReader
+    /// `.<store>_SUPPORT/_EXTERNAL_DATA` beside the original store (never the snapshot's folder).
+    let externalDataDirectory: String
     private let accessMode: StoreConnection.Mode
     private let connection: StoreConnection
     private let queue = DispatchQueue(label: "BrowserSQLite.SQLiteStore")
@@ -72,13 +74,15 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
             origin = ModelOrigin(source: .inferred, name: InferredModel.note, path: nil)
         }
         let decoder = ValueDecoder(externalDataDirectory: files.externalDataDirectory)
-        return SQLiteStore(url: url, origin: origin, mapping: mapping,
+        return SQLiteStore(url: url, origin: origin, mapping: mapping, externalDataDirectory: files.externalDataDirectory,
                            reader: RecordReader(mapping: mapping, decoder: decoder, storeIdentifier: catalog.uuid),
                            connection: connection)
     }
 
-    private init(url: URL, origin: ModelOrigin, mapping: StoreMapping, reader: RecordReader, connection: StoreConnection) {
+    private init(url: URL, origin: ModelOrigin, mapping: StoreMapping, externalDataDirectory: String,
+                 reader: RecordReader, connection: StoreConnection) {
         self.url = url
+        self.externalDataDirectory = externalDataDirectory
         self.modelOrigin = origin
         self.mapping = mapping
         self.reader = reader
@@ -127,6 +131,23 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         try await read { [reader] connection, _ in
             try reader.related(from: id, through: relationship, limit: limit, in: connection)
         }
+    }
+
+    /// Inline values are read piece by piece with SQLite's incremental blob I/O, external ones from their file, so
+    /// a value is never held whole in memory (`SQLiteBlob`).
+    public func blob(of id: ObjectID, attribute: String) async throws -> BlobLookup {
+        let directory = externalDataDirectory
+        let location = try await read { [reader] connection, _ in
+            try reader.blobLocation(id, attribute: attribute, externalDataDirectory: directory, in: connection)
+        }
+        guard let location else { return .noRecord }
+        guard let location else { return .noValue }
+        return .value(SQLiteBlob(store: self, location: location))
+    }
+
+    /// Reads `count` bytes from `offset` of an inline value, on the store's queue in a read transaction.
+    func readBytes(of place: BlobLocation.Place, offset: Int, count: Int) async throws -> [UInt8] {
+        try await read { connection, _ in try place.read(offset: offset, count: count, in: connection) }
     }
 
     /// Changes when the store's data may have changed: `PRAGMA data_version` with the size and modification
