@@ -52,12 +52,12 @@ struct SchemaAndSummaryTests {
     }
 
     @Test func errorsCarryTheirStatus() {
-        #expect(BrowserError.badRequest("x").status == 400)
-        #expect(BrowserError.notFound("x").status == 404)
-        #expect(BrowserError(.methodNotAllowed, "x").status == 405)
-        #expect(BrowserError.storeFailure("x").status == 500)
+        #expect(BrowserError.badRequest("x").statusCode == 400)
+        #expect(BrowserError.notFound("x").statusCode == 404)
+        #expect(BrowserError.storeFailure("x").statusCode == 500)
+        #expect(BrowserError.unavailable("x").statusCode == 503)
         struct Other: Error {}
-        #expect(BrowserError.wrapping(Other()).status == 500)
+        #expect(BrowserError.wrapping(Other()).statusCode == 500)
         #expect(BrowserError.wrapping(BrowserError.notFound("y")) == .notFound("y"))
     }
 }

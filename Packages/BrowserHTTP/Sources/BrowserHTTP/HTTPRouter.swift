@@ -11,8 +11,11 @@
 ///   header (RFC 9110 §15.5.6), which lists HEAD wherever GET is allowed.
 /// - HEAD without an explicit HEAD route runs the GET handler; the server then sends
 ///   the headers and Content-Length of that response without its body.
+/// - A handler that throws: `errorRenderer` with the status and message `errorStatus` gives the error (the
+///   application's own error types), 500 and the error's description for anything it does not know. The one
+///   place a thrown error becomes a response.
 public struct HTTPRouter: HTTPResponder {
-    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) async -> HTTPResponse
+    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) async throws -> HTTPResponse
 
     private struct Route: Sendable {
         let method: HTTPMethod
@@ -22,11 +25,14 @@ public struct HTTPRouter: HTTPResponder {
 
     private var routes: [Route] = []
     private let errorRenderer: @Sendable (HTTPStatus, String) -> HTTPResponse
+    private let errorStatus: @Sendable (any Error) -> (HTTPStatus, String)?
 
     public init(
-        errorRenderer: @escaping @Sendable (HTTPStatus, String) -> HTTPResponse = HTTPErrorRenderer.plainText
+        errorRenderer: @escaping @Sendable (HTTPStatus, String) -> HTTPResponse = HTTPErrorRenderer.plainText,
+        errorStatus: @escaping @Sendable (any Error) -> (HTTPStatus, String)? = { _ in nil }
     ) {
         self.errorRenderer = errorRenderer
+        self.errorStatus = errorStatus
     }
 
     /// Registers `handler` for `method` requests whose path matches `pattern`.
@@ -50,13 +56,13 @@ public struct HTTPRouter: HTTPResponder {
         for route in routes {
             guard let captures = route.pattern.match(segments) else { continue }
             if route.method == request.method {
-                return await route.handler(request, RouteParameters(captures))
+                return await run(route, request, captures)
             }
             if route.method == .GET, getMatch == nil { getMatch = (route, captures) }
             allowed.insert(route.method)
         }
         if request.method == .HEAD, let (route, captures) = getMatch {
-            return await route.handler(request, RouteParameters(captures))
+            return await run(route, request, captures)
         }
         if allowed.isEmpty {
             return errorRenderer(.notFound, "No route for \(request.path)")
@@ -67,6 +73,15 @@ public struct HTTPRouter: HTTPResponder {
             .methodNotAllowed, "Method \(request.method) not allowed for \(request.path)")
         response.headers.set("Allow", allowHeader)
         return response
+    }
+
+    private func run(_ route: Route, _ request: HTTPRequest, _ captures: [String: String]) async -> HTTPResponse {
+        do {
+            return try await route.handler(request, RouteParameters(captures))
+        } catch {
+            let (status, message) = errorStatus(error) ?? (.internalServerError, String(describing: error))
+            return errorRenderer(status, message)
+        }
     }
 
     /// Standard methods in their conventional order, then any others alphabetically, so

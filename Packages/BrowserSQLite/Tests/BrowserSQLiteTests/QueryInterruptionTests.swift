@@ -30,7 +30,7 @@ struct QueryInterruptionTests {
         let past = DispatchTime.now().uptimeNanoseconds
         await #expect {
             try await RequestBudget.$deadline.withValue(past) { try await store.page(RecordQuery(entity: "Media")) }
-        } throws: { ($0 as? BrowserError)?.kind == .unavailable && ($0 as? BrowserError)?.status == 503 }
+        } throws: { ($0 as? BrowserError)?.kind == .unavailable && ($0 as? BrowserError)?.statusCode == 503 }
         #expect(try await store.page(RecordQuery(entity: "Media")).total == 5)
         // A budget that has not run out changes nothing.
         let counted = try await RequestBudget.withSeconds(60) { try await store.count(of: "Book") }

@@ -8,51 +8,42 @@ import BrowserWebAssets
 /// an `Allow` header, and HEAD wherever GET works.
 enum BrowserRoutes {
     static func router(service: BrowserService, assets: WebAssets) -> HTTPRouter {
-        var router = HTTPRouter(errorRenderer: JSONResponses.error)
+        var router = HTTPRouter(errorRenderer: JSONResponses.error, errorStatus: JSONResponses.errorStatus)
 
+        // Handlers throw `BrowserError`s; the router answers them with their status (`JSONResponses.errorStatus`).
         router.add(.GET, "/api/health") { _, _ in
-            await respond { try await service.health() }
+            JSONResponses.ok(try await service.health())
         }
         router.add(.GET, "/api/entities") { _, _ in
-            await respond { try await service.entities() }
+            JSONResponses.ok(try await service.entities())
         }
         router.add(.GET, "/api/entities/:name") { request, parameters in
-            await respond {
-                try await service.records(
-                    of: parameters["name"] ?? "",
-                    parameters: RecordQueryParameters { request.query[$0] }
-                )
-            }
+            JSONResponses.ok(try await service.records(
+                of: parameters["name"] ?? "", parameters: RecordQueryParameters { request.query[$0] }))
         }
         router.add(.GET, "/api/entities/:name/position") { request, parameters in
-            await respond {
-                try await service.position(
-                    of: parameters["name"] ?? "", id: request.query["id"],
-                    parameters: RecordQueryParameters { request.query[$0] }
-                )
-            }
+            JSONResponses.ok(try await service.position(
+                of: parameters["name"] ?? "", id: request.query["id"],
+                parameters: RecordQueryParameters { request.query[$0] }))
         }
         router.add(.GET, "/api/object") { request, _ in
-            await respond { try await service.object(id: request.query["id"]) }
+            JSONResponses.ok(try await service.object(id: request.query["id"]))
         }
         router.add(.GET, "/api/object/related") { request, _ in
-            await respond {
-                try await service.related(
-                    id: request.query["id"], relationship: request.query["rel"],
-                    parameters: RecordQueryParameters { request.query[$0] }
-                )
-            }
+            JSONResponses.ok(try await service.related(
+                id: request.query["id"], relationship: request.query["rel"],
+                parameters: RecordQueryParameters { request.query[$0] }))
         }
         router.add(.GET, "/api/object/export") { request, _ in
-            do {
-                let object = try await service.object(id: request.query["id"],
-                                                      allRelated: try ExportOptions.allRelated(request.query["related"]))
-                var response = JSONResponses.ok(object)
-                response.headers.set("Content-Disposition", attachment(filename: BrowserService.exportFilename(for: object)))
-                return response
-            } catch {
-                return JSONResponses.failure(.wrapping(error))
-            }
+            let object = try await service.object(
+                id: request.query["id"], allRelated: try ExportOptions.allRelated(request.query["related"]))
+            var response = JSONResponses.ok(object)
+            response.headers.set("Content-Disposition", attachment(filename: BrowserService.exportFilename(for: object)))
+            return response
+        }
+        router.add(.GET, "/api/object/blob") { request, _ in
+            let blob = try await service.blob(id: request.query["id"], attribute: request.query["attr"])
+            return BlobResponses.response(blob.reader, request: request, mimeType: blob.mimeType, filename: blob.filename)
         }
 
         for (path, asset) in assets.routes {
@@ -95,14 +86,6 @@ enum BrowserRoutes {
             attrChars.contains(byte) ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
         }.joined()
         return #"attachment; filename="\#(fallback)"; filename*=UTF-8''\#(encoded)"#
-    }
-
-    private static func respond(_ body: () async throws -> some Encodable) async -> HTTPResponse {
-        do {
-            return JSONResponses.ok(try await body())
-        } catch {
-            return JSONResponses.failure(.wrapping(error))
-        }
     }
 }
 

@@ -2,7 +2,9 @@ import BrowserCore
 import BrowserHTTP
 import Foundation
 
-/// Turns service results and errors into HTTP responses. The one place where a `BrowserError` becomes a status.
+/// Turns service results into JSON responses, and renders every error the server sends as `{"error": …}`.
+/// Statuses are decided by `BrowserError.statusCode` (BrowserCore); the router renders a thrown error through
+/// `errorStatus` below.
 enum JSONResponses {
     static let contentType = "application/json; charset=utf-8"
 
@@ -21,24 +23,18 @@ enum JSONResponses {
         return response
     }
 
-    static func failure(_ error: BrowserError) -> HTTPResponse {
-        self.error(status(for: error), error.message)
-    }
-
     /// `{"error": "<message>"}`; also renders the HTTP layer's own errors (400, 404, 405, 413, …), so every
     /// error the server sends has the same shape.
+    /// A route's thrown error as the router answers it: a `BrowserError` with the status BrowserCore gave it,
+    /// anything else (which the service never lets out) as a store failure.
+    @Sendable static func errorStatus(_ error: any Error) -> (HTTPStatus, String)? {
+        let error = BrowserError.wrapping(error)
+        return (HTTPStatus(code: error.statusCode), error.message)
+    }
+
     @Sendable static func error(_ status: HTTPStatus, _ message: String) -> HTTPResponse {
         let body = (try? BrowserJSON.encode(["error": message])) ?? Data(#"{"error":"internal error"}"#.utf8)
         return noStore(.data(body, contentType: contentType, status: status))
     }
-
-    static func status(for error: BrowserError) -> HTTPStatus {
-        switch error.kind {
-        case .badRequest: .badRequest
-        case .notFound: .notFound
-        case .methodNotAllowed: .methodNotAllowed
-        case .storeFailure: .internalServerError
-        case .unavailable: .serviceUnavailable
-        }
-    }
 }
+

@@ -8,8 +8,6 @@ public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
         case badRequest
         /// 404: no such entity, record or path.
         case notFound
-        /// 405: the method is not allowed (writes while read-only).
-        case methodNotAllowed
         /// 500: the store failed.
         case storeFailure
         /// 503: the store stopped the request's work at its time budget (`RequestBudget`).
@@ -29,11 +27,11 @@ public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func storeFailure(_ message: String) -> BrowserError { .init(.storeFailure, message) }
     public static func unavailable(_ message: String) -> BrowserError { .init(.unavailable, message) }
 
-    public var status: Int {
+    /// The HTTP status a request that ends with this error is answered with.
+    public var statusCode: Int {
         switch kind {
         case .badRequest: 400
         case .notFound: 404
-        case .methodNotAllowed: 405
         case .storeFailure: 500
         case .unavailable: 503
         }

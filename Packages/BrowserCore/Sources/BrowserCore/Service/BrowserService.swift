@@ -123,9 +123,17 @@ public struct BrowserService: Sendable {
         )
     }
 
-    /// The bytes of a Binary or Transformable attribute of a record. `id` and `attribute` are the raw query
-    /// parameters (nil when absent).
-    public func blob(id rawID: String?, attribute rawAttribute: String?) async throws(BrowserError) -> any BlobReader {
+    /// The bytes of a Binary or Transformable attribute of a record, ready to serve. `id` and `attribute` are the
+    /// raw query parameters (nil when absent).
+    public func blob(id rawID: String?, attribute rawAttribute: String?) async throws(BrowserError) -> ServedBlob {
+        let (id, attribute, reader) = try await blobReader(id: rawID, attribute: rawAttribute)
+        return ServedBlob(reader: reader, mimeType: nil,
+                          filename: Self.blobFilename(id: id, attribute: attribute.name, fileExtension: "bin"))
+    }
+
+    /// The record's ID, the attribute, and a reader of its bytes; every refusal is a `BrowserError`.
+    private func blobReader(id rawID: String?, attribute rawAttribute: String?) async throws(BrowserError)
+        -> (ObjectID, AttributeSchema, any BlobReader) {
         let id = try Self.requiredID(rawID)
         let attribute = try await bytesAttribute(rawAttribute, of: id)
         switch try await call({ try await store.blob(of: id, attribute: attribute.name) }) {
@@ -134,7 +142,7 @@ public struct BrowserService: Sendable {
         case .noValue:
             throw .notFound("\(id.entity) \(id.shortForm) has no value for \(attribute.name) (it is nil)")
         case .value(let reader):
-            return reader
+            return (id, attribute, reader)
         }
     }
 

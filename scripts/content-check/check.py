@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""Content check: every Binary and Transformable value of every fixture store, served and inspected by
+browser-demo, compared with an independent reading in Python.
+
+    scripts/content-check/check.py [--binary .build/debug/browser-demo] [--fixtures ../shared/fixtures/coredata]
+
+For each store file under the fixtures folder (each opened by browser-demo on a private copy, never in place),
+every record's Binary and Transformable values are fetched twice:
+
+* ``GET /api/object/blob``: the bytes must equal the column's bytes read here with Python's sqlite3 (minus
+  Core Data's one-byte 0x01 external-storage marker where the attribute has one), and a ``Range`` request for a
+  slice must return exactly that slice with 206;
+* ``GET /api/object/content``: the kind must agree with what Python's own libraries make of the bytes:
+  ``plistlib`` (binary and XML property lists, and NSKeyedArchiver archives with their root class), ``json``,
+  ``gzip``/``zlib`` (and, recursively, what the inflated bytes are), PNG/GIF/JPEG signatures and dimensions,
+  UTF-8 text. Values Python has no opinion on (protobuf, unknown) are counted, not compared.
+
+Exits 1 on any mismatch, 2 when the fixtures are missing and ``REQUIRE_FIXTURES=1`` (otherwise it skips with a
+message, like the Swift fixture tests). Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import plistlib
+import re
+import shutil
+import sqlite3
+import struct
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+import zlib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+URL_LINE = re.compile(r"CoreDataBrowser: (http://127\.0\.0\.1:\d+)")
+
+
+def independent_kind(data: bytes, depth: int = 0) -> dict | None:
+    """What Python's libraries make of the bytes: {kind, …details}, or None for no opinion."""
+    if len(data) == 0:
+        return {"kind": "empty"}
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24 and data[12:16] == b"IHDR":
+        width, height = struct.unpack(">II", data[16:24])
+        return {"kind": "png", "width": width, "height": height}
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        width, height = struct.unpack("<HH", data[6:10])
+        return {"kind": "gif", "width": width, "height": height}
+    if data.startswith(b"bplist00") or (data.lstrip().startswith(b"<?xml") and b"<plist" in data[:512]):
+        try:
+            value = plistlib.loads(data)
+        except Exception:
+            return None
+        binary = data.startswith(b"bplist00")
+        if isinstance(value, dict) and value.get("$archiver") == "NSKeyedArchiver":
+            return {"kind": "keyedArchive", "archivedClass": keyed_archive_root_class(value)}
+        return {"kind": "binaryPlist" if binary else "xmlPlist"}
+    if data[:2] == b"\x1f\x8b":
+        try:
+            inner = gzip.decompress(data)
+        except Exception:
+            return None
+        return {"kind": "gzip", "inflatedSize": len(inner), "inner": independent_kind(inner, depth + 1) if depth < 3 else None}
+    if len(data) >= 2 and data[0] & 0x0F == 8 and (data[0] << 8 | data[1]) % 31 == 0:
+        try:
+            inner = zlib.decompress(data)
+        except Exception:
+            inner = None
+        if inner is not None:
+            return {"kind": "zlib", "inflatedSize": len(inner), "inner": independent_kind(inner, depth + 1) if depth < 3 else None}
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    stripped = text.strip()
+    if stripped[:1] in ("{", "["):
+        try:
+            json.loads(text)
+            return {"kind": "json"}
+        except ValueError:
+            pass
+    if all(ch.isprintable() or ch in "\r\n\t" for ch in text):
+        return {"kind": "utf8Text"}
+    return None
+
+
+def keyed_archive_root_class(archive: dict) -> str | None:
+    try:
+        objects = archive["$objects"]
+        top = archive["$top"]
+        root = next(iter(top.values())) if "root" not in top else top["root"]
+        root_object = objects[root.data if isinstance(root, plistlib.UID) else root]
+        class_ref = root_object["$class"]
+        return objects[class_ref.data]["$classname"]
+    except Exception:
+        return None
+
+
+def get(base: str, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict, bytes]:
+    request = urllib.request.Request(base + path, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+
+def column_bytes(db: sqlite3.Connection, entity: str, attribute: str, primary_key: int) -> bytes | None:
+    """The raw column value read here, independently of the server: table Z<ROOT>, column Z<ATTRIBUTE>."""
+    names = {row[0]: (row[1], row[2]) for row in db.execute("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY")}
+    by_name = {name: (ent, parent) for ent, (name, parent) in names.items()}
+    if entity not in by_name:
+        return None
+    ent, parent = by_name[entity]
+    root = entity
+    while parent:
+        root = names[parent][0]
+        parent = names[parent][1]
+    table = "Z" + root.upper()
+    columns = {row[1].upper(): row[1] for row in db.execute(f'PRAGMA table_info("{table}")')}
+    column = columns.get("Z" + attribute.upper())
+    if column is None:
+        return None
+    row = db.execute(f'SELECT CAST("{column}" AS BLOB) FROM "{table}" WHERE Z_PK = ?', (primary_key,)).fetchone()
+    return None if row is None or row[0] is None else bytes(row[0])
+
+
+def check_store(binary: Path, store: Path, problems: list[str], stats: dict) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / store.name
+        for suffix in ("", "-wal", "-shm"):
+            if Path(str(store) + suffix).exists():
+                shutil.copyfile(str(store) + suffix, str(copy) + suffix)
+        support = store.parent / f".{store.stem}_SUPPORT"
+        if support.exists():
+            shutil.copytree(support, Path(folder) / support.name)
+        process = subprocess.Popen([str(binary), "--port", "0", "--loopback", "--store", str(copy)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            base = None
+            assert process.stdout is not None
+            for line in process.stdout:
+                match = URL_LINE.search(line)
+                if match:
+                    base = match.group(1)
+                    break
+            if base is None:
+                problems.append(f"{store}: browser-demo did not start")
+                return
+            db = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
+            status, _, body = get(base, "/api/entities")
+            for entity in json.loads(body):
+                byte_attributes = [a["name"] for a in entity["attributes"] if a["type"] in ("Binary", "Transformable")]
+                if not byte_attributes or entity["count"] == 0:
+                    continue
+                offset = 0
+                while True:
+                    status, _, body = get(base, f"/api/entities/{urllib.parse.quote(entity['name'])}?limit=500&offset={offset}")
+                    page = json.loads(body)
+                    for row in page["rows"]:
+                        if row["entity"] != entity["name"]:
+                            continue  # a sub-entity's record: checked under its own entity
+                        for attribute in byte_attributes:
+                            value = row["attrs"].get(attribute)
+                            if isinstance(value, dict) and value.get("type") == "binary":
+                                check_value(base, db, row, attribute, store, problems, stats)
+                    offset += len(page["rows"])
+                    if offset >= page["total"] or not page["rows"]:
+                        break
+            db.close()
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+def check_value(base: str, db: sqlite3.Connection, row: dict, attribute: str, store: Path,
+                problems: list[str], stats: dict) -> None:
+    where = f"{store.name} {row['entity']} {row['id'].rsplit('/', 1)[-1]}.{attribute}"
+    query = f"id={urllib.parse.quote(row['id'], safe='')}&attr={urllib.parse.quote(attribute)}"
+    status, headers, served = get(base, f"/api/object/blob?{query}")
+    if status != 200:
+        problems.append(f"{where}: blob status {status}: {served[:200]!r}")
+        return
+    stats["values"] += 1
+    raw = column_bytes(db, row["entity"], attribute, int(row["id"].rsplit("/p", 1)[-1]))
+    if raw is not None and served not in (raw, raw[1:] if raw[:1] == b"\x01" else raw):
+        problems.append(f"{where}: served {len(served)} bytes differ from the column's {len(raw)}")
+    if headers.get("content-security-policy") != "sandbox" or headers.get("x-content-type-options") != "nosniff":
+        problems.append(f"{where}: blob without CSP sandbox / nosniff: {headers}")
+    if len(served) > 2:
+        status, headers, part = get(base, f"/api/object/blob?{query}", {"Range": "bytes=1-2"})
+        if status != 206 or part != served[1:3] or headers.get("content-range") != f"bytes 1-2/{len(served)}":
+            problems.append(f"{where}: Range bytes=1-2 gave {status} {part!r} {headers.get('content-range')}")
+    status, _, body = get(base, f"/api/object/content?{query}")
+    if status != 200:
+        problems.append(f"{where}: content status {status}: {body[:200]!r}")
+        return
+    report = json.loads(body)
+    expected = independent_kind(served)
+    if report.get("size") != len(served):
+        problems.append(f"{where}: content size {report.get('size')} but {len(served)} bytes served")
+    if expected is None:
+        stats["no opinion"] += 1
+        stats.setdefault("kinds without an independent reading", set()).add(report.get("kind"))
+        return
+    stats["compared"] += 1
+    compare(where, report, expected, problems)
+
+
+def compare(where: str, report: dict, expected: dict, problems: list[str]) -> None:
+    if report.get("kind") != expected["kind"]:
+        problems.append(f"{where}: kind {report.get('kind')!r}, Python reads {expected['kind']!r}")
+        return
+    image = report.get("image") or {}
+    for key in ("width", "height"):
+        if key in expected and image.get(key) != expected[key]:
+            problems.append(f"{where}: {key} {image.get(key)} but Python reads {expected[key]}")
+    if expected.get("archivedClass") and report.get("archivedClass") != expected["archivedClass"]:
+        problems.append(f"{where}: archived class {report.get('archivedClass')!r}, Python reads {expected['archivedClass']!r}")
+    if "inflatedSize" in expected and report.get("inflatedSize") != expected["inflatedSize"]:
+        problems.append(f"{where}: inflated {report.get('inflatedSize')} bytes, Python {expected['inflatedSize']}")
+    if expected.get("inner"):
+        compare(where + " (inflated)", report.get("inner") or {}, expected["inner"], problems)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", default=str(REPO / ".build/debug/browser-demo"))
+    parser.add_argument("--fixtures", default=str(REPO.parent / "shared/fixtures/coredata"))
+    args = parser.parse_args()
+    fixtures = Path(args.fixtures)
+    if not (fixtures / "SOURCES.md").exists():
+        if os.environ.get("REQUIRE_FIXTURES") == "1":
+            print(f"content check FAILED: REQUIRE_FIXTURES=1 and no fixtures at {fixtures}")
+            return 2
+        print(f"content check skipped: no fixtures at {fixtures} (REQUIRE_FIXTURES=1 makes this a failure)")
+        return 0
+    stores = sorted(p for p in fixtures.rglob("*") if p.suffix in (".sqlite", ".store") and p.is_file())
+    problems: list[str] = []
+    stats = {"values": 0, "compared": 0, "no opinion": 0}
+    for store in stores:
+        check_store(Path(args.binary), store, problems, stats)
+    kinds = sorted(k for k in stats.pop("kinds without an independent reading", set()) if k)
+    print(f"content check: {len(stores)} stores, {stats['values']} Binary/Transformable values served; "
+          f"{stats['compared']} kinds compared with Python's reading, {stats['no opinion']} without one "
+          f"({', '.join(kinds) or 'none'})")
+    for problem in problems[:40]:
+        print(f"  {problem}")
+    if problems:
+        print(f"content check FAILED: {len(problems)} problems")
+        return 1
+    if stats["values"] == 0:
+        print("content check FAILED: the fixtures held no Binary or Transformable value")
+        return 1
+    print("content check passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
