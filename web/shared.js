@@ -197,10 +197,10 @@
     const chosen = zone === 'utc' ? 'utc' : 'local';
     const other = chosen === 'utc' ? 'local' : 'utc';
     const zoneId = localZoneId();
-    const otherLabel = other === 'utc' ? 'UTC' : `local time${zoneId ? `, ${zoneId}` : ''}`;
+    const otherLabel = other === 'utc' ? '' : ` (local time${zoneId ? `, ${zoneId}` : ''})`;
     return {
       text: formatIn(date, chosen, withMs),
-      title: `${formatIn(date, other, withMs)} (${otherLabel})\nStored value: ${iso}`,
+      title: `${formatIn(date, other, withMs)}${otherLabel}\nStored value: ${iso}`,
     };
   }
 
