@@ -36,7 +36,11 @@
  *              #copy-id-btn, #copy-json-btn; long strings clamped with button.show-all-value
  *   Values     span.val plus one kind: val-string val-empty val-number val-nonfinite val-true val-false
  *              val-date val-uuid val-binary val-error val-null val-other; big integers sent as strings are
- *              "val-number val-bigint" (exact digits), Decimals "val-number val-decimal" (the string as sent)
+ *              "val-number val-bigint" (exact digits), Decimals "val-number val-decimal" (the string as sent);
+ *              val-date carries data-iso (the stored value) and shows it in the #date-zone choice's zone
+ *   Invisible  span.cdb-invisible[data-code="202E"][title="RIGHT-TO-LEFT OVERRIDE (U+202E)"] stands for each
+ *              bidi control, zero-width or control character in displayed text (web/shared.js; el() does it)
+ *   Dates      #date-zone (select: local | utc), stored in localStorage "cdb.dateZone" (shared with the Lab)
  *   Splitters  #splitter-left, #splitter-right; sizes persisted in localStorage "cdb.inspector.panes"
  *              as {"left": px, "right": px}
  *   Storage    localStorage "cdb.preferredView" = "inspector" on every load of this page; "cdb.hideEmpty";
@@ -101,6 +105,7 @@
     detail: byId('detail'),
     splitterLeft: byId('splitter-left'),
     splitterRight: byId('splitter-right'),
+    dateZone: byId('date-zone'),
   };
 
   // ---------------------------------------------------------------------------------------------
@@ -269,11 +274,17 @@
   // DOM helpers
   // ---------------------------------------------------------------------------------------------
 
-  /** createElement + className + textContent; never HTML. */
+  /** shared.js: invisible characters shown as markers, dates in the chosen zone. */
+  const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect } = window.CDBShared;
+
+  /**
+   * createElement + className + text; never HTML. The text goes through setVisibleText, so a bidi override or
+   * another invisible character in store data shows as a ⟨U+202E⟩ marker wherever it is displayed.
+   */
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (text !== undefined && text !== null) setVisibleText(node, text);
     return node;
   }
 
@@ -289,7 +300,7 @@
     }
     statusEl.hidden = false;
     statusEl.dataset.kind = kind;
-    statusEl.textContent = message;
+    setVisibleText(statusEl, message); // it may quote the search text
   }
 
   function setOptions(select, options, value) {
@@ -318,7 +329,7 @@
     // kind may name several classes: "number bigint" -> class="val val-number val-bigint".
     const span = (kind, text, title) => {
       const node = el('span', ['val', ...kind.split(' ').map((k) => `val-${k}`)].join(' '), text);
-      if (title) node.title = title;
+      if (title) node.title = visibleText(title);
       return node;
     };
 
@@ -351,9 +362,13 @@
     }
     if (type === 'Decimal') return span('number decimal', String(value));
     if (type === 'Date' && typeof value === 'string') {
-      const date = new Date(value);
-      const local = Number.isNaN(date.getTime()) ? '' : `Local time: ${date.toLocaleString()}`;
-      return span('date', value, local);
+      // Local time or UTC (the top bar's "Dates" choice), the zone named in the text; the title gives the
+      // other zone and the stored value.
+      const shown = formatDate(value, readDateZone());
+      if (!shown) return span('date', value, 'Not a date the browser can read: shown as stored');
+      const node = span('date', shown.text, shown.title);
+      node.dataset.iso = value;
+      return node;
     }
     if (type === 'UUID') return span('uuid', String(value));
     if (typeof value === 'number') return span('number', String(value));
@@ -627,6 +642,11 @@
     if (view.id) loadDetail();
   }
 
+  /** The "Dates" choice changed (here or in another tab): the dates on screen are redrawn, nothing is fetched. */
+  function onDateZoneChange(zone) {
+    repaintDates(dom.layout, zone);
+  }
+
   /** A record's name: the user's chosen attribute when it has a value, else the server's summary. */
   function nameOf(record) {
     const choice = displayChoice(record.entity) || displayChoice(view.entity);
@@ -824,7 +844,7 @@
         holder.append(renderValue(row.attrs ? row.attrs[requested.sort] : null, type));
         li.append(holder);
       }
-      li.title = name;
+      li.title = visibleText(name);
       return li;
     });
     dom.recordList.replaceChildren(...items);
@@ -940,7 +960,7 @@
 
   function updateTitle(object) {
     const parts = [];
-    if (object) parts.push(object.summary);
+    if (object) parts.push(visibleText(object.summary));
     if (view.entity) parts.push(view.entity);
     parts.push('CoreDataBrowser');
     document.title = parts.join(' · ');
@@ -1368,6 +1388,7 @@
     window.addEventListener('resize', applyPaneSizes);
     setupSplitter(dom.splitterLeft, 'left');
     setupSplitter(dom.splitterRight, 'right');
+    wireDateZoneSelect(dom.dateZone, onDateZoneChange);
   }
 
   /** "/" focuses the search box (unless the user is typing somewhere). */

@@ -21,7 +21,11 @@
  *                tbody tr[data-id][data-entity] (.is-selected), td[data-col]
  *                th.col-select / td.col-select is the row-number gutter (no data-col)
  *   Cells        td.col-numeric td.col-date .val-true .val-false .val-null .val-binary
- *                .val-nonfinite .val-error .val-empty (the same classes in detail/content)
+ *                .val-nonfinite .val-error .val-empty (the same classes in detail/content);
+ *                a date cell carries data-iso (the stored value) and shows it in #date-zone's zone
+ *   Invisible    span.cdb-invisible[data-code="202E"][title="RIGHT-TO-LEFT OVERRIDE (U+202E)"] stands for
+ *                each bidi control, zero-width or control character in displayed text (web/shared.js; el())
+ *   Dates        #date-zone (select: local | utc) in the top bar
  *   Menus        .cdb-popover[data-menu="header"|"columns"], items [data-action],
  *                column checkboxes input[data-col]
  *   Relations    #rel-select, #rel-list > li[data-id][data-entity], #rel-actions with #rel-load-more
@@ -37,7 +41,8 @@
  *   Globals      window.__cdbLastRenderMs / __cdbLastRenderRows: time (ms, including
  *                layout) and row count of the last grid render.
  *
- * Persistence: localStorage["cdb.preferredView"] = "lab" on load;
+ * Persistence: localStorage["cdb.preferredView"] = "lab" on load; "cdb.dateZone" = "local" | "utc" (shared
+ *   with the Inspector);
  *   localStorage["cdb.lab.cols.<Entity>"] = {order:[…], widths:{attr:px}, hidden:[…]};
  *   localStorage["cdb.lab.panes"] = {sidebar, detail, bottom, bottomLeft} in px.
  *   Malformed values are ignored (defaults are used instead).
@@ -144,6 +149,7 @@
       detailExport: byId("detail-export"),
       breadcrumb: byId("breadcrumb"),
 
+      dateZone: byId("date-zone"),
       splitters: document.querySelectorAll(".splitter[data-split]"),
       widthSheet: document.head.appendChild(document.createElement("style")),
     });
@@ -176,16 +182,24 @@
     trail: [], // [{id, entity, summary}]: the records followed to reach the shown one (the breadcrumb)
     contentChoice: new Map(), // entity -> attribute last picked in the content viewer
     panes: { ...PANE_DEFAULT },
+    dateZone: "local", // "local" | "utc": localStorage "cdb.dateZone", read at start and on a change
   };
 
   const inflight = { entities: null, grid: null, record: null, health: null, related: null };
 
   // ------------------------------------------------------------ Small helpers
 
+  /** shared.js: invisible characters shown as markers, dates in the chosen zone (the same code as the Inspector's). */
+  const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect } = window.CDBShared;
+
+  /**
+   * createElement + className + text, never HTML. The text goes through setVisibleText, so a bidi override or
+   * another invisible character in store data shows as a ⟨U+202E⟩ marker wherever it is displayed.
+   */
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (text !== undefined && text !== null) setVisibleText(node, text);
     return node;
   }
 
@@ -342,6 +356,12 @@
     }
     if (typeof value === "boolean") return { text: String(value), classes: [value ? "val-true" : "val-false"] };
     const base = NUMERIC_TYPES.has(type) ? ["col-numeric"] : type === "Date" ? ["col-date"] : [];
+    if (type === "Date" && typeof value === "string") {
+      // Local time or UTC (the top bar's "Dates" choice), the zone named in the text; the title gives the
+      // other zone and the stored value.
+      const shown = formatDate(value, state.dateZone);
+      if (shown) return { text: shown.text, classes: base, title: shown.title, iso: value };
+    }
     if (typeof value === "string") {
       if (FLOAT_TYPES.has(type) && NON_FINITE.has(value)) return { text: value, classes: [...base, "val-nonfinite"] };
       if (value === "") return { text: "", classes: [...base, "val-empty"] };
@@ -353,10 +373,11 @@
 
   function paintValue(node, value, type) {
     const shown = describeValue(value, type);
-    node.textContent = shown.text;
+    setVisibleText(node, shown.text);
     if (shown.classes.length) node.classList.add(...shown.classes);
-    if (shown.title) node.title = shown.title;
-    else if (shown.text.length > 40) node.title = shown.text;
+    if (shown.title) node.title = visibleText(shown.title);
+    else if (shown.text.length > 40) node.title = visibleText(shown.text);
+    if (shown.iso) node.dataset.iso = shown.iso;
     return shown;
   }
 
@@ -503,7 +524,7 @@
     if (typeof window.__cdbLastRenderMs === "number") {
       parts.push(`${window.__cdbLastRenderRows} rows drawn in ${window.__cdbLastRenderMs.toFixed(1)} ms`);
     }
-    dom.statusText.textContent = parts.join(" · ");
+    setVisibleText(dom.statusText, parts.join(" · ")); // it may quote the search text
   }
 
   // ------------------------------------------------------------ Sidebar
@@ -1414,7 +1435,7 @@
     node.dataset.entity = String(item.entity ?? destination ?? "");
     node.tabIndex = 0;
     node.setAttribute("role", "link");
-    node.title = `Show ${item.summary} (${item.entity})`;
+    node.title = visibleText(`Show ${item.summary} (${item.entity})`);
     node.append(el("span", "name", item.summary ?? item.id));
     if (item.entity && item.entity !== destination) node.append(el("span", "meta", item.entity));
     if (item.id === state.selectedId) node.classList.add("active");
@@ -1679,7 +1700,7 @@
   function renderJSONInto(pre, text, parsed) {
     const source = text.trim();
     if (source.length > JSON_HIGHLIGHT_LIMIT) {
-      pre.textContent = JSON.stringify(parsed, null, 2);
+      setVisibleText(pre, JSON.stringify(parsed, null, 2));
       return;
     }
     const tokens = [];
@@ -1687,7 +1708,7 @@
     while (JSON_TOKEN.lastIndex < source.length) {
       const match = JSON_TOKEN.exec(source);
       if (!match) {
-        pre.textContent = JSON.stringify(parsed, null, 2);
+        setVisibleText(pre, JSON.stringify(parsed, null, 2));
         return;
       }
       if (!/^\s/.test(match[0])) tokens.push(match[0]);
@@ -1727,6 +1748,12 @@
       }
     }
     pre.append(frag);
+  }
+
+  /** The "Dates" choice changed (here or in another tab): the dates on screen are redrawn, nothing is fetched. */
+  function onDateZoneChange(zone) {
+    state.dateZone = zone;
+    repaintDates(dom.layout, zone);
   }
 
   function focusDetail() {
@@ -1972,6 +1999,8 @@
     wireGrid();
     wireMenus();
     wireRecordPanes();
+    state.dateZone = readDateZone();
+    wireDateZoneSelect(dom.dateZone, onDateZoneChange);
     dom.entityList.addEventListener("click", onSidebarActivate);
     dom.entityList.addEventListener("keydown", onSidebarActivate);
     document.addEventListener("keydown", onDocumentKeyDown);

@@ -8,6 +8,7 @@ them time out. Test hooks used here are listed at the top of web/lab.js.
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -18,6 +19,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+LOCAL_DATE = re.compile(r"[+-]?\d{4,6}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{3})? GMT[+-]\d{1,2}(:\d\d){0,2}")
 HOSTILE_TITLE = '<script>window.__xss=1</script> "quoted" <img src=x onerror="window.__xss=2">'
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SHORT_TYPES = {"Integer 16": "Int16", "Integer 32": "Int32", "Integer 64": "Int64", "Boolean": "Bool"}
@@ -213,6 +215,7 @@ def book_with_relations(api):
         ("/lab.html", "text/html", "lab.html"),
         ("/lab.css", "text/css", "lab.css"),
         ("/lab.js", "application/javascript", "lab.js"),
+        ("/shared.js", "application/javascript", "shared.js"),
     ],
 )
 def test_lab_routes_serve_the_web_files(server, path, content_type, source):
@@ -899,7 +902,12 @@ def test_values_render_exactly_and_distinctly_by_type(lab, api, wait_for):
     text, classes = cell(driver, binary["id"], "cover")
     assert text == f"‹binary, {binary['attrs']['cover']['bytes']} bytes›" and "val-binary" in classes
     text, classes = cell(driver, dated["id"], "publishedAt")
-    assert text == dated["attrs"]["publishedAt"] and "col-date" in classes
+    # Local time by default, its zone named (test_shared_display.py checks the exact text in both zones).
+    assert LOCAL_DATE.fullmatch(text) and "col-date" in classes, text
+    assert driver.execute_script(
+        """for (const tr of document.querySelectorAll('#grid-body tr[data-id]')) {
+             if (tr.dataset.id === arguments[0]) return tr.querySelector('td[data-col="publishedAt"]').dataset.iso;
+           }""", dated["id"]) == dated["attrs"]["publishedAt"]
     text, classes = cell(driver, decimal["id"], "price")
     assert text == decimal["attrs"]["price"] and "col-numeric" in classes
     assert cell(driver, yes["id"], "inPrint") == ["true", ["val-true"]]

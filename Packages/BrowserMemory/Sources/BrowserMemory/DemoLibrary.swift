@@ -18,6 +18,10 @@ public enum DemoLibrary {
     /// A title that must be shown as text: the browser tests check that nothing in it runs.
     public static let hostileTitle = #"<script>window.__xss=1</script> "quoted" <img src=x onerror="window.__xss=2">"#
 
+    /// A summary with a RIGHT-TO-LEFT OVERRIDE (U+202E): drawn as is it reads "Invoice exe.pdf". The browser tests
+    /// check that both views show the control character as a visible marker instead.
+    public static let bidiSpoofSummary = "Invoice \u{202E}fdp.exe"
+
     public static let schema = StoreSchema(entities: [
         EntitySchema(
             name: "Author",

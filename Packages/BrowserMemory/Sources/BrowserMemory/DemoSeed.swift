@@ -5,7 +5,7 @@ public import Foundation
 /// iOS demo app (`Apps/iOSDemo/Sources/SeedData.swift`, which links BrowserMemory) inserts through Core Data. One
 /// description for both, so the two demos cannot drift apart.
 ///
-/// Three authors, five tags, twelve named books (one with hostile markup in its title), two audiobooks and
+/// Three authors, five tags, twelve named books (one with hostile markup in its title, one with a bidi override in its summary), two audiobooks and
 /// `DemoLibrary.generatedBookCount` generated books, with every attribute type the browser renders. Records are
 /// listed in insertion order (so primary keys follow it) and refer to each other by `key`.
 public enum DemoSeed {
@@ -57,7 +57,7 @@ public enum DemoSeed {
         .init(title: "Dawn", pages: 248, published: "1987-05-01T00:00:00Z", summary: nil, author: 2, tags: [2], rating: -.infinity, inPrint: false),
         .init(title: "The Café Catalogue", pages: 96, published: nil, summary: "Every CAFÉ in town, and one cafe.", author: 1, tags: [3], price: "3.00", cover: true),
         .init(title: "the lowercase book", pages: 12, published: "2020-02-29T23:59:59.999Z", summary: "Sorted after the capitals, byte order.", author: 0, tags: [4], rating: .infinity),
-        .init(title: "Zebra Stripes", pages: 1, published: "2001-01-01T00:00:00Z", summary: "The smallest book.", author: 2, tags: [], inPrint: false),
+        .init(title: "Zebra Stripes", pages: 1, published: "2001-01-01T00:00:00Z", summary: DemoLibrary.bidiSpoofSummary, author: 2, tags: [], inPrint: false),
         .init(title: DemoLibrary.hostileTitle, pages: 3, published: "2024-01-01T00:00:00Z", summary: #"Contains <b>markup</b> & "quotes" that must show as text."#, author: 0, tags: [4]),
     ]
 

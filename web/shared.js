@@ -1,0 +1,252 @@
+/*
+ * CoreDataBrowser — code shared by both views (loaded before app.js on / and before lab.js on /lab).
+ *
+ * Vanilla ES2020, no module system: this file defines one frozen global, window.CDBShared, and nothing else.
+ * Everything here builds DOM nodes with textContent; nothing is ever parsed as HTML.
+ *
+ *   INVISIBLE_CHARACTERS   Map code point -> Unicode name of every character that is shown as a marker
+ *   setVisibleText(node, text)
+ *                          node's children become text, with each invisible character replaced by
+ *                          <span class="cdb-invisible" data-code="202E" title="RIGHT-TO-LEFT OVERRIDE (U+202E)">
+ *                          ⟨U+202E⟩</span> (so "Invoice \u202Efdp.exe" cannot pass for "Invoice exe.pdf")
+ *   visibleText(text)      the same as a plain string, for title attributes, <option>s and document.title
+ *   DATE_ZONE_KEY          localStorage key "cdb.dateZone" = "local" | "utc" (default local)
+ *   readDateZone(), writeDateZone(zone)
+ *   formatDate(iso, zone)  {text, title} or null when iso is not a date: "2024-03-01 14:05:09.123 UTC" /
+ *                          "2024-03-01 15:05:09.123 GMT+1" (milliseconds only when the value has them); the
+ *                          title names the other zone and the stored ISO value
+ *   repaintDates(root, zone)
+ *                          redraws the dates under root (elements with data-iso = the stored value) in zone
+ *   wireDateZoneSelect(select, onChange)
+ *                          a <select> with options local/utc: shows the stored choice, stores a new one, and
+ *                          follows a change made in another tab; onChange(zone) re-renders the view's dates
+ *
+ * Copying a value (the Inspector's copy buttons) always copies the original string, never this rendering.
+ */
+'use strict';
+
+(() => {
+  // ---------------------------------------------------------------------------------------------
+  // Invisible and direction-changing characters
+  // ---------------------------------------------------------------------------------------------
+
+  const C0_NAMES = [
+    'NULL', 'START OF HEADING', 'START OF TEXT', 'END OF TEXT', 'END OF TRANSMISSION', 'ENQUIRY', 'ACKNOWLEDGE',
+    'BELL', 'BACKSPACE', null /* TAB: shown as whitespace */, null /* LINE FEED */, 'LINE TABULATION', 'FORM FEED',
+    null /* CARRIAGE RETURN: part of a line break */, 'SHIFT OUT', 'SHIFT IN', 'DATA LINK ESCAPE',
+    'DEVICE CONTROL ONE', 'DEVICE CONTROL TWO', 'DEVICE CONTROL THREE', 'DEVICE CONTROL FOUR',
+    'NEGATIVE ACKNOWLEDGE', 'SYNCHRONOUS IDLE', 'END OF TRANSMISSION BLOCK', 'CANCEL', 'END OF MEDIUM',
+    'SUBSTITUTE', 'ESCAPE', 'INFORMATION SEPARATOR FOUR', 'INFORMATION SEPARATOR THREE',
+    'INFORMATION SEPARATOR TWO', 'INFORMATION SEPARATOR ONE',
+  ];
+  /** C1 controls have no formal names; these are their ISO 6429 names (Unicode's name aliases). */
+  const C1_NAMES = [
+    'PADDING CHARACTER', 'HIGH OCTET PRESET', 'BREAK PERMITTED HERE', 'NO BREAK HERE', 'INDEX', 'NEXT LINE',
+    'START OF SELECTED AREA', 'END OF SELECTED AREA', 'CHARACTER TABULATION SET',
+    'CHARACTER TABULATION WITH JUSTIFICATION', 'LINE TABULATION SET', 'PARTIAL LINE FORWARD',
+    'PARTIAL LINE BACKWARD', 'REVERSE LINE FEED', 'SINGLE SHIFT TWO', 'SINGLE SHIFT THREE', 'DEVICE CONTROL STRING',
+    'PRIVATE USE ONE', 'PRIVATE USE TWO', 'SET TRANSMIT STATE', 'CANCEL CHARACTER', 'MESSAGE WAITING',
+    'START OF GUARDED AREA', 'END OF GUARDED AREA', 'START OF STRING', 'SINGLE GRAPHIC CHARACTER INTRODUCER',
+    'SINGLE CHARACTER INTRODUCER', 'CONTROL SEQUENCE INTRODUCER', 'STRING TERMINATOR', 'OPERATING SYSTEM COMMAND',
+    'PRIVACY MESSAGE', 'APPLICATION PROGRAM COMMAND',
+  ];
+  const FORMAT_NAMES = [
+    // Bidirectional controls: they reorder the text around them.
+    [0x202A, 'LEFT-TO-RIGHT EMBEDDING'], [0x202B, 'RIGHT-TO-LEFT EMBEDDING'], [0x202C, 'POP DIRECTIONAL FORMATTING'],
+    [0x202D, 'LEFT-TO-RIGHT OVERRIDE'], [0x202E, 'RIGHT-TO-LEFT OVERRIDE'],
+    [0x2066, 'LEFT-TO-RIGHT ISOLATE'], [0x2067, 'RIGHT-TO-LEFT ISOLATE'], [0x2068, 'FIRST STRONG ISOLATE'],
+    [0x2069, 'POP DIRECTIONAL ISOLATE'],
+    [0x200E, 'LEFT-TO-RIGHT MARK'], [0x200F, 'RIGHT-TO-LEFT MARK'], [0x061C, 'ARABIC LETTER MARK'],
+    // Zero-width characters: two strings that look equal may differ by them.
+    [0x200B, 'ZERO WIDTH SPACE'], [0x200C, 'ZERO WIDTH NON-JOINER'], [0x200D, 'ZERO WIDTH JOINER'],
+    [0x2060, 'WORD JOINER'], [0xFEFF, 'ZERO WIDTH NO-BREAK SPACE'],
+  ];
+
+  /** Every character shown as a marker, with its name: the one list both views use. */
+  const INVISIBLE_CHARACTERS = new Map([
+    ...C0_NAMES.map((name, code) => [code, name]).filter(([, name]) => name),
+    [0x7F, 'DELETE'],
+    ...C1_NAMES.map((name, index) => [0x80 + index, name]),
+    ...FORMAT_NAMES,
+  ]);
+
+  const hex = (code) => code.toString(16).toUpperCase().padStart(4, '0');
+  /** One character class of every code point above, built from the map so the two cannot disagree. */
+  const INVISIBLE_PATTERN = new RegExp(`[${[...INVISIBLE_CHARACTERS.keys()].map((c) => `\\u${hex(c)}`).join('')}]`, 'g');
+  const INVISIBLE_TEST = new RegExp(INVISIBLE_PATTERN.source);
+
+  const markerText = (code) => `⟨U+${hex(code)}⟩`;
+
+  /** The marker element standing for one invisible character. */
+  function invisibleMarker(char) {
+    const code = char.codePointAt(0);
+    const span = document.createElement('span');
+    span.className = 'cdb-invisible';
+    span.dataset.code = hex(code);
+    span.title = `${INVISIBLE_CHARACTERS.get(code) || 'INVISIBLE CHARACTER'} (U+${hex(code)})`;
+    span.textContent = markerText(code);
+    return span;
+  }
+
+  /** Replaces node's children with text, each invisible character shown as a marker. Returns node. */
+  function setVisibleText(node, text) {
+    const string = text === undefined || text === null ? '' : String(text);
+    if (!INVISIBLE_TEST.test(string)) {
+      node.textContent = string; // the common case: one text node, as before
+      if (node.classList.contains('has-invisible')) node.classList.remove('has-invisible');
+      return node;
+    }
+    const parts = [];
+    let last = 0;
+    INVISIBLE_PATTERN.lastIndex = 0;
+    for (let match = INVISIBLE_PATTERN.exec(string); match; match = INVISIBLE_PATTERN.exec(string)) {
+      if (match.index > last) parts.push(string.slice(last, match.index));
+      parts.push(invisibleMarker(match[0]));
+      last = match.index + 1;
+    }
+    if (last < string.length) parts.push(string.slice(last));
+    node.replaceChildren(...parts);
+    node.classList.add('has-invisible');
+    return node;
+  }
+
+  /** The text with each invisible character written as ⟨U+XXXX⟩: for places that hold plain text only. */
+  function visibleText(text) {
+    const string = text === undefined || text === null ? '' : String(text);
+    return INVISIBLE_TEST.test(string) ? string.replace(INVISIBLE_PATTERN, (c) => markerText(c.codePointAt(0))) : string;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Dates: local time or UTC, the zone always named
+  // ---------------------------------------------------------------------------------------------
+
+  const DATE_ZONE_KEY = 'cdb.dateZone';
+  const DATE_ZONES = ['local', 'utc'];
+
+  function readDateZone() {
+    try {
+      return window.localStorage.getItem(DATE_ZONE_KEY) === 'utc' ? 'utc' : 'local';
+    } catch (_) {
+      return 'local'; // storage disabled: the default
+    }
+  }
+
+  function writeDateZone(zone) {
+    try {
+      window.localStorage.setItem(DATE_ZONE_KEY, zone === 'utc' ? 'utc' : 'local');
+    } catch (_) {
+      // Storage may be unavailable; the choice then lasts for this page.
+    }
+  }
+
+  const pad = (n, width = 2) => String(n).padStart(width, '0');
+
+  /** ISO 8601's year: four digits, or a sign and six beyond 0000–9999. */
+  function formatYear(year) {
+    if (year >= 0 && year <= 9999) return pad(year, 4);
+    return `${year < 0 ? '-' : '+'}${pad(Math.abs(year), 6)}`;
+  }
+
+  /** "GMT+1", "GMT+5:30", "GMT-3", "GMT+0:53:28" (an old local mean time): the local offset at that instant. */
+  function offsetName(date) {
+    const asUTC = Date.UTC(date.getFullYear(), date.getMonth(), date.getDate(), date.getHours(), date.getMinutes(),
+      date.getSeconds(), date.getMilliseconds());
+    // Date.UTC maps years 0–99 to 1900–1999; setUTCFullYear does not.
+    const fixed = new Date(asUTC);
+    fixed.setUTCFullYear(date.getFullYear());
+    let seconds = Math.round((fixed.getTime() - date.getTime()) / 1000);
+    const sign = seconds < 0 ? '-' : '+';
+    seconds = Math.abs(seconds);
+    const h = Math.floor(seconds / 3600);
+    const m = Math.floor((seconds % 3600) / 60);
+    const s = seconds % 60;
+    return `GMT${sign}${h}${m || s ? `:${pad(m)}` : ''}${s ? `:${pad(s)}` : ''}`;
+  }
+
+  function localZoneId() {
+    try {
+      return Intl.DateTimeFormat().resolvedOptions().timeZone || '';
+    } catch (_) {
+      return '';
+    }
+  }
+
+  function formatIn(date, zone, withMs) {
+    const utc = zone === 'utc';
+    const year = utc ? date.getUTCFullYear() : date.getFullYear();
+    const month = (utc ? date.getUTCMonth() : date.getMonth()) + 1;
+    const day = utc ? date.getUTCDate() : date.getDate();
+    const hours = utc ? date.getUTCHours() : date.getHours();
+    const minutes = utc ? date.getUTCMinutes() : date.getMinutes();
+    const seconds = utc ? date.getUTCSeconds() : date.getSeconds();
+    const ms = utc ? date.getUTCMilliseconds() : date.getMilliseconds();
+    const fraction = withMs ? `.${pad(ms, 3)}` : '';
+    return `${formatYear(year)}-${pad(month)}-${pad(day)} ${pad(hours)}:${pad(minutes)}:${pad(seconds)}${fraction} `
+      + (utc ? 'UTC' : offsetName(date));
+  }
+
+  /**
+   * A stored date (ISO 8601 from the API) in the chosen zone: {text, title}, or null when it is not a date.
+   * Milliseconds are shown when the value has them (the API leaves the fraction out when it is 0 ms).
+   */
+  function formatDate(iso, zone) {
+    if (typeof iso !== 'string') return null;
+    const date = new Date(iso);
+    if (Number.isNaN(date.getTime())) return null;
+    const withMs = /\.\d/.test(iso) || date.getUTCMilliseconds() !== 0;
+    const chosen = zone === 'utc' ? 'utc' : 'local';
+    const other = chosen === 'utc' ? 'local' : 'utc';
+    const zoneId = localZoneId();
+    const otherLabel = other === 'utc' ? '' : ` (local time${zoneId ? `, ${zoneId}` : ''})`;
+    return {
+      text: formatIn(date, chosen, withMs),
+      title: `${formatIn(date, other, withMs)}${otherLabel}\nStored value: ${iso}`,
+    };
+  }
+
+  /**
+   * Redraws every date already on screen under root (elements with data-iso) in the zone: a change of zone
+   * fetches nothing and re-renders nothing else (scroll positions, selections and loading states stay).
+   */
+  function repaintDates(root, zone) {
+    for (const node of root.querySelectorAll('[data-iso]')) {
+      const shown = formatDate(node.dataset.iso, zone);
+      if (!shown) continue;
+      node.textContent = shown.text;
+      node.title = shown.title;
+    }
+  }
+
+  function wireDateZoneSelect(select, onChange) {
+    const zoneId = localZoneId();
+    for (const option of select.options) {
+      if (option.value === 'local' && zoneId) option.title = `Local time of this browser (${zoneId})`;
+    }
+    select.value = readDateZone();
+    select.addEventListener('change', () => {
+      const zone = DATE_ZONES.includes(select.value) ? select.value : 'local';
+      writeDateZone(zone);
+      onChange(zone);
+    });
+    // Another tab (the other view) changed it: follow, so two open views never disagree.
+    window.addEventListener('storage', (event) => {
+      if (event.key !== DATE_ZONE_KEY && event.key !== null) return;
+      const zone = readDateZone();
+      if (select.value === zone) return;
+      select.value = zone;
+      onChange(zone);
+    });
+  }
+
+  window.CDBShared = Object.freeze({
+    INVISIBLE_CHARACTERS,
+    setVisibleText,
+    visibleText,
+    DATE_ZONE_KEY,
+    readDateZone,
+    writeDateZone,
+    formatDate,
+    repaintDates,
+    wireDateZoneSelect,
+  });
+})();
