@@ -35,7 +35,7 @@ enum ISOMediaHeaderParser {
         var visited = 0
         var best: ImageInfo?
         search(bytes, range: ftypSize..<bytes.count, path: boxPath[...], visited: &visited) { offset in
-            guard let width = bytes.uint32BE(at: offset + 4), let height = bytes.uint32BE(at: offset + 8) else { return }
+            guard let width = bytes.uint32BE(at: offset), let height = bytes.uint32BE(at: offset + 4) else { return }
             if width * height > (best.map { $0.width * $0.height } ?? -1) { best = ImageInfo(width: width, height: height) }
         }
         header.image = best

@@ -13,7 +13,7 @@ enum ImageHeaderParser {
     /// The image format `bytes` begins with, or nil. `complete` is false when only a head of the value was
     /// passed, so a missing end marker is not a sign of truncation.
     static func parse(_ bytes: UnsafeRawBufferPointer, complete: Bool) -> ImageHeader? {
-        if bytes.matches("\u{89}PNG\r\n\u{1A}\n") { return png(bytes, complete: complete) }
+        if bytes.count >= 8, bytes[0] == 0x89, bytes.matches("PNG\r\n\u{1A}\n", at: 1) { return png(bytes, complete: complete) }
         if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return jpeg(bytes, complete: complete) }
         if bytes.matches("GIF87a") || bytes.matches("GIF89a") { return gif(bytes, complete: complete) }
         if bytes.matches("RIFF"), bytes.matches("WEBP", at: 8) { return webp(bytes, complete: complete) }

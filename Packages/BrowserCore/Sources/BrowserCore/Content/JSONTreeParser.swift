@@ -172,10 +172,8 @@ struct JSONTreeParser {
         let position = frames.count - 1
         let count = frames[position].count
         frames[position].count += 1
-        guard var node, frames[position].node != nil else {
-            if frames[position].node != nil { budget.noteNodeLimit() }
-            return
-        }
+        // A nil node was cut by the depth or node limit, which noted itself.
+        guard var node, frames[position].node != nil else { return }
         node.label = frames[position].isObject ? frames[position].pendingKey : String(count)
         frames[position].node!.children.append(node)
     }
