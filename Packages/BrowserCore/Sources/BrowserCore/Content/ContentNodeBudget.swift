@@ -1,0 +1,44 @@
+/// Counts the tree nodes a report builds, shared by every decoder of one inspection (nested inspections
+/// included), and records which limits were hit so each is reported once.
+final class ContentNodeBudget {
+    let limits: ContentLimits
+    private(set) var used = 0
+    private(set) var hitNodeLimit = false
+    private(set) var hitDepthLimit = false
+
+    init(limits: ContentLimits) {
+        self.limits = limits
+    }
+
+    /// Takes one node; false (and the limit noted) when the tree is full.
+    func take() -> Bool {
+        guard used < limits.maxTreeNodes else {
+            hitNodeLimit = true
+            return false
+        }
+        used += 1
+        return true
+    }
+
+    var isExhausted: Bool { used >= limits.maxTreeNodes }
+
+    /// Whether a node at `depth` (the root is 0) may be shown; notes the limit when not.
+    func allows(depth: Int) -> Bool {
+        guard depth < limits.maxDepth else {
+            hitDepthLimit = true
+            return false
+        }
+        return true
+    }
+
+    func noteDepthLimit() { hitDepthLimit = true }
+    func noteNodeLimit() { hitNodeLimit = true }
+
+    /// The sentences for `ContentReport.truncated`.
+    var sentences: [String] {
+        var result: [String] = []
+        if hitNodeLimit { result.append("tree truncated at \(ContentFormatting.grouped(limits.maxTreeNodes)) nodes") }
+        if hitDepthLimit { result.append("tree cut at depth \(limits.maxDepth)") }
+        return result
+    }
+}

@@ -1,0 +1,58 @@
+/// A property list as a table of objects that refer to each other by index: how the binary format stores it
+/// (and how keyed archives use it), and what the XML reader builds. Containers hold references, not values, so
+/// reading never recurses and a list that contains itself is only a cycle for the tree builders to cut.
+protocol PropertyListGraph {
+    /// Reference of the top object.
+    var topReference: Int { get }
+    /// The object `reference` names, read shallowly; nil when the reference or the object is out of bounds.
+    func object(_ reference: Int) -> PropertyListObject?
+    /// The `position`th reference of a container's list; nil when out of bounds.
+    func reference(in list: PropertyListObject.References, at position: Int) -> Int?
+}
+
+/// One property-list object, with containers as lists of references.
+enum PropertyListObject {
+    /// Where a container's references are: `count` of them from `start` (the graph knows how they are stored).
+    struct References {
+        var start: Int
+        var count: Int
+    }
+
+    case null
+    case bool(Bool)
+    /// Integers as text: binary plists hold up to 128-bit values.
+    case integer(String)
+    case real(Double)
+    /// Seconds since 2001-01-01 (Apple's reference date).
+    case date(Double)
+    /// Byte count and a hex preview of the first bytes.
+    case data(count: Int, preview: String)
+    /// The text (capped at the preview limit) and its real length in characters.
+    case string(String, length: Int)
+    case uid(Int)
+    case array(References)
+    case set(References)
+    /// Keys and values, pairwise.
+    case dictionary(keys: References, values: References)
+}
+
+extension PropertyListGraph {
+    /// The string value of a dictionary's entry named `key`, looking at its first `maxKeys` keys.
+    func entry(_ key: String, in object: PropertyListObject?, maxKeys: Int = 64) -> PropertyListObject? {
+        guard case .dictionary(let keys, let values)? = object else { return nil }
+        for position in 0..<min(keys.count, maxKeys) {
+            guard let keyReference = reference(in: keys, at: position),
+                  case .string(let name, _)? = self.object(keyReference), name == key,
+                  let valueReference = reference(in: values, at: position)
+            else { continue }
+            return self.object(valueReference)
+        }
+        return nil
+    }
+
+    /// The text of a string object.
+    func string(_ object: PropertyListObject?) -> String? {
+        if case .string(let text, _)? = object { return text }
+        return nil
+    }
+}

@@ -1,0 +1,61 @@
+/// One pass over bytes that says whether they are UTF-8 text: valid UTF-8 (RFC 3629: no overlong forms, no
+/// surrogates, nothing past U+10FFFF) and mostly printable.
+struct TextScan {
+    /// Valid UTF-8 throughout (a sequence cut by the end is allowed when the bytes are only a head).
+    var isValidUTF8 = true
+    var hasNUL = false
+    /// C0 controls other than tab, line feed, form feed and carriage return, and DEL.
+    var controlCount = 0
+    var byteCount = 0
+
+    /// Text: valid UTF-8, no NUL, and at most one control character in a hundred bytes (escape sequences and
+    /// the odd vertical tab survive; binary formats do not).
+    var isText: Bool { isValidUTF8 && !hasNUL && byteCount > 0 && controlCount * 100 <= byteCount }
+
+    init(_ bytes: UnsafeRawBufferPointer, complete: Bool) {
+        byteCount = bytes.count
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                if byte < 0x20 {
+                    if byte == 0 { hasNUL = true }
+                    if byte != 0x09, byte != 0x0A, byte != 0x0C, byte != 0x0D { controlCount += 1 }
+                } else if byte == 0x7F {
+                    controlCount += 1
+                }
+                index += 1
+                continue
+            }
+            let length: Int
+            var lower: UInt8 = 0x80
+            var upper: UInt8 = 0xBF
+            switch byte {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: (length, lower) = (3, 0xA0)
+            case 0xE1...0xEC, 0xEE, 0xEF: length = 3
+            case 0xED: (length, upper) = (3, 0x9F)
+            case 0xF0: (length, lower) = (4, 0x90)
+            case 0xF1...0xF3: length = 4
+            case 0xF4: (length, upper) = (4, 0x8F)
+            default:
+                isValidUTF8 = false
+                return
+            }
+            for offset in 1..<length {
+                guard index + offset < count else {
+                    if complete { isValidUTF8 = false }
+                    return
+                }
+                let next = bytes[index + offset]
+                let (low, high) = offset == 1 ? (lower, upper) : (0x80, 0xBF)
+                guard next >= low, next <= high else {
+                    isValidUTF8 = false
+                    return
+                }
+            }
+            index += length
+        }
+    }
+}

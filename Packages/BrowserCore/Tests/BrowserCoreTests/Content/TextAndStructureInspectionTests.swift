@@ -1,0 +1,142 @@
+import BrowserCore
+import Foundation
+import Testing
+
+@Suite struct TextAndStructureInspectionTests {
+    func text(_ string: String) -> ContentReport { inspect(Array(string.utf8)) }
+
+    @Test func emptyValue() {
+        let report = inspect([])
+        #expect(report.kind == .empty)
+        #expect(report.summary == "empty · 0 B")
+    }
+
+    @Test func jsonObjectBecomesATreeAndBeatsText() {
+        let report = text(#"{"name": "Ada", "tags": ["x", "y"], "n": 1.5, "i": -2, "ok": true, "none": null, "esc": "a\u00e9\n"}"#)
+        #expect(report.kind == .json)
+        #expect(report.summary == "JSON object (7 keys) · 100 B")
+        let tree = try! #require(report.tree)
+        #expect(tree.children.map(\.label) == ["name", "tags", "n", "i", "ok", "none", "esc"])
+        #expect(tree.children.map(\.type) == ["string", "array", "real", "int", "bool", "null", "string"])
+        #expect(tree.children[6].value == "aé\n")
+        #expect(tree.children[1].children.map(\.label) == ["0", "1"])
+    }
+
+    @Test func invalidJSONIsText() {
+        let report = text(#"{"a": 1,}"#)
+        #expect(report.kind == .utf8Text)
+    }
+
+    @Test func jsonTreeStopsAtTheNodeLimitButCountsEverything() {
+        let items = (0..<100).map(String.init).joined(separator: ",")
+        let report = inspect(Array("[\(items)]".utf8), limits: ContentLimits(maxTreeNodes: 10))
+        #expect(report.kind == .json)
+        #expect(report.summary.hasPrefix("JSON array (100 items)"))
+        #expect(report.tree?.children.count == 9)
+        #expect(report.tree?.childCount == 100)
+        #expect(report.truncated == ["tree truncated at 10 nodes"])
+    }
+
+    @Test func deeplyNestedJSONIsValidatedPastTheDepthLimit() {
+        let depth = 100_000
+        let json = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
+        let report = text(json)
+        #expect(report.kind == .json)
+        #expect(report.truncated == ["tree cut at depth 64"])
+        var node = try! #require(report.tree)
+        var levels = 1
+        while let child = node.children.first {
+            node = child
+            levels += 1
+        }
+        #expect(levels == 64)
+        // One bracket short is not JSON.
+        #expect(text(String(json.dropLast())).kind == .utf8Text)
+    }
+
+    @Test func headOfJSONIsStillJSON() {
+        let report = inspect(Array(#"{"a": [1, 2, "thr"#.utf8), totalSize: 5_000)
+        #expect(report.kind == .json)
+        #expect(report.tree?.children.first?.children.map(\.value) == ["1", "2"])
+    }
+
+    @Test func plainTextAndURL() {
+        let plain = text("Hello, world\n")
+        #expect(plain.kind == .utf8Text)
+        #expect(plain.text == "Hello, world\n")
+        #expect(plain.summary == "UTF-8 text · 13 B")
+        let url = text("https://example.com/a?b=c\n")
+        #expect(url.kind == .url)
+        #expect(url.text == "https://example.com/a?b=c")
+        #expect(text("mailto:ada@example.com").kind == .url)
+        #expect(text("see https://example.com").kind == .utf8Text)
+        #expect(text("note: this").kind == .utf8Text)
+    }
+
+    @Test func longTextIsCut() {
+        let report = inspect(Array(String(repeating: "abc", count: 100).utf8), limits: ContentLimits(maxTextPreview: 10))
+        #expect(report.text == "abcabcabca…")
+        #expect(report.truncated == ["text shown up to 10 characters"])
+    }
+
+    @Test func utf16WithAndWithoutBOM() {
+        let littleWithBOM: [UInt8] = [0xFF, 0xFE] + "héllo".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let report = inspect(littleWithBOM)
+        #expect(report.kind == .utf16Text)
+        #expect(report.text == "héllo")
+        let bigWithoutBOM = "plain words".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let big = inspect(bigWithoutBOM)
+        #expect(big.kind == .utf16Text)
+        #expect(big.text == "plain words")
+    }
+
+    @Test func markupKinds() {
+        #expect(text("{\\rtf1\\ansi Hello}").kind == .rtf)
+        #expect(text("<!DOCTYPE html><html><body>x</body></html>").kind == .html)
+        let xml = text("<?xml version=\"1.0\"?>\n<feed><entry/></feed>")
+        #expect(xml.kind == .xml)
+        #expect(xml.summary.hasPrefix("XML <feed> · "))
+        #expect(text("<note>hi</note>").kind == .xml)
+        let brokenPlist = text("<?xml version=\"1.0\"?><plist><dict><key>a</key></plist>")
+        #expect(brokenPlist.kind == .xml)
+        #expect(!brokenPlist.problems.isEmpty)
+    }
+
+    @Test func protobufNeedsTheWholeBufferToParse() {
+        // field 1 varint 150, field 2 "testing", field 3 fixed32, field 4 fixed64.
+        let message: [UInt8] = [0x08, 0x96, 0x01, 0x12, 0x07] + Array("testing".utf8)
+            + [0x1D, 0x00, 0x00, 0x80, 0x3F] + [0x21] + [UInt8](repeating: 0, count: 8)
+        let report = inspect(message)
+        #expect(report.kind == .protobuf)
+        let fields = try! #require(report.tree?.children)
+        #expect(fields.map(\.label) == ["1", "2", "3", "4"])
+        #expect(fields.map(\.type) == ["varint", "string", "fixed32", "fixed64"])
+        #expect(fields[0].value == "150 (sint 75)")
+        #expect(fields[1].value == "testing")
+        #expect(fields[2].value == "1065353216 (float 1.0)")
+        // One byte short: the last field does not fit, so it is not protobuf.
+        #expect(inspect(Array(message.dropLast())).kind != .protobuf)
+        // Wire type 3 (groups) is refused.
+        #expect(inspect([0x0B, 0x08, 0x01, 0x0C]).kind != .protobuf)
+    }
+
+    @Test func randomBinaryIsUnknown() {
+        var state: UInt64 = 42
+        let bytes = (0..<4096).map { _ -> UInt8 in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        let report = inspect(bytes)
+        #expect(report.kind == .unknown)
+        #expect(report.summary == "binary data · 4 KB")
+    }
+
+    @Test func reportEncodesKindsAsStableStrings() throws {
+        let report = inspect(CompressedSamples.protobufGzip)
+        let json = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+        #expect(json.contains(#""kind":"gzip""#))
+        #expect(json.contains(#""kind":"protobuf""#))
+        #expect(try JSONDecoder().decode(ContentReport.self, from: Data(json.utf8)) == report)
+        #expect(ContentKind.binaryPlist.rawValue == "binaryPlist")
+    }
+}
