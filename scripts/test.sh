@@ -64,6 +64,9 @@ scripts/check-demo-cli.sh .build/debug/browser-demo
 step "Fuzzing: request decoder and API query parsing (libFuzzer, 30 s per target)"
 scripts/fuzz/run.sh 30
 
+step "Content: every Binary/Transformable value of the fixtures served and inspected, checked against Python's reading"
+python3 scripts/content-check/check.py --binary .build/debug/browser-demo
+
 step "Load: 20,480 requests over 256 keep-alive connections, memory flat"
 python3 scripts/load/check.py --binary .build/debug/browser-demo
 

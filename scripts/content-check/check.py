@@ -203,6 +203,8 @@ def check_value(base: str, db: sqlite3.Connection, row: dict, attribute: str, st
         problems.append(f"{where}: content status {status}: {body[:200]!r}")
         return
     report = json.loads(body)
+    stats.setdefault("kinds", {})
+    stats["kinds"][report.get("kind")] = stats["kinds"].get(report.get("kind"), 0) + 1
     expected = independent_kind(served)
     if report.get("size") != len(served):
         problems.append(f"{where}: content size {report.get('size')} but {len(served)} bytes served")
@@ -248,9 +250,10 @@ def main() -> int:
     for store in stores:
         check_store(Path(args.binary), store, problems, stats)
     kinds = sorted(k for k in stats.pop("kinds without an independent reading", set()) if k)
+    seen = stats.pop("kinds", {})
     print(f"content check: {len(stores)} stores, {stats['values']} Binary/Transformable values served; "
           f"{stats['compared']} kinds compared with Python's reading, {stats['no opinion']} without one "
-          f"({', '.join(kinds) or 'none'})")
+          f"({', '.join(kinds) or 'none'}); kinds: {', '.join(f'{k} {n}' for k, n in sorted(seen.items()))}")
     for problem in problems[:40]:
         print(f"  {problem}")
     if problems:

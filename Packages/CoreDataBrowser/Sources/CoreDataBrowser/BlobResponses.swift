@@ -12,9 +12,6 @@ import Foundation
 enum BlobResponses {
     /// The bytes read from the store per piece sent.
     static let pieceSize = 64 * 1024
-    /// The bytes read to decide the content type: enough for every image header the inspector reads (a JPEG's
-    /// frame header may follow 64 KB of EXIF data).
-    static let headSize = 256 * 1024
 
     static func response(
         _ reader: any BlobReader, request: HTTPRequest, mimeType: String?, filename: String

@@ -45,6 +45,9 @@ enum BrowserRoutes {
             let blob = try await service.blob(id: request.query["id"], attribute: request.query["attr"])
             return BlobResponses.response(blob.reader, request: request, mimeType: blob.mimeType, filename: blob.filename)
         }
+        router.add(.GET, "/api/object/content") { request, _ in
+            JSONResponses.ok(try await service.content(id: request.query["id"], attribute: request.query["attr"]))
+        }
 
         for (path, asset) in assets.routes {
             router.add(.GET, path) { _, _ in

@@ -21,7 +21,7 @@ extension EndToEndTests {
         throw CancellationError()
     }
 
-    @Test func aBlobIsServedWholeAsADownloadThatNeverRuns() async throws {
+    @Test func aBlobIsServedWholeInASandboxAndAnImageAsItself() async throws {
         let (key, size) = try await bookWithCover()
         let reply = try await client.get("/api/object/blob?\(coverQuery(key))")
         #expect(reply.status == 200)
@@ -32,7 +32,25 @@ extension EndToEndTests {
         #expect(reply.header("Cache-Control") == "no-store")
         #expect(reply.header("Accept-Ranges") == "bytes")
         #expect(reply.header("Content-Length") == "\(size)")
-        #expect(reply.header("Content-Disposition")?.hasPrefix("attachment; filename=\"Book-p\(key)-cover.") == true)
+        // A PNG whose header parsed is itself, shown inline; anything else would be an octet-stream attachment.
+        #expect(reply.header("Content-Type") == "image/png")
+        #expect(reply.header("Content-Disposition")?.hasPrefix("inline; filename=\"Book-p\(key)-cover.png\"") == true)
+    }
+
+    @Test func theContentOfACoverIsAPNGWithItsDimensions() async throws {
+        let (key, size) = try await bookWithCover()
+        let reply = try await client.get("/api/object/content?\(coverQuery(key))")
+        #expect(reply.status == 200)
+        let content = try reply.object()
+        #expect(content["kind"] as? String == "png")
+        #expect(content["size"] as? Int == size)
+        #expect(content["storage"] as? String == "inline")
+        #expect(content["mimeType"] as? String == "image/png")
+        let image = try #require(content["image"] as? [String: Any])
+        #expect(image["width"] as? Int == 48 && image["height"] as? Int == 72)
+        #expect((content["summary"] as? String)?.hasPrefix("PNG 48×72") == true)
+        // The same refusals as the blob.
+        #expect(try await client.get("/api/object/content?id=\(encodedID("Book", key))&attr=title").status == 400)
     }
 
     @Test func rangesOfABlob() async throws {

@@ -12,6 +12,20 @@ public enum ContentKind: String, Codable, Sendable, Equatable, CaseIterable {
     case utf8Text, utf16Text, url
     case empty, unknown
 
+    /// The extension of a downloaded value's file name.
+    public var fileExtension: String {
+        switch self {
+        case .png, .gif, .webp, .heic, .avif, .tiff, .pdf, .json, .xml, .html, .rtf: rawValue
+        case .jpeg: "jpg"
+        case .binaryPlist, .xmlPlist, .keyedArchive: "plist"
+        case .gzip: "gz"
+        case .zlib: "zlib"
+        case .protobuf: "pb"
+        case .utf8Text, .utf16Text, .url: "txt"
+        case .empty, .unknown: "bin"
+        }
+    }
+
     /// The raster image kinds whose header, once parsed, lets the server send the bytes with their own
     /// Content-Type. TIFF is left out on purpose: browsers do not display it.
     var rasterMIMEType: String? {

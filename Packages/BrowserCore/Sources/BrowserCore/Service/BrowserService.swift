@@ -124,12 +124,30 @@ public struct BrowserService: Sendable {
     }
 
     /// The bytes of a Binary or Transformable attribute of a record, ready to serve. `id` and `attribute` are the
-    /// raw query parameters (nil when absent).
+    /// raw query parameters (nil when absent). The value's head is inspected for its file name's extension and,
+    /// for a raster image whose header parsed, its own content type (`ContentReport.mimeType`).
     public func blob(id rawID: String?, attribute rawAttribute: String?) async throws(BrowserError) -> ServedBlob {
         let (id, attribute, reader) = try await blobReader(id: rawID, attribute: rawAttribute)
-        return ServedBlob(reader: reader, mimeType: nil,
-                          filename: Self.blobFilename(id: id, attribute: attribute.name, fileExtension: "bin"))
+        let head = try await call { try await reader.read(0..<min(reader.size, Self.blobHeadSize)) }
+        let report = ContentInspector.inspect(head, totalSize: reader.size, transformerName: attribute.valueTransformerName)
+        return ServedBlob(reader: reader, mimeType: report.mimeType,
+                          filename: Self.blobFilename(id: id, attribute: attribute.name, fileExtension: report.kind.fileExtension))
     }
+
+    /// What a Binary or Transformable value holds (`GET /api/object/content`): the whole value up to
+    /// `contentInspectionLimit` is inspected, the head of a larger one (the report says how much).
+    public func content(id rawID: String?, attribute rawAttribute: String?) async throws(BrowserError) -> BlobContentDTO {
+        let (_, attribute, reader) = try await blobReader(id: rawID, attribute: rawAttribute)
+        let bytes = try await call { try await reader.read(0..<min(reader.size, Self.contentInspectionLimit)) }
+        let report = ContentInspector.inspect(bytes, totalSize: reader.size, transformerName: attribute.valueTransformerName)
+        return BlobContentDTO(report: report, storage: reader.storage)
+    }
+
+    /// The bytes read to name a served value: enough for every image header the inspector reads (a JPEG's frame
+    /// header may follow 64 KB of EXIF data).
+    static let blobHeadSize = 256 * 1024
+    /// The most of a value `content` reads and inspects: memory for one request, bounded.
+    public static let contentInspectionLimit = 32 * 1024 * 1024
 
     /// The record's ID, the attribute, and a reader of its bytes; every refusal is a `BrowserError`.
     private func blobReader(id rawID: String?, attribute rawAttribute: String?) async throws(BrowserError)
