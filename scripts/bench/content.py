@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Content benchmark: how fast a large Binary value is inspected and paged, and that downloading a huge external
+value keeps the server's memory flat (issue 13's targets, printed, never asserted by a test).
+
+    scripts/bench/content.py [--binary .build-bench/release/browser-demo] [--runs 15]
+
+Builds a store in Core Data's layout here (Z_PRIMARYKEY, Z_METADATA, one entity table, and an .xcdatamodel whose
+attribute allows external storage), with four values: a 10 MB JSON document inline, a 10 MB gzip of JSON inline,
+a 10 MB PNG-headed value inline, and a 100 MB file in `.<store>_SUPPORT/_EXTERNAL_DATA/`. Then, against a release
+browser-demo on 127.0.0.1:
+
+* `/api/object/content` of each 10 MB value (p50/p95 over --runs; target: ≤ 50 ms);
+* a 64 KiB hex page (`Range: bytes=…` of `/api/object/blob`) from the middle of the 10 MB value (target ≤ 5 ms);
+* the 100 MB external value downloaded whole while the server's resident memory is sampled (target: flat, i.e.
+  growth far below the value's size).
+
+The store is written to a temporary folder and removed afterwards. Standard library only; Linux (/proc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import plistlib
+import re
+import sqlite3
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+import zlib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+STORE_UUID = "5E7F1C2A-0B8E-4F0E-9A51-3E7D2C1B9A77"
+MODEL = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23E224" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+    <entity name="Attachment" representedClassName="Attachment" syncable="YES">
+        <attribute name="name" attributeType="String"/>
+        <attribute name="payload" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+    </entity>
+</model>
+"""
+
+
+def png_headed(size: int) -> bytes:
+    """A PNG signature and IHDR, then filler: what the inspector reads of a large image."""
+    ihdr = struct.pack(">IIBBBBB", 4000, 3000, 8, 2, 0, 0, 0)
+    chunk = struct.pack(">I", len(ihdr)) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+    head = b"\x89PNG\r\n\x1a\n" + chunk
+    return head + bytes((i * 31) & 0xFF for i in range(size - len(head)))
+
+
+def big_json(size: int) -> bytes:
+    items = []
+    total = 2
+    i = 0
+    while total < size:
+        item = json.dumps({"id": i, "name": f"item {i}", "tags": ["a", "b", "c"], "score": i * 0.5})
+        items.append(item)
+        total += len(item) + 1
+        i += 1
+    return ("[" + ",".join(items) + "]").encode()
+
+
+def build_store(folder: Path) -> tuple[Path, Path, dict[str, int]]:
+    store = folder / "Bench.sqlite"
+    db = sqlite3.connect(store)
+    db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+    db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+    db.execute("INSERT INTO Z_PRIMARYKEY VALUES (1, 'Attachment', 0, 4)")
+    metadata = plistlib.dumps({"NSStoreType": "SQLite", "NSStoreModelVersionHashes": {"Attachment": b"\x01" * 32},
+                               "NSStoreModelVersionHashesVersion": 3, "NSStoreModelVersionIdentifiers": [""],
+                               "NSPersistenceFrameworkVersion": 1523}, fmt=plistlib.FMT_BINARY)
+    db.execute("INSERT INTO Z_METADATA VALUES (1, ?, ?)", (STORE_UUID, metadata))
+    db.execute("CREATE TABLE ZATTACHMENT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZPAYLOAD BLOB)")
+    ten = 10 * 1024 * 1024
+    document = big_json(ten)
+    values = {"json": b"\x01" + document, "gzip": b"\x01" + gzip.compress(document, 6), "png": b"\x01" + png_headed(ten)}
+    keys = {}
+    for key, (name, payload) in enumerate(values.items(), start=1):
+        db.execute("INSERT INTO ZATTACHMENT VALUES (?, 1, 1, ?, ?)", (key, name, payload))
+        keys[name] = key
+    external_name = "6A1B1C2D-0000-4000-8000-000000000100"
+    db.execute("INSERT INTO ZATTACHMENT VALUES (4, 1, 1, 'external', ?)", (b"\x02" + external_name.encode() + b"\x00",))
+    keys["external"] = 4
+    db.commit()
+    db.close()
+    external = folder / ".Bench_SUPPORT" / "_EXTERNAL_DATA"
+    external.mkdir(parents=True)
+    with open(external / external_name, "wb") as file:
+        block = bytes(range(256)) * 4096  # 1 MiB
+        for _ in range(100):
+            file.write(block)
+    model = folder / "Model.xcdatamodel"
+    model.mkdir()
+    (model / "contents").write_text(MODEL)
+    return store, model, keys
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def timed(url: str, headers: dict[str, str] | None = None) -> tuple[float, bytes]:
+    request = urllib.request.Request(url, headers=headers or {})
+    started = time.perf_counter()
+    with urllib.request.urlopen(request, timeout=120) as response:
+        body = response.read()
+    return (time.perf_counter() - started) * 1000, body
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", default=str(REPO / ".build-bench/release/browser-demo"))
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    if not Path(args.binary).exists():
+        print(f"content bench: build it first: swift build -c release --product browser-demo --scratch-path .build-bench")
+        return 2
+    with tempfile.TemporaryDirectory() as folder:
+        store, model, keys = build_store(Path(folder))
+        process = subprocess.Popen([args.binary, "--port", "0", "--loopback", "--store", str(store), "--model", str(model)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            base = None
+            assert process.stdout is not None
+            for line in process.stdout:
+                match = re.search(r"CoreDataBrowser: (http://127\.0\.0\.1:\d+)", line)
+                if match:
+                    base = match.group(1)
+                    break
+            threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
+
+            def query(key: int) -> str:
+                uri = f"x-coredata://{STORE_UUID}/Attachment/p{key}"
+                return f"id={urllib.parse.quote(uri, safe='')}&attr=payload"
+
+            print(f"content bench: {args.runs} runs each, release build, 127.0.0.1")
+            for name in ("json", "gzip", "png"):
+                times = []
+                for _ in range(args.runs):
+                    elapsed, body = timed(f"{base}/api/object/content?{query(keys[name])}")
+                    times.append(elapsed)
+                report = json.loads(body)
+                times.sort()
+                print(f"  content of a 10 MB {name:<5} value: p50 {statistics.median(times):7.1f} ms, "
+                      f"p95 {times[int(len(times) * 0.95) - 1]:7.1f} ms (target ≤ 50)  → {report['summary']}")
+            times = []
+            for run in range(args.runs):
+                start = 5 * 1024 * 1024 + run * 65536
+                elapsed, body = timed(f"{base}/api/object/blob?{query(keys['png'])}",
+                                      {"Range": f"bytes={start}-{start + 65535}"})
+                assert len(body) == 65536
+                times.append(elapsed)
+            times.sort()
+            print(f"  a 64 KiB hex page (Range) of it:      p50 {statistics.median(times):7.1f} ms, "
+                  f"p95 {times[int(len(times) * 0.95) - 1]:7.1f} ms (target ≤ 5)")
+
+            before = rss_kib(process.pid)
+            peak = before
+            received = 0
+            started = time.perf_counter()
+            with urllib.request.urlopen(f"{base}/api/object/blob?{query(keys['external'])}", timeout=300) as response:
+                while True:
+                    piece = response.read(1024 * 1024)
+                    if not piece:
+                        break
+                    received += len(piece)
+                    peak = max(peak, rss_kib(process.pid))
+            elapsed = time.perf_counter() - started
+            print(f"  the 100 MiB external value downloaded: {received / 2**20:.0f} MiB in {elapsed:.2f} s; server memory "
+                  f"{before / 1024:.1f} MiB before, peak {peak / 1024:.1f} MiB (+{(peak - before) / 1024:.1f} MiB)")
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
