@@ -56,6 +56,14 @@ if let token = arguments.token {
     tokenSource = DemoArguments.tokenVariable
     options.pairingToken = .token(token)
 }
+// One remembered token per store file (and one for the demo library), so a token seen for one store does not open
+// every other store the user browses with browser-demo.
+if let path = arguments.storePath, let defaultFile = options.pairingTokenFile {
+    let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
+    let digest = canonical.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }  // FNV-1a
+    let name = defaultFile.deletingPathExtension().lastPathComponent + "-" + String(digest, radix: 16)
+    options.pairingTokenFile = defaultFile.deletingLastPathComponent().appendingPathComponent(name + ".pairing-token")
+}
 let server = CoreDataBrowserServer(store: store, options: options)
 do {
     try server.start()

@@ -1,6 +1,6 @@
 """The pairing token in a real browser: without it the UI and the API are refused; the printed URL (which
-carries it) sets an HttpOnly, SameSite=Strict cookie, drops the token from the address bar, and from then on
-both views load their data through that cookie.
+carries it) sets an HttpOnly, SameSite=Strict session cookie (never the token), drops the token from the address
+bar, and from then on both views load their data through that cookie.
 
 Runs its own browser-demo with ``--loopback --token T`` (a host-supplied token is required even on loopback),
 so it never listens beyond 127.0.0.1.
@@ -88,7 +88,10 @@ def test_the_printed_url_pairs_the_browser_and_both_views_load(paired_server, dr
     assert parse_qs(urlsplit(driver.current_url).query).get("entity") == ["Tag"]
     cookies = driver.get_cookies()
     assert len(cookies) == 1, cookies
-    assert cookies[0]["value"] == TOKEN
+    # A signed, expiring session, never the token itself (cookies reach every server on the host).
+    assert cookies[0]["name"].startswith("cdb_session_"), cookies
+    assert TOKEN not in cookies[0]["value"] and cookies[0]["value"].count(".") == 2, cookies
+    assert "expiry" in cookies[0], "a persistent cookie with an expiry"
     assert cookies[0]["httpOnly"] is True
     assert cookies[0]["sameSite"] == "Strict"
     # The Lab grid loads the Tag rows through the cookie.

@@ -2,8 +2,10 @@ import BrowserHTTP
 
 /// Why `AccessPolicy` refused a request before routing. `status` is the one place these become statuses.
 enum AccessDenial: Equatable, Sendable {
-    /// No valid pairing token in the query, the cookie or `Authorization: Bearer`.
+    /// No valid pairing token in the query or `Authorization: Bearer`, and no valid session cookie.
     case missingToken
+    /// The pairing token is past its expiry (a remembered token lives 7 days); so are the sessions it signed.
+    case expiredToken
     /// The `Host` names something this server does not answer to (DNS rebinding, a stray proxy).
     case unknownHost(String?)
     /// A state-changing request from another site's page (cross-site request forgery).
@@ -11,7 +13,7 @@ enum AccessDenial: Equatable, Sendable {
 
     var status: HTTPStatus {
         switch self {
-        case .missingToken: .unauthorized
+        case .missingToken, .expiredToken: .unauthorized
         case .unknownHost: .misdirectedRequest
         case .crossOrigin: .forbidden
         }
@@ -22,6 +24,9 @@ enum AccessDenial: Equatable, Sendable {
         case .missingToken:
             "This server needs its pairing token. Open the URL the app printed when the server started (it ends "
                 + "with ?token=…), or send Authorization: Bearer <token>."
+        case .expiredToken:
+            "This server's pairing token has expired (tokens are remembered for 7 days). Restart the app (or call "
+                + "start() again after stop()) for a new one, then open the URL it prints."
         case .unknownHost(let host):
             "This server does not answer to the host name \"\(host ?? "")\". Use one of the URLs the app printed, "
                 + "or add the name to Options.allowedHostNames."
@@ -38,6 +43,9 @@ enum AccessDenial: Equatable, Sendable {
         case .missingToken:
             advice = "This CoreDataBrowser server needs its pairing token. Open the URL the app printed in its console "
                 + "when the server started: it ends with <code>?token=…</code>. Your browser then remembers it."
+        case .expiredToken:
+            advice = "This CoreDataBrowser server's pairing token has expired (tokens are remembered for 7 days). "
+                + "Restart the app for a new one, then open the URL it prints in its console."
         case .unknownHost:
             advice = "This CoreDataBrowser server does not answer to this host name. Use one of the URLs the app "
                 + "printed in its console when the server started."

@@ -5,10 +5,12 @@ import Foundation
 ///
 /// In order: the `Host` must name this server (against DNS rebinding: 421); a request that changes state
 /// must come from this server's own pages (against cross-site request forgery: 403; only write routes will
-/// need it); and, when a pairing token is required, the request must carry it (401). A first visit with
-/// `?token=<valid>` gets the token as a cookie and a page that continues to the same URL without it, so the
-/// token leaves the address bar and no later request carries it in its target. The visited URL itself stays in
-/// the browser's history (as it would after a redirect) and in any log of the printed console output.
+/// need it); and, when a pairing token is required, the request must carry a session cookie or the token itself
+/// as a bearer token (401). A first visit with `?token=<valid>` gets a session cookie (`BrowserSession`: signed
+/// with the token, expiring, never the token) and a page that continues to the same URL without it, so the
+/// token leaves the address bar and no later request carries it. The visited URL itself stays in the browser's
+/// history (as it would after a redirect) and in any log of the printed console output. A token past its expiry
+/// (a remembered one, after 7 days) is refused on every request, and so are the sessions it signed.
 ///
 /// Every response gets headers that keep other sites out: no CORS headers at all (another origin's script
 /// can never read a response), `X-Frame-Options: DENY` (no clickjacking in a frame), `Referrer-Policy:
@@ -24,7 +26,7 @@ struct AccessPolicy: HTTPResponder {
     let currentAddresses: @Sendable () -> [String]
 
     static let queryParameter = "token"
-    static let cookiePrefix = "cdb_token"
+    static let cookiePrefix = "cdb_session"
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         var response: HTTPResponse
@@ -48,9 +50,11 @@ struct AccessPolicy: HTTPResponder {
         }
         guard HTTPSameOriginCheck.allows(request) else { return .crossOrigin }
         guard let token else { return nil }
+        let now = Date()
+        if let tokenExpires, now >= tokenExpires { return .expiredToken }
         if isPairingVisit(request) { return nil }  // checked and answered by `pairingAnswer`
         let name = Self.cookieName(for: request)
-        if request.cookies(named: name).contains(where: token.matches) { return nil }
+        if request.cookies(named: name).contains(where: { BrowserSession.accepts($0, token: token, now: now) }) { return nil }
         if let bearer = request.bearerToken, token.matches(bearer) { return nil }
         return .missingToken
     }
@@ -72,12 +76,11 @@ struct AccessPolicy: HTTPResponder {
         guard request.query.values(Self.queryParameter).contains(where: token.matches) else {
             return Self.render(.missingToken, for: request)
         }
-        var cookie = "\(Self.cookieName(for: request))=\(token.value); Path=/; HttpOnly; SameSite=Strict"
-        // A remembered token's cookie expires with it. Past that date (a server started near the end of the
-        // token's life and still running) a session cookie: Max-Age=0 would delete it and make pairing impossible.
-        if let tokenExpires, tokenExpires.timeIntervalSinceNow >= 1 {
-            cookie += "; Max-Age=\(Int(tokenExpires.timeIntervalSinceNow))"
-        }
+        // The session lasts 7 days at most, and never past the token's own expiry (checked in `check`).
+        let expires = min(Date().addingTimeInterval(BrowserSession.lifetime), tokenExpires ?? .distantFuture)
+        let session = BrowserSession.issue(token: token, expires: expires)
+        let cookie = "\(Self.cookieName(for: request))=\(session); Path=/; HttpOnly; SameSite=Strict; "
+            + "Max-Age=\(max(1, Int(expires.timeIntervalSinceNow)))"
         let location = Self.htmlEscaped(Self.locationWithoutToken(request.target))
         let page = """
             <!doctype html>
@@ -146,7 +149,7 @@ struct AccessPolicy: HTTPResponder {
         } else {
             response = .data(Data(denial.page.utf8), contentType: "text/html; charset=utf-8", status: denial.status)
         }
-        if denial == .missingToken {
+        if denial == .missingToken || denial == .expiredToken {
             // RFC 9110 §11.6.1: a 401 says which scheme would work.
             response.headers.set("WWW-Authenticate", #"Bearer realm="CoreDataBrowser""#)
         }

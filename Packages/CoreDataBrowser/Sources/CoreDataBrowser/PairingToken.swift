@@ -1,4 +1,5 @@
 import BrowserHTTP
+import Foundation
 
 /// The secret a browser presents to use a server that listens beyond loopback.
 ///
@@ -50,20 +51,11 @@ struct PairingToken: Sendable, Equatable {
         }
     }
 
-    private static func base64URL(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        var output: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            var bits = 0
-            for byte in chunk { bits = bits << 8 | Int(byte) }
-            bits <<= 8 * (3 - chunk.count)
-            for position in 0..<(chunk.count + 1) {
-                output.append(alphabet[(bits >> (18 - 6 * position)) & 0x3F])
-            }
-            index += 3
-        }
-        return String(decoding: output, as: UTF8.self)
+    /// Base64url (RFC 4648 §5) without padding: URL-, cookie- and header-safe as it is.
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
     }
 }

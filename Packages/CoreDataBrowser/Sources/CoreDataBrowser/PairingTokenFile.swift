@@ -21,6 +21,8 @@ import Darwin
 /// read or written the token is simply not remembered: access control never depends on the file system.
 enum PairingTokenFile {
     static let lifetime: TimeInterval = 7 * 24 * 60 * 60
+    /// A remembered token with less life left than this is replaced at launch.
+    static let renewalMargin: TimeInterval = 24 * 60 * 60
 
     /// `<caches>/CoreDataBrowser/<process name>.pairing-token`, or nil when there is no caches directory.
     static var defaultLocation: URL? {
@@ -38,7 +40,8 @@ enum PairingTokenFile {
     static func load(
         from url: URL, now: Date = Date(), generate: () -> PairingToken = PairingToken.generate
     ) -> (token: PairingToken, expires: Date?) {
-        if let (token, created) = readPrivate(url), created <= now, now.timeIntervalSince(created) < lifetime {
+        // A token with less than a day left is replaced now rather than expire in the middle of a debugging session.
+        if let (token, created) = readPrivate(url), created <= now, now.timeIntervalSince(created) < lifetime - renewalMargin {
             return (token, created.addingTimeInterval(lifetime))
         }
         let token = generate()

@@ -1,3 +1,4 @@
+import BrowserHTTP
 import BrowserMemory
 @testable import CoreDataBrowser
 import Foundation
@@ -72,7 +73,13 @@ final class AccessPolicyTests {
         #expect(visit.status == 200)
         #expect(continuation(of: visit) == "/lab?entity=Book&id=x-coredata%3A%2F%2Fa%2FBook%2Fp1")
         #expect(!visit.text.contains(Self.token))
-        #expect(visit.header("Set-Cookie") == "cdb_token_\(port)=\(Self.token); Path=/; HttpOnly; SameSite=Strict")
+        // The cookie is a signed, expiring session, never the token itself.
+        let setCookie = try #require(visit.header("Set-Cookie"))
+        #expect(setCookie.hasPrefix("cdb_session_\(port)="))
+        #expect(setCookie.hasSuffix("; Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(BrowserSession.lifetime))")
+            || setCookie.hasSuffix("; Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(BrowserSession.lifetime) - 1)"))
+        #expect(!setCookie.contains(Self.token))
+        let session = try #require(setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init))
         #expect(visit.header("Cache-Control") == "no-store")
         #expect(visit.header("Content-Security-Policy") == "default-src 'none'; base-uri 'none'; frame-ancestors 'none'")
 
@@ -85,8 +92,63 @@ final class AccessPolicyTests {
         #expect(continuation(of: try await get("/\\/\\evil.example?token=\(Self.token)")) == "/evil.example")
 
         for path in ["/lab?entity=Book", "/", "/app.js", "/api/health"] {
-            let reply = try await get(path, headers: ["Cookie: theme=dark; cdb_token_\(port)=\(Self.token)"])
+            let reply = try await get(path, headers: ["Cookie: theme=dark; cdb_session_\(port)=\(session)"])
             #expect(reply.status == 200, "\(path)")
+        }
+        // The token itself is no cookie.
+        #expect(try await get("/api/health", headers: ["Cookie: cdb_session_\(port)=\(Self.token)"]).status == 401)
+    }
+
+    @Test func sessionsAreSignedWithTheTokenAndExpire() throws {
+        let token = try #require(PairingToken(validating: Self.token))
+        let other = try #require(PairingToken(validating: "another-token-0123456789_abcdef"))
+        let now = Date()
+        let session = BrowserSession.issue(token: token, expires: now.addingTimeInterval(60))
+        #expect(BrowserSession.accepts(session, token: token, now: now))
+        #expect(!BrowserSession.accepts(session, token: token, now: now.addingTimeInterval(61)))  // expired
+        #expect(!BrowserSession.accepts(session, token: other, now: now))  // another token's (a new token revokes)
+        // Any change to the expiry, the nonce or the signature breaks the signature.
+        var parts = session.split(separator: ".").map(String.init)
+        let longer = [String(Int(parts[0])! + 86_400), parts[1], parts[2]].joined(separator: ".")
+        #expect(!BrowserSession.accepts(longer, token: token, now: now))
+        parts[1] = String(parts[1].reversed())
+        #expect(!BrowserSession.accepts(parts.joined(separator: "."), token: token, now: now))
+        for malformed in ["", "1.2", "a.b.c", "\(session).x", Self.token] {
+            #expect(!BrowserSession.accepts(malformed, token: token, now: now), "\(malformed)")
+        }
+        // Two sessions are never the same value.
+        #expect(BrowserSession.issue(token: token, expires: now) != BrowserSession.issue(token: token, expires: now))
+    }
+
+    @Test func hmacAndSHA256MatchTheirTestVectors() {
+        func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+        // FIPS 180-4 examples.
+        #expect(hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hex(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        // RFC 4231 test cases 2 and 6 (a key longer than the block).
+        #expect(hex(SHA256.hmac(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
+            == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(hex(SHA256.hmac(key: [UInt8](repeating: 0xaa, count: 131),
+                                message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
+            == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+    }
+
+    @Test func anExpiredTokenIsRefusedWithItsSessions() async throws {
+        let token = try #require(PairingToken(validating: Self.token))
+        let router = HTTPRouter()
+        let expired = AccessPolicy(next: router, hosts: HTTPHostAllowList(["localhost"]), token: token,
+                                   tokenExpires: Date().addingTimeInterval(-1), currentAddresses: { [] })
+        let session = BrowserSession.issue(token: token, expires: Date().addingTimeInterval(60))
+        for headers in [["Authorization": "Bearer \(Self.token)"], ["Cookie": "cdb_session=\(session)"], [:]] {
+            let target = headers.isEmpty ? "/?token=\(Self.token)" : "/api/health"
+            var fields: HTTPHeaders = ["Host": "localhost"]
+            for (name, value) in headers { fields.set(name, value) }
+            let request = try HTTPRequest(method: .GET, target: target, headers: fields)
+            let response = await expired.respond(to: request)
+            #expect(response.status.code == 401, "\(target) \(headers)")
+            #expect(String(decoding: response.body, as: UTF8.self).contains("expired"), "\(target)")
         }
     }
 
@@ -104,9 +166,9 @@ final class AccessPolicyTests {
             ("/?token=\(almost)", []),
             ("/?token=", []),
             ("/?token=\(Self.token)x", []),
-            ("/api/health", ["Cookie: cdb_token_\(port)=\(almost)"]),
-            ("/api/health", ["Cookie: cdb_token_1=\(Self.token)"]),  // another server's cookie
-            ("/api/health", ["Cookie: cdb_token=\(Self.token)"]),
+            ("/api/health", ["Cookie: cdb_session_\(port)=\(almost)"]),
+            ("/api/health", ["Cookie: cdb_session_\(port)=\(Self.token)"]),  // the token is no session
+            ("/api/health", ["Cookie: cdb_token_\(port)=\(Self.token)"]),  // the old cookie, holding the token
             ("/api/health", ["Authorization: Bearer \(almost)"]),
             ("/api/health", ["Authorization: Basic \(Self.token)"]),
             ("/api/health", ["Authorization: Bearer"]),
@@ -252,36 +314,32 @@ final class AccessPolicyTests {
         let visit = try await RawConnection.exchange("GET /?token=\(token) HTTP/1.1\r\nHost: localhost:\(info.port)\r\n\r\n", port: info.port)
         guard case .response(let reply) = visit else { Issue.record("no response"); return }
         let cookie = try #require(reply.header("Set-Cookie"))
-        #expect(cookie.hasPrefix("cdb_token_\(info.port)=\(token); Path=/; HttpOnly; SameSite=Strict; Max-Age="))
+        #expect(cookie.hasPrefix("cdb_session_\(info.port)=") && !cookie.contains(token))
         let maxAge = try #require(cookie.components(separatedBy: "Max-Age=").last.flatMap { Int($0) })
         #expect(maxAge <= Int(PairingTokenFile.lifetime) && maxAge > Int(PairingTokenFile.lifetime) - 3600)
+        let session = try #require(cookie.split(separator: ";").first.map(String.init))
         first.stop()
 
+        // The relaunched app has the same token, so the browser's session cookie still opens it.
         let relaunched = try await launch()
         defer { relaunched.stop() }
-        #expect(try relaunched.start().pairingToken == token)
+        let again = try relaunched.start()
+        #expect(again.pairingToken == token)
+        #expect(try await RawConnection.exchange(
+            "GET /api/health HTTP/1.1\r\nHost: localhost:\(again.port)\r\nCookie: \(session.replacingOccurrences(of: "_\(info.port)=", with: "_\(again.port)="))\r\n\r\n",
+            port: again.port).status == 200)
     }
 
-    @Test func pairingStillWorksAfterTheRememberedTokensDate() async throws {
-        // A server started near the end of its token's life keeps accepting it; past that date its cookie must
-        // not be sent with Max-Age=0 (the browser would drop it and pairing would be impossible).
+    @Test func aRememberedTokenNearItsEndIsReplacedAtLaunch() throws {
+        // Less than a day left: replaced now, rather than expire in the middle of a debugging session.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pairing-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("app.pairing-token")
-        let token = PairingTokenFile.load(from: file).token
-        let almostExpired = Date().addingTimeInterval(-PairingTokenFile.lifetime + 1)
-        try FileManager.default.setAttributes([.modificationDate: almostExpired], ofItemAtPath: file.path)
-        var options = CoreDataBrowserServer.Options.forTests(bind: .allInterfaces)
-        options.pairingTokenFile = file
-        let server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
-        defer { server.stop() }
-        let info = try server.start()
-        #expect(info.pairingToken == token.value)
-        try await Task.sleep(nanoseconds: 2_000_000_000) // past the token's date
-        let visit = try await RawConnection.exchange("GET /?token=\(token.value) HTTP/1.1\r\nHost: localhost:\(info.port)\r\n\r\n", port: info.port)
-        guard case .response(let reply) = visit else { Issue.record("no response"); return }
-        #expect(reply.status == 200)
-        #expect(reply.header("Set-Cookie") == "cdb_token_\(info.port)=\(token.value); Path=/; HttpOnly; SameSite=Strict")
+        let first = PairingTokenFile.load(from: file).token
+        let now = Date()
+        #expect(PairingTokenFile.load(from: file, now: now.addingTimeInterval(PairingTokenFile.lifetime - PairingTokenFile.renewalMargin - 60)).token == first)
+        let renewed = PairingTokenFile.load(from: file, now: now.addingTimeInterval(PairingTokenFile.lifetime - PairingTokenFile.renewalMargin + 60))
+        #expect(renewed.token != first)
     }
 
     @Test func disablingTheTokenIsExplicit() async throws {
