@@ -58,6 +58,7 @@ struct ContentDetection {
         }
         if ProtobufDecoder.isMessage(bytes, 0..<size) {
             let budget = ContentNodeBudget(limits: limits)
+            _ = budget.take() // the message node itself
             let fields = ProtobufDecoder.nodes(bytes, 0..<size, depth: 1, budget: budget)
             let report = ContentReport(
                 kind: .protobuf, size: size, tree: ContentNode(type: "message", children: fields), truncated: budget.sentences)
