@@ -175,10 +175,13 @@ struct Inflater {
             guard distance <= output.count else { throw .invalid("a back-reference points before the start of the output") }
             let room = maxOutput - output.count
             let copied = min(length, room)
-            var from = output.count - distance
-            for _ in 0..<copied {
-                output.append(output[from])
-                from += 1
+            // Grow once, then copy forward byte by byte: a distance shorter than the length repeats the bytes
+            // just written (RFC 1951 §3.2.3), so this is not a memmove.
+            let from = output.count - distance
+            let to = output.count
+            output.append(contentsOf: repeatElement(0, count: copied))
+            output.withUnsafeMutableBufferPointer { buffer in
+                for offset in 0..<copied { buffer[to + offset] = buffer[from + offset] }
             }
             if copied < length { throw .limitReached }
         }

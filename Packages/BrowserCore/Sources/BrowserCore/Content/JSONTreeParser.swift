@@ -16,6 +16,8 @@ struct JSONTreeParser {
 
     private struct Frame {
         var isObject: Bool
+        /// Mirrors `node != nil`, read on every value without touching (and copying) the node.
+        var isRecording: Bool
         var node: ContentNode?
         var pendingKey: String?
         var count = 0
@@ -81,7 +83,7 @@ struct JSONTreeParser {
 
     /// Whether the value about to be parsed will be shown: its container is shown and the tree has room.
     private var recordsNextValue: Bool {
-        open.count == 0 || (open.count == frames.count && frames[frames.count - 1].node != nil)
+        open.count == 0 || (open.count == frames.count && frames[frames.count - 1].isRecording)
     }
 
     private mutating func run() throws(Stop) {
@@ -92,7 +94,7 @@ struct JSONTreeParser {
                 step = try parseValue()
             case .key:
                 guard try next() == UInt8(ascii: "\"") else { throw .invalid }
-                let recording = open.count == frames.count && frames[frames.count - 1].node != nil
+                let recording = open.count == frames.count && frames[frames.count - 1].isRecording
                 let key = try parseString(decode: recording)
                 guard try next() == UInt8(ascii: ":") else { throw .invalid }
                 index += 1
@@ -126,7 +128,7 @@ struct JSONTreeParser {
             open.append(isObject)
             if open.count <= budget.limits.maxDepth {
                 let node = recording && budget.take() ? ContentNode(type: isObject ? "dict" : "array") : nil
-                frames.append(Frame(isObject: isObject, node: node))
+                frames.append(Frame(isObject: isObject, isRecording: node != nil, node: node))
             } else {
                 budget.noteDepthLimit()
             }
@@ -173,7 +175,7 @@ struct JSONTreeParser {
         let count = frames[position].count
         frames[position].count += 1
         // A nil node was cut by the depth or node limit, which noted itself.
-        guard var node, frames[position].node != nil else { return }
+        guard var node, frames[position].isRecording else { return }
         node.label = frames[position].isObject ? frames[position].pendingKey : String(count)
         frames[position].node!.children.append(node)
     }
@@ -238,15 +240,9 @@ struct JSONTreeParser {
     private mutating func parseString(decode: Bool) throws(Stop) -> String? {
         index += 1
         let limit = budget.limits.maxStringPreview
-        var text = decode ? "" : nil
+        var text = ""
         var shown = 0
         var runStart = index
-        func flush(_ end: Int) {
-            guard text != nil, shown < limit, end > runStart else { return }
-            let run = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self)
-            text! += run
-            shown += run.count
-        }
         while true {
             // The plain run: most of a string, scanned without decoding.
             while index < bytes.count {
@@ -257,7 +253,11 @@ struct JSONTreeParser {
             guard index < bytes.count else { throw .ended }
             let byte = bytes[index]
             if byte < 0x20 { throw .invalid }
-            flush(index)
+            if decode, shown < limit, index > runStart {
+                let run = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[runStart..<min(index, runStart + 4 * limit)]), as: UTF8.self)
+                text += run
+                shown += run.count
+            }
             index += 1
             if byte == 0x22 { break }
             // RFC 8259 §7 escapes.
@@ -283,13 +283,13 @@ struct JSONTreeParser {
                 }
             default: throw .invalid
             }
-            if text != nil, shown < limit, let scalar {
-                text!.unicodeScalars.append(scalar)
+            if decode, shown < limit, let scalar {
+                text.unicodeScalars.append(scalar)
                 shown += 1
             }
             runStart = index
         }
-        guard let text else { return nil }
+        guard decode else { return nil }
         return ContentFormatting.preview(text, limit: limit)
     }
 

@@ -17,6 +17,20 @@ struct TextScan {
         var index = 0
         let count = bytes.count
         while index < count {
+            // Fast path: eight ASCII bytes, none below 0x20 and none DEL, skipped at once. SWAR ("has less than
+            // n" from Bit Twiddling Hacks): subtracting 0x20 from each byte borrows into its high bit only below
+            // 0x20; adding 1 to an ASCII byte sets its high bit only for 0x7F.
+            if count - index >= 8 {
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let highs: UInt64 = 0x8080_8080_8080_8080
+                let belowSpace = (word &- ones &* 0x20) & ~word & highs
+                let isDelete = (word &+ ones) & highs
+                if word & highs == 0, belowSpace == 0, isDelete == 0 {
+                    index += 8
+                    continue
+                }
+            }
             let byte = bytes[index]
             if byte < 0x80 {
                 if byte < 0x20 {
