@@ -26,7 +26,9 @@ struct JSONTreeParser {
     private enum Step {
         case value
         case key
-        case completed(ContentNode?)
+        case completed(ContentNode)
+        /// A value completed that is not shown: the common case past the node limit, with no node to move.
+        case skipped
     }
 
     private enum Stop: Error {
@@ -100,8 +102,8 @@ struct JSONTreeParser {
                 index += 1
                 if recording { frames[frames.count - 1].pendingKey = key }
                 step = .value
-            case .completed(let node):
-                attach(node)
+            case .completed, .skipped:
+                if case .completed(let node) = step { attach(node) } else { countSkipped() }
                 guard let isObject = open.last else {
                     // The top-level value is complete: only whitespace may follow.
                     guard peekNonSpace() == nil else { throw .invalid }
@@ -111,7 +113,7 @@ struct JSONTreeParser {
                 index += 1
                 switch separator {
                 case UInt8(ascii: ","): step = isObject ? .key : .value
-                case UInt8(ascii: "}") where isObject, UInt8(ascii: "]") where !isObject: step = .completed(close())
+                case UInt8(ascii: "}") where isObject, UInt8(ascii: "]") where !isObject: step = completed(close())
                 default: throw .invalid
                 }
             }
@@ -134,19 +136,19 @@ struct JSONTreeParser {
             }
             if try next() == UInt8(ascii: isObject ? "}" : "]") {
                 index += 1
-                return .completed(close())
+                return completed(close())
             }
             return isObject ? .key : .value
         case UInt8(ascii: "\""):
             let text = try parseString(decode: recording)
-            return .completed(recording && budget.take() ? ContentNode(type: "string", value: text) : nil)
-        case UInt8(ascii: "t"): return .completed(try literal("true", recording, type: "bool"))
-        case UInt8(ascii: "f"): return .completed(try literal("false", recording, type: "bool"))
-        case UInt8(ascii: "n"): return .completed(try literal("null", recording, type: "null"))
+            return completed(recording && budget.take() ? ContentNode(type: "string", value: text) : nil)
+        case UInt8(ascii: "t"): return completed(try literal("true", recording, type: "bool"))
+        case UInt8(ascii: "f"): return completed(try literal("false", recording, type: "bool"))
+        case UInt8(ascii: "n"): return completed(try literal("null", recording, type: "null"))
         default:
             let start = index
             let isInteger = try parseNumber()
-            guard recording, budget.take() else { return .completed(nil) }
+            guard recording, budget.take() else { return .skipped }
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             return .completed(ContentNode(type: isInteger ? "int" : "real", value: ContentFormatting.preview(text, limit: budget.limits.maxStringPreview)))
         }
@@ -162,6 +164,15 @@ struct JSONTreeParser {
         guard var node = frame.node else { return nil }
         if node.children.count < frame.count { node.childCount = frame.count }
         return node
+    }
+
+    private func completed(_ node: ContentNode?) -> Step {
+        node.map(Step.completed) ?? .skipped
+    }
+
+    /// Counts a completed value that is not shown in its container.
+    private mutating func countSkipped() {
+        if !open.isEmpty, open.count == frames.count { frames[frames.count - 1].count += 1 }
     }
 
     /// Counts a completed value in its container and adds its node there (or makes it the root).
