@@ -161,7 +161,7 @@ struct ContentDetection {
 
     private func text(_ bytes: UnsafeRawBufferPointer, complete: Bool) -> (ContentReport, String)? {
         let scan = TextScan(bytes, complete: complete)
-        guard scan.isValidUTF8 else { return nil }
+        guard scan.isValidUTF8, !scan.stoppedEarly else { return nil }
         let size = bytes.count
         var start = bytes.matches("\u{FEFF}") ? 3 : 0
         while let byte = bytes.byte(at: start), [0x20, 0x09, 0x0A, 0x0D].contains(byte) { start += 1 }

@@ -200,10 +200,16 @@ struct Inflater {
             guard distance <= count else { throw .invalid("a back-reference points before the start of the output") }
             let copied = min(length, maxOutput - count)
             reserve(copied)
-            // Forward, byte by byte: a distance shorter than the length repeats the bytes just written
-            // (RFC 1951 §3.2.3), so this is not a memmove.
+            // A distance shorter than the length repeats the bytes just written (RFC 1951 §3.2.3): a run of one
+            // byte is a fill, a distance at least the length a plain copy, anything else byte by byte.
             let from = count - distance
-            for offset in 0..<copied { output[count + offset] = output[from + offset] }
+            if distance == 1 {
+                (output + count).update(repeating: output[from], count: copied)
+            } else if distance >= copied {
+                (output + count).update(from: output + from, count: copied)
+            } else {
+                for offset in 0..<copied { output[count + offset] = output[from + offset] }
+            }
             count += copied
             if copied < length { throw .limitReached }
         }

@@ -7,6 +7,9 @@ struct TextScan {
     /// C0 controls other than tab, line feed, form feed and carriage return, and DEL.
     var controlCount = 0
     var byteCount = 0
+    /// The scan stopped at a NUL or once the controls were too many for text: the bytes are neither text nor
+    /// JSON, and a 64 MB inflated bomb of zeros should not be read to its end to learn it.
+    var stoppedEarly = false
 
     /// Text: valid UTF-8, no NUL, and at most one control character in a hundred bytes (escape sequences and
     /// the odd vertical tab survive; binary formats do not).
@@ -38,6 +41,10 @@ struct TextScan {
                     if byte != 0x09, byte != 0x0A, byte != 0x0C, byte != 0x0D { controlCount += 1 }
                 } else if byte == 0x7F {
                     controlCount += 1
+                }
+                if hasNUL || controlCount * 100 > count {
+                    stoppedEarly = true
+                    return
                 }
                 index += 1
                 continue
