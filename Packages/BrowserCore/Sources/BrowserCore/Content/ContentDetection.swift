@@ -111,9 +111,8 @@ struct ContentDetection {
         let format = kind == .binaryPlist ? "binary plist" : "XML plist"
         if let archive = KeyedArchiveTreeBuilder(plist: builder) {
             let (tree, rootClass) = archive.build()
-            var report = ContentReport(kind: .keyedArchive, size: size, tree: tree, archivedClass: rootClass,
+            let report = ContentReport(kind: .keyedArchive, size: size, tree: tree, archivedClass: rootClass,
                                        truncated: budget.sentences, problems: archive.problems)
-            if kind == .xmlPlist { report.problems.insert("keyed archive in XML form", at: 0) }
             return (report, rootClass.map { "keyed archive (\($0))" } ?? "keyed archive")
         }
         let tree = builder.node(graph.topReference, label: nil, depth: 0)
