@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Fuzzes the request decoder and the API's query parsing with libFuzzer (swiftc -sanitize=fuzzer,address).
+# Fuzzes the request decoder, the API's query parsing and the content inspector with libFuzzer (swiftc -sanitize=fuzzer,address).
 #
 #   scripts/fuzz/run.sh                 30 s per target (what scripts/test.sh runs: about a minute in all)
 #   scripts/fuzz/run.sh 600             10 minutes per target
-#   scripts/fuzz/run.sh 60 query        one target: http (RequestDecoderFuzzer.swift) or query (QueryFuzzer.swift)
+#   scripts/fuzz/run.sh 60 query        one target: http (RequestDecoderFuzzer.swift), query (QueryFuzzer.swift)
+#                                       or content (ContentFuzzer.swift)
 #
 # Each target is one swiftc invocation over the brick sources it needs plus its harness, compiled into one
 # module so internal types are reachable; nothing is added to any Package.swift. Seeds: scripts/fuzz/corpus/
@@ -19,7 +20,7 @@ cd "$(dirname "$0")"
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(http query)
+[ ${#targets[@]} -gt 0 ] || targets=(http query content)
 
 root=../..
 out=out
@@ -30,7 +31,8 @@ sources_for() {
     http) find "$root/Packages/BrowserHTTP/Sources" -name '*.swift' | sort; echo RequestDecoderFuzzer.swift ;;
     query) find "$root/Packages/BrowserHTTP/Sources" "$root/Packages/BrowserCore/Sources" -name '*.swift' | sort
            echo QueryFuzzer.swift ;;
-    *) echo "scripts/fuzz/run.sh: unknown target $1 (http or query)" >&2; exit 2 ;;
+    content) find "$root/Packages/BrowserCore/Sources" -name '*.swift' | sort; echo ContentFuzzer.swift ;;
+    *) echo "scripts/fuzz/run.sh: unknown target $1 (http, query or content)" >&2; exit 2 ;;
   esac
 }
 

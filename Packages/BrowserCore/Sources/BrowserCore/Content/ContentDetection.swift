@@ -58,6 +58,7 @@ struct ContentDetection {
         }
         if ProtobufDecoder.isMessage(bytes, 0..<size) {
             let budget = ContentNodeBudget(limits: limits)
+            _ = budget.take() // the message node itself
             let fields = ProtobufDecoder.nodes(bytes, 0..<size, depth: 1, budget: budget)
             let report = ContentReport(
                 kind: .protobuf, size: size, tree: ContentNode(type: "message", children: fields), truncated: budget.sentences)
@@ -110,9 +111,8 @@ struct ContentDetection {
         let format = kind == .binaryPlist ? "binary plist" : "XML plist"
         if let archive = KeyedArchiveTreeBuilder(plist: builder) {
             let (tree, rootClass) = archive.build()
-            var report = ContentReport(kind: .keyedArchive, size: size, tree: tree, archivedClass: rootClass,
+            let report = ContentReport(kind: .keyedArchive, size: size, tree: tree, archivedClass: rootClass,
                                        truncated: budget.sentences, problems: archive.problems)
-            if kind == .xmlPlist { report.problems.insert("keyed archive in XML form", at: 0) }
             return (report, rootClass.map { "keyed archive (\($0))" } ?? "keyed archive")
         }
         let tree = builder.node(graph.topReference, label: nil, depth: 0)
@@ -160,7 +160,7 @@ struct ContentDetection {
 
     private func text(_ bytes: UnsafeRawBufferPointer, complete: Bool) -> (ContentReport, String)? {
         let scan = TextScan(bytes, complete: complete)
-        guard scan.isValidUTF8 else { return nil }
+        guard scan.isValidUTF8, !scan.stoppedEarly else { return nil }
         let size = bytes.count
         var start = bytes.matches("\u{FEFF}") ? 3 : 0
         while let byte = bytes.byte(at: start), [0x20, 0x09, 0x0A, 0x0D].contains(byte) { start += 1 }

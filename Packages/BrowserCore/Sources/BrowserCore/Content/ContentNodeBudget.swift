@@ -1,5 +1,5 @@
-/// Counts the tree nodes a report builds, shared by every decoder of one inspection (nested inspections
-/// included), and records which limits were hit so each is reported once.
+/// Counts the nodes of one report's tree, shared by the decoders that build it, and records which limits were
+/// hit so each is reported once.
 final class ContentNodeBudget {
     let limits: ContentLimits
     private(set) var used = 0
@@ -20,8 +20,6 @@ final class ContentNodeBudget {
         return true
     }
 
-    var isExhausted: Bool { used >= limits.maxTreeNodes }
-
     /// Whether a node at `depth` (the root is 0) may be shown; notes the limit when not.
     func allows(depth: Int) -> Bool {
         guard depth < limits.maxDepth else {
@@ -31,8 +29,8 @@ final class ContentNodeBudget {
         return true
     }
 
+    /// For parsers that check the depth themselves (JSON keeps validating past it).
     func noteDepthLimit() { hitDepthLimit = true }
-    func noteNodeLimit() { hitNodeLimit = true }
 
     /// The sentences for `ContentReport.truncated`.
     var sentences: [String] {

@@ -36,7 +36,9 @@ enum ISOMediaHeaderParser {
         var best: ImageInfo?
         search(bytes, range: ftypSize..<bytes.count, path: boxPath[...], visited: &visited) { offset in
             guard let width = bytes.uint32BE(at: offset), let height = bytes.uint32BE(at: offset + 4) else { return }
-            if width * height > (best.map { $0.width * $0.height } ?? -1) { best = ImageInfo(width: width, height: height) }
+            // The largest image wins (a grid's size over its tiles'); 32-bit sizes, so compare areas as doubles.
+            let area = Double(width) * Double(height)
+            if area > (best.map { Double($0.width) * Double($0.height) } ?? -1) { best = ImageInfo(width: width, height: height) }
         }
         header.image = best
         if best == nil { header.problems.append("no image size (ispe) found") }

@@ -26,13 +26,18 @@ struct Inflater {
     private var position: Int
     private var bitBuffer: UInt64 = 0
     private var bitCount = 0
-    private var output: [UInt8] = []
+    /// The output, written through a pointer (an Array's append checks capacity and uniqueness per byte, which
+    /// was most of the time spent inflating): `count` bytes of `capacity`, doubled as needed up to `maxOutput`.
+    private var output: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
     private let maxOutput: Int
 
     static func inflate(_ input: UnsafeRawBufferPointer, from start: Int, maxOutput: Int) -> Result {
-        var inflater = Inflater(input: input, position: start, maxOutput: maxOutput)
-        // Room for a typical ratio up front; Array doubles past it.
-        inflater.output.reserveCapacity(min(maxOutput, max(1024, (input.count - start) * 4)))
+        // Room for a typical ratio up front.
+        let initial = min(maxOutput, max(1024, (input.count - start) * 4))
+        var inflater = Inflater(input: input, position: start, maxOutput: maxOutput, capacity: initial)
+        defer { inflater.output.deallocate() }
         var failure: String?
         var inputEnded = false
         var stopped = false
@@ -48,13 +53,28 @@ struct Inflater {
             }
         }
         let consumed = inflater.position - inflater.bitCount / 8
-        return Result(output: inflater.output, consumed: consumed, stoppedAtLimit: stopped, failure: failure, inputEnded: inputEnded)
+        let output = Array(UnsafeBufferPointer(start: inflater.output, count: inflater.count))
+        return Result(output: output, consumed: consumed, stoppedAtLimit: stopped, failure: failure, inputEnded: inputEnded)
     }
 
-    private init(input: UnsafeRawBufferPointer, position: Int, maxOutput: Int) {
+    private init(input: UnsafeRawBufferPointer, position: Int, maxOutput: Int, capacity: Int) {
         self.input = input
         self.position = position
         self.maxOutput = maxOutput
+        self.capacity = max(1, capacity)
+        output = .allocate(capacity: self.capacity)
+    }
+
+    /// Makes room for `needed` more bytes (the caller has capped `needed` at the limit).
+    private mutating func reserve(_ needed: Int) {
+        guard count + needed > capacity else { return }
+        var grown = capacity
+        while grown < count + needed { grown = min(maxOutput, grown * 2) }
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        larger.update(from: output, count: count)
+        output.deallocate()
+        output = larger
+        capacity = grown
     }
 
     private mutating func run() throws(Failure) {
@@ -129,18 +149,23 @@ struct Inflater {
     }
 
     /// Copies `count` input bytes to the output (stored blocks), up to the limit.
-    private mutating func emitRun(_ count: Int) throws(Failure) {
-        let room = maxOutput - output.count
-        let taken = min(count, room)
-        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[position..<position + taken]))
+    private mutating func emitRun(_ length: Int) throws(Failure) {
+        let taken = min(length, maxOutput - count)
+        reserve(taken)
+        if taken > 0 { (output + count).update(from: input.baseAddress!.advanced(by: position).assumingMemoryBound(to: UInt8.self), count: taken) }
+        count += taken
         position += taken
-        if taken < count { throw .limitReached }
+        if taken < length { throw .limitReached }
     }
 
     @inline(__always)
     private mutating func emit(_ byte: UInt8) throws(Failure) {
-        guard output.count < maxOutput else { throw .limitReached }
-        output.append(byte)
+        if count == capacity {
+            guard count < maxOutput else { throw .limitReached }
+            reserve(1)
+        }
+        output[count] = byte
+        count += 1
     }
 
     // RFC 1951 §3.2.5: lengths 3…258 and distances 1…32768 as a base plus extra bits.
@@ -172,14 +197,20 @@ struct Inflater {
             let distanceCode = try decode(distances)
             guard distanceCode < 30 else { throw .invalid("invalid distance code \(distanceCode)") }
             let distance = Self.distanceBase[distanceCode] + (try bits(Self.distanceExtra[distanceCode]))
-            guard distance <= output.count else { throw .invalid("a back-reference points before the start of the output") }
-            let room = maxOutput - output.count
-            let copied = min(length, room)
-            var from = output.count - distance
-            for _ in 0..<copied {
-                output.append(output[from])
-                from += 1
+            guard distance <= count else { throw .invalid("a back-reference points before the start of the output") }
+            let copied = min(length, maxOutput - count)
+            reserve(copied)
+            // A distance shorter than the length repeats the bytes just written (RFC 1951 §3.2.3): a run of one
+            // byte is a fill, a distance at least the length a plain copy, anything else byte by byte.
+            let from = count - distance
+            if distance == 1 {
+                (output + count).update(repeating: output[from], count: copied)
+            } else if distance >= copied {
+                (output + count).update(from: output + from, count: copied)
+            } else {
+                for offset in 0..<copied { output[count + offset] = output[from + offset] }
             }
+            count += copied
             if copied < length { throw .limitReached }
         }
     }

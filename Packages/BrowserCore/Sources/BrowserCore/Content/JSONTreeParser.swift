@@ -16,6 +16,8 @@ struct JSONTreeParser {
 
     private struct Frame {
         var isObject: Bool
+        /// Mirrors `node != nil`, read on every value without touching (and copying) the node.
+        var isRecording: Bool
         var node: ContentNode?
         var pendingKey: String?
         var count = 0
@@ -24,7 +26,9 @@ struct JSONTreeParser {
     private enum Step {
         case value
         case key
-        case completed(ContentNode?)
+        case completed(ContentNode)
+        /// A value completed that is not shown: the common case past the node limit, with no node to move.
+        case skipped
     }
 
     private enum Stop: Error {
@@ -81,7 +85,7 @@ struct JSONTreeParser {
 
     /// Whether the value about to be parsed will be shown: its container is shown and the tree has room.
     private var recordsNextValue: Bool {
-        open.count == 0 || (open.count == frames.count && frames[frames.count - 1].node != nil)
+        open.count == 0 || (open.count == frames.count && frames[frames.count - 1].isRecording)
     }
 
     private mutating func run() throws(Stop) {
@@ -92,14 +96,14 @@ struct JSONTreeParser {
                 step = try parseValue()
             case .key:
                 guard try next() == UInt8(ascii: "\"") else { throw .invalid }
-                let recording = open.count == frames.count && frames[frames.count - 1].node != nil
+                let recording = open.count == frames.count && frames[frames.count - 1].isRecording
                 let key = try parseString(decode: recording)
                 guard try next() == UInt8(ascii: ":") else { throw .invalid }
                 index += 1
                 if recording { frames[frames.count - 1].pendingKey = key }
                 step = .value
-            case .completed(let node):
-                attach(node)
+            case .completed, .skipped:
+                if case .completed(let node) = step { attach(node) } else { countSkipped() }
                 guard let isObject = open.last else {
                     // The top-level value is complete: only whitespace may follow.
                     guard peekNonSpace() == nil else { throw .invalid }
@@ -109,7 +113,7 @@ struct JSONTreeParser {
                 index += 1
                 switch separator {
                 case UInt8(ascii: ","): step = isObject ? .key : .value
-                case UInt8(ascii: "}") where isObject, UInt8(ascii: "]") where !isObject: step = .completed(close())
+                case UInt8(ascii: "}") where isObject, UInt8(ascii: "]") where !isObject: step = completed(close())
                 default: throw .invalid
                 }
             }
@@ -126,25 +130,25 @@ struct JSONTreeParser {
             open.append(isObject)
             if open.count <= budget.limits.maxDepth {
                 let node = recording && budget.take() ? ContentNode(type: isObject ? "dict" : "array") : nil
-                frames.append(Frame(isObject: isObject, node: node))
+                frames.append(Frame(isObject: isObject, isRecording: node != nil, node: node))
             } else {
                 budget.noteDepthLimit()
             }
             if try next() == UInt8(ascii: isObject ? "}" : "]") {
                 index += 1
-                return .completed(close())
+                return completed(close())
             }
             return isObject ? .key : .value
         case UInt8(ascii: "\""):
             let text = try parseString(decode: recording)
-            return .completed(recording && budget.take() ? ContentNode(type: "string", value: text) : nil)
-        case UInt8(ascii: "t"): return .completed(try literal("true", recording, type: "bool"))
-        case UInt8(ascii: "f"): return .completed(try literal("false", recording, type: "bool"))
-        case UInt8(ascii: "n"): return .completed(try literal("null", recording, type: "null"))
+            return completed(recording && budget.take() ? ContentNode(type: "string", value: text) : nil)
+        case UInt8(ascii: "t"): return completed(try literal("true", recording, type: "bool"))
+        case UInt8(ascii: "f"): return completed(try literal("false", recording, type: "bool"))
+        case UInt8(ascii: "n"): return completed(try literal("null", recording, type: "null"))
         default:
             let start = index
             let isInteger = try parseNumber()
-            guard recording, budget.take() else { return .completed(nil) }
+            guard recording, budget.take() else { return .skipped }
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             return .completed(ContentNode(type: isInteger ? "int" : "real", value: ContentFormatting.preview(text, limit: budget.limits.maxStringPreview)))
         }
@@ -162,6 +166,15 @@ struct JSONTreeParser {
         return node
     }
 
+    private func completed(_ node: ContentNode?) -> Step {
+        node.map(Step.completed) ?? .skipped
+    }
+
+    /// Counts a completed value that is not shown in its container.
+    private mutating func countSkipped() {
+        if !open.isEmpty, open.count == frames.count { frames[frames.count - 1].count += 1 }
+    }
+
     /// Counts a completed value in its container and adds its node there (or makes it the root).
     private mutating func attach(_ node: ContentNode?) {
         guard !open.isEmpty else {
@@ -173,7 +186,7 @@ struct JSONTreeParser {
         let count = frames[position].count
         frames[position].count += 1
         // A nil node was cut by the depth or node limit, which noted itself.
-        guard var node, frames[position].node != nil else { return }
+        guard var node, frames[position].isRecording else { return }
         node.label = frames[position].isObject ? frames[position].pendingKey : String(count)
         frames[position].node!.children.append(node)
     }
@@ -238,15 +251,9 @@ struct JSONTreeParser {
     private mutating func parseString(decode: Bool) throws(Stop) -> String? {
         index += 1
         let limit = budget.limits.maxStringPreview
-        var text = decode ? "" : nil
+        var text = ""
         var shown = 0
         var runStart = index
-        func flush(_ end: Int) {
-            guard text != nil, shown < limit, end > runStart else { return }
-            let run = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self)
-            text! += run
-            shown += run.count
-        }
         while true {
             // The plain run: most of a string, scanned without decoding.
             while index < bytes.count {
@@ -257,7 +264,11 @@ struct JSONTreeParser {
             guard index < bytes.count else { throw .ended }
             let byte = bytes[index]
             if byte < 0x20 { throw .invalid }
-            flush(index)
+            if decode, shown < limit, index > runStart {
+                let run = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[runStart..<min(index, runStart + 4 * limit)]), as: UTF8.self)
+                text += run
+                shown += run.count
+            }
             index += 1
             if byte == 0x22 { break }
             // RFC 8259 §7 escapes.
@@ -283,13 +294,13 @@ struct JSONTreeParser {
                 }
             default: throw .invalid
             }
-            if text != nil, shown < limit, let scalar {
-                text!.unicodeScalars.append(scalar)
+            if decode, shown < limit, let scalar {
+                text.unicodeScalars.append(scalar)
                 shown += 1
             }
             runStart = index
         }
-        guard let text else { return nil }
+        guard decode else { return nil }
         return ContentFormatting.preview(text, limit: limit)
     }
 

@@ -7,6 +7,9 @@ struct TextScan {
     /// C0 controls other than tab, line feed, form feed and carriage return, and DEL.
     var controlCount = 0
     var byteCount = 0
+    /// The scan stopped at a NUL or once the controls were too many for text: the bytes are neither text nor
+    /// JSON, and a 64 MB inflated bomb of zeros should not be read to its end to learn it.
+    var stoppedEarly = false
 
     /// Text: valid UTF-8, no NUL, and at most one control character in a hundred bytes (escape sequences and
     /// the odd vertical tab survive; binary formats do not).
@@ -17,6 +20,20 @@ struct TextScan {
         var index = 0
         let count = bytes.count
         while index < count {
+            // Fast path: eight ASCII bytes, none below 0x20 and none DEL, skipped at once. SWAR ("has less than
+            // n" from Bit Twiddling Hacks): subtracting 0x20 from each byte borrows into its high bit only below
+            // 0x20; adding 1 to an ASCII byte sets its high bit only for 0x7F.
+            if count - index >= 8 {
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let highs: UInt64 = 0x8080_8080_8080_8080
+                let belowSpace = (word &- ones &* 0x20) & ~word & highs
+                let isDelete = (word &+ ones) & highs
+                if word & highs == 0, belowSpace == 0, isDelete == 0 {
+                    index += 8
+                    continue
+                }
+            }
             let byte = bytes[index]
             if byte < 0x80 {
                 if byte < 0x20 {
@@ -24,6 +41,10 @@ struct TextScan {
                     if byte != 0x09, byte != 0x0A, byte != 0x0C, byte != 0x0D { controlCount += 1 }
                 } else if byte == 0x7F {
                     controlCount += 1
+                }
+                if hasNUL || controlCount * 100 > count {
+                    stoppedEarly = true
+                    return
                 }
                 index += 1
                 continue

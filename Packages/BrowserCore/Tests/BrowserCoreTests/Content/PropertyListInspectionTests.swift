@@ -150,6 +150,7 @@ import Testing
         #expect(report.kind == .keyedArchive)
         #expect(report.archivedClass == "NSMutableString")
         #expect(report.tree?.value == "hello")
+        #expect(report.problems.isEmpty)
     }
 
     @Test func transformerHintIsReportedWhenTheBytesAreNoArchive() {

@@ -73,6 +73,21 @@ import Testing
         #expect(text("note: this").kind == .utf8Text)
     }
 
+    @Test func controlCharactersMakeBinaryNotText() {
+        // 128 bytes of text with DEL or other controls hidden in 8-byte-aligned runs the fast path skips over.
+        let base = Array(String(repeating: "abcdefgh", count: 16).utf8)
+        for control: UInt8 in [0x7F, 0x01, 0x1F] {
+            var bytes = base
+            bytes[13] = control
+            #expect(inspect(bytes).kind == .utf8Text, "one control in 128 bytes is still text")
+            bytes[21] = control
+            #expect(inspect(bytes).kind != .utf8Text, "two controls in 128 bytes are not")
+        }
+        var invalid = base
+        invalid[40] = 0xC0
+        #expect(inspect(invalid).kind != .utf8Text)
+    }
+
     @Test func longTextIsCut() {
         let report = inspect(Array(String(repeating: "abc", count: 100).utf8), limits: ContentLimits(maxTextPreview: 10))
         #expect(report.text == "abcabcabca…")
