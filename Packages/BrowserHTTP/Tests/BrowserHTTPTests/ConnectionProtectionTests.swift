@@ -11,7 +11,8 @@ import Darwin
 /// What keeps a client on the network from holding every connection slot, and the listener alive when the
 /// system takes it away. Real sockets on loopback; several client machines are played by binding the
 /// clients to different 127.x addresses (Linux routes all of 127/8 to loopback).
-@Suite(.serialized)
+// A time limit so that a wait that never ends fails the run instead of hanging it.
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct ConnectionProtectionTests {
     static func makeRouter() -> HTTPRouter {
         var router = HTTPRouter()

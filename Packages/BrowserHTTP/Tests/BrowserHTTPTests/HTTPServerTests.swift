@@ -6,7 +6,8 @@ import Testing
 ///
 /// Serialized: several tests wait for timeouts or reuse a port just released, and
 /// running them one at a time keeps that deterministic on a small machine.
-@Suite(.serialized)
+// A time limit so that a wait that never ends fails the run instead of hanging it.
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct HTTPServerTests {
     static let bigBody = Data((0..<(4 * 1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
 

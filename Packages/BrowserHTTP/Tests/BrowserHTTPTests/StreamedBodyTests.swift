@@ -4,7 +4,8 @@ import Testing
 
 /// Bodies produced while they are sent (`HTTPStreamedBody`), over real sockets: framing for each HTTP version,
 /// HEAD, back-pressure, a failing or overrunning producer, a client leaving, and the cap on streams at once.
-@Suite(.serialized)
+// A time limit so that a wait that never ends fails the run instead of hanging it.
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct StreamedBodyTests {
     /// Hands out `pieces` in order, counting calls; optionally waits for cancellation at one call.
     final class Pieces: HTTPBodyProducer, @unchecked Sendable {
@@ -23,10 +24,23 @@ struct StreamedBodyTests {
 
         var callCount: Int { lock.withLock { calls } }
 
-        /// The first report of whether the hanging call ended by cancellation (true) or gave up after 10 s.
+        /// Whether the hanging call ended by cancellation (true) or gave up after 10 s (false); nil when it was
+        /// never made within 15 s, so a test that goes wrong fails instead of waiting forever.
         func hangOutcome() async -> Bool? {
-            var iterator = cancellations.makeAsyncIterator()
-            return await iterator.next()
+            let reports = cancellations
+            return await withTaskGroup(of: Bool?.self) { group in
+                group.addTask {
+                    var iterator = reports.makeAsyncIterator()
+                    return await iterator.next()
+                }
+                group.addTask {
+                    try? await Task.sleep(nanoseconds: 15_000_000_000)
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
         }
 
         func nextChunk() async throws -> Data? {
@@ -148,13 +162,15 @@ struct StreamedBodyTests {
     }
 
     @Test func aClientLeavingMidStreamCancelsTheProducer() async throws {
-        let pieces = Pieces(Self.abc, hangAt: 2)
+        // The first piece hangs: it is asked for as soon as the head is written, so before the client can have
+        // read the head and left (a later piece might never be asked for, if the server saw the client go first).
+        let pieces = Pieces(Self.abc, hangAt: 1)
         try await withServer({ _ in .stream(pieces, length: nil, contentType: "text/plain") }) { port in
             do {
                 let client = try RawClient(port: port)
                 client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(await client.readMore() == .data)
-            }  // closed while the second piece is being made
+            }  // closed while the first piece is being made
             #expect(await pieces.hangOutcome() == true)
         }
     }
@@ -162,7 +178,7 @@ struct StreamedBodyTests {
     @Test func streamsOverTheCapGet503() async throws {
         var limits = HTTPServerLimits()
         limits.maxConcurrentStreams = 1
-        let stalled = Pieces(Self.abc, hangAt: 2)
+        let stalled = Pieces(Self.abc, hangAt: 1)
         try await withServer(limits: limits, { request in
             request.query["n"] == "1"
                 ? .stream(stalled, length: nil, contentType: "text/plain")
