@@ -139,13 +139,17 @@ public struct BrowserService: Sendable {
     public func content(id rawID: String?, attribute rawAttribute: String?) async throws(BrowserError) -> BlobContentDTO {
         let (_, attribute, reader) = try await blobReader(id: rawID, attribute: rawAttribute)
         let bytes = try await call { try await reader.read(0..<min(reader.size, Self.contentInspectionLimit)) }
-        let report = ContentInspector.inspect(bytes, totalSize: reader.size, transformerName: attribute.valueTransformerName)
+        let report = ContentInspector.inspect(bytes, totalSize: reader.size, transformerName: attribute.valueTransformerName,
+                                              limits: Self.contentLimits)
         return BlobContentDTO(report: report, storage: reader.storage)
     }
 
     /// The bytes read to name a served value: enough for every image header the inspector reads (a JPEG's frame
-    /// header may follow 64 KB of EXIF data).
-    static let blobHeadSize = 256 * 1024
+    /// header follows at most 64 KiB of EXIF data), and no more: every Range page of a hex view pays for it.
+    static let blobHeadSize = 72 * 1024
+    /// What `content` shows of a value: a tree of at most 2,000 nodes (a person reads a tree by expanding it; a
+    /// larger one only costs encoding time, and the answer says where it was cut).
+    static let contentLimits = ContentLimits(maxTreeNodes: 2_000)
     /// The most of a value `content` reads and inspects: memory for one request, bounded.
     public static let contentInspectionLimit = 32 * 1024 * 1024
 

@@ -30,23 +30,28 @@ extension RecordReader {
             throw BrowserError.notFound("\(entity.name).\(name) has no column in this store")
         }
         let quoted = quoteIdentifier(column)
-        // Text (a lenient writer) is served as its UTF-8 bytes; numbers likewise as the text SQLite gives them.
-        let sql = "SELECT typeof(\(quoted)), length(CAST(\(quoted) AS BLOB)), substr(CAST(\(quoted) AS BLOB), 1, ?) "
-            + "FROM \(quoteIdentifier(entity.table)) WHERE \"Z_PK\" = ? AND \"Z_ENT\" = ?"
+        // `typeof` and a BLOB's `length` are answered from the record header, without reading the value (SQLite's
+        // length optimisation); other storage classes (text, numbers a lenient writer put there) are small and
+        // measured as the bytes they are served as.
+        let sql = "SELECT typeof(\(quoted)), CASE typeof(\(quoted)) WHEN 'blob' THEN length(\(quoted)) "
+            + "ELSE length(CAST(\(quoted) AS BLOB)) END FROM \(quoteIdentifier(entity.table)) WHERE \"Z_PK\" = ? AND \"Z_ENT\" = ?"
         let statement = try connection.prepare(sql)
-        try statement.bind([.integer(Int64(ExternalStorageMarker.headLength)), .integer(id.primaryKey), .integer(entity.number)])
+        try statement.bind([.integer(id.primaryKey), .integer(entity.number)])
         guard try statement.step() else { return nil }
         let type = statement.value(at: 0).string ?? "null"
         guard type != "null" else { return .some(nil) }
         let length = Int(statement.value(at: 1).int64 ?? 0)
-        let head: [UInt8]
-        if case .blob(let bytes) = statement.value(at: 2) { head = bytes } else { head = [] }
+        let incremental = type == "blob" || type == "text"
+        // The marker and a file name are in the first bytes: read only those.
+        let whole = BlobLocation.Place.column(table: entity.table, column: column, rowid: id.primaryKey, payloadOffset: 0,
+                                              incremental: incremental)
+        let head = attribute.allowsExternalStorage
+            ? try whole.read(offset: 0, count: min(length, ExternalStorageMarker.headLength), in: connection) : []
         let marker = attribute.allowsExternalStorage ? ExternalStorageMarker(head: head) : .inline(payloadOffset: 0)
         switch marker {
         case .inline(let offset):
             let place: BlobLocation.Place = .column(
-                table: entity.table, column: column, rowid: id.primaryKey, payloadOffset: offset,
-                incremental: type == "blob" || type == "text")
+                table: entity.table, column: column, rowid: id.primaryKey, payloadOffset: offset, incremental: incremental)
             return BlobLocation(place: place, size: max(0, length - offset))
         case .external(let fileName):
             let path = (externalDataDirectory as NSString).appendingPathComponent(fileName)
