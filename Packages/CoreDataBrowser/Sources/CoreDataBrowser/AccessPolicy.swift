@@ -81,7 +81,7 @@ struct AccessPolicy: HTTPResponder {
         let session = BrowserSession.issue(token: token, expires: expires)
         let cookie = "\(Self.cookieName(for: request))=\(session); Path=/; HttpOnly; SameSite=Strict; "
             + "Max-Age=\(max(1, Int(expires.timeIntervalSinceNow)))"
-        let location = Self.htmlEscaped(Self.locationWithoutToken(request.target))
+        let location = Self.htmlEscaped(Self.locationWithoutToken(request.originForm))
         let page = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>CoreDataBrowser: paired</title>
@@ -125,13 +125,8 @@ struct AccessPolicy: HTTPResponder {
 
     /// The request's own path and query minus every `token` parameter, other parameters kept byte for byte.
     /// Always a path on this server (one leading "/"), never `//host`, so it cannot redirect elsewhere.
-    static func locationWithoutToken(_ target: String) -> String {
-        var pathAndQuery = Substring(target)
-        if !target.hasPrefix("/") {  // absolute-form: drop "scheme://authority"
-            let afterScheme = target.range(of: "://").map { target[$0.upperBound...] } ?? ""
-            pathAndQuery = afterScheme.firstIndex { $0 == "/" || $0 == "?" }.map { afterScheme[$0...] } ?? ""
-        }
-        let parts = pathAndQuery.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    static func locationWithoutToken(_ originForm: String) -> String {
+        let parts = originForm.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         // Browsers read a leading `\` as `/`, so `/\evil.example` would be `//evil.example`: strip both.
         let path = "/" + (parts.first ?? "").drop { $0 == "/" || $0 == "\\" }
         guard parts.count == 2 else { return path }

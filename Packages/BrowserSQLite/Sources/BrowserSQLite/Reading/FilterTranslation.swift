@@ -5,21 +5,21 @@ import BrowserCore
 /// Attribute names reach SQL only through the mapping's column names (quoted); needles are bound, folded once
 /// per query, and matched by `cdb_contains` (`FoldedContainsFunction`), never by `LIKE`.
 enum FilterTranslation {
-    static func condition(for filter: RecordFilter, entity: EntityMapping, alias: String? = nil,
+    static func condition(for filter: RecordFilter, entity: EntityMapping,
                           arguments: inout [SQLiteValue]) throws(BrowserError) -> String {
         switch filter {
         case .all(let filters):
             guard !filters.isEmpty else { return "1" }
             var parts: [String] = []
-            for part in filters { parts.append(try condition(for: part, entity: entity, alias: alias, arguments: &arguments)) }
+            for part in filters { parts.append(try condition(for: part, entity: entity, arguments: &arguments)) }
             return "(" + parts.joined(separator: " AND ") + ")"
         case .any(let filters):
             guard !filters.isEmpty else { return "0" }
             var parts: [String] = []
-            for part in filters { parts.append(try condition(for: part, entity: entity, alias: alias, arguments: &arguments)) }
+            for part in filters { parts.append(try condition(for: part, entity: entity, arguments: &arguments)) }
             return "(" + parts.joined(separator: " OR ") + ")"
         case .not(let inner):
-            return "(NOT " + (try condition(for: inner, entity: entity, alias: alias, arguments: &arguments)) + ")"
+            return "(NOT " + (try condition(for: inner, entity: entity, arguments: &arguments)) + ")"
         case .comparison(let name, .containsFolded, let value):
             guard let attribute = entity.attribute(named: name) else {
                 throw .badRequest("Cannot search \(entity.name) by \"\(name)\": it is not an attribute of \(entity.name)")
@@ -30,14 +30,14 @@ enum FilterTranslation {
             // An attribute without a column has no text to match.
             guard let column = attribute.column else { return "0" }
             arguments.append(.text(TextFolding.fold(needle)))
-            let reference = (alias.map { $0 + "." } ?? "") + quoteIdentifier(column)
+            let reference = quoteIdentifier(column)
             return "\(FoldedContainsFunction.name)(\(reference), ?)"
         case .comparison(let name, .equals, let value):
             guard let attribute = entity.attribute(named: name) else {
                 throw .badRequest("Cannot compare \(entity.name).\(name): it is not an attribute of \(entity.name)")
             }
             guard let column = attribute.column else { return "0" }
-            let reference = (alias.map { $0 + "." } ?? "") + quoteIdentifier(column)
+            let reference = quoteIdentifier(column)
             switch value {
             case .uuid(let uuid):
                 // Core Data keeps a UUID as its 16 bytes.

@@ -352,13 +352,13 @@ struct RecordReader: Sendable {
         var order: [Term]
     }
 
-    /// `"Z_ENT" IN (?, …)` for the entity numbers, or nil for no restriction.
     /// The condition that picks the entity's rows (its subtree's `Z_ENT`s) out of its table, nil when every row
     /// of the table is one (the entity is the table's root).
     private func rowCondition(of entity: EntityMapping, arguments: inout [SQLiteValue]) -> String? {
         entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments)
     }
 
+    /// `"Z_ENT" IN (?, …)` for the entity numbers, or nil for no restriction.
     private func entityCondition(_ numbers: [Int64]?, alias: String? = nil, arguments: inout [SQLiteValue]) -> String? {
         guard let numbers else { return nil }
         guard !numbers.isEmpty else { return "0" }

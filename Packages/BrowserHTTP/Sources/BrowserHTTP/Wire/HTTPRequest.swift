@@ -10,6 +10,15 @@ public struct HTTPRequest: Sendable, Equatable {
     public var path: String
     /// The decoded query component.
     public var query: HTTPQuery
+    /// The path split on "/" before decoding, then each segment percent-decoded: what routes match, so an encoded
+    /// slash (`%2F`) stays inside its segment. "/" → [""], "/a/b" → ["a", "b"].
+    public var pathSegments: [String]
+    /// The authority of an absolute-form target (`GET http://host:8080/x` → `host:8080`); nil for origin-form.
+    /// RFC 9112 §3.2.2: when present it names the host instead of `Host`.
+    public var targetAuthority: String?
+    /// The raw path and query of the target (`/a%2Fb?x=1`), whatever form the target had: for building a URL on
+    /// this server from the request.
+    public var originForm: String
     /// `HTTP/1.0` or `HTTP/1.1`.
     public var version: String
     public var headers: HTTPHeaders
@@ -29,6 +38,9 @@ public struct HTTPRequest: Sendable, Equatable {
         self.method = method
         self.target = target
         self.path = try PercentDecoding.decode(parsed.rawPath.utf8, plusAsSpace: false)
+        self.pathSegments = try parsed.decodedSegments()
+        self.targetAuthority = parsed.authority.map(String.init)
+        self.originForm = String(parsed.rawPath) + (parsed.rawQuery.map { "?" + $0 } ?? "")
         if let rawQuery = parsed.rawQuery {
             self.query = try HTTPQuery(decodingBytes: Array(rawQuery.utf8))
         } else {

@@ -13,23 +13,19 @@ public struct HTTPMethod: Hashable, Sendable, RawRepresentable, CustomStringConv
         self.rawValue = rawValue
     }
 
-    public init(_ rawValue: String) {
-        self.rawValue = rawValue
-    }
-
     public init(stringLiteral value: String) {
         self.rawValue = value
     }
 
     public var description: String { rawValue }
 
-    public static let GET = HTTPMethod("GET")
-    public static let HEAD = HTTPMethod("HEAD")
-    public static let POST = HTTPMethod("POST")
-    public static let PUT = HTTPMethod("PUT")
-    public static let PATCH = HTTPMethod("PATCH")
-    public static let DELETE = HTTPMethod("DELETE")
-    public static let OPTIONS = HTTPMethod("OPTIONS")
+    public static let GET = HTTPMethod(rawValue: "GET")
+    public static let HEAD = HTTPMethod(rawValue: "HEAD")
+    public static let POST = HTTPMethod(rawValue: "POST")
+    public static let PUT = HTTPMethod(rawValue: "PUT")
+    public static let PATCH = HTTPMethod(rawValue: "PATCH")
+    public static let DELETE = HTTPMethod(rawValue: "DELETE")
+    public static let OPTIONS = HTTPMethod(rawValue: "OPTIONS")
 
     /// Order used when listing methods (e.g. in an `Allow` header) so output is stable.
     static let canonicalOrder: [HTTPMethod] = [.GET, .HEAD, .POST, .PUT, .PATCH, .DELETE, .OPTIONS]

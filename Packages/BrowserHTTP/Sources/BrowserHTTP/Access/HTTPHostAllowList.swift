@@ -30,8 +30,8 @@ public struct HTTPHostAllowList: Sendable, Equatable {
     /// `Host` is ignored; otherwise `Host` is the authority. An empty `Host` (allowed by RFC 9112 §3.2 for
     /// targets without an authority) names nothing and so matches nothing.
     public static func host(of request: HTTPRequest) -> String? {
-        if let authority = absoluteFormAuthority(request.target) {
-            return host(fromAuthority: authority)
+        if let authority = request.targetAuthority {
+            return host(fromAuthority: Substring(authority))
         }
         guard let value = request.headers["Host"] else { return nil }
         return host(fromAuthority: Substring(value))
@@ -66,15 +66,5 @@ public struct HTTPHostAllowList: Sendable, Equatable {
             bytes.allSatisfy({ !ASCII.isControl($0) && $0 != ASCII.space && $0 != ASCII.slash })
         else { return nil }
         return String(decoding: bytes.map(ASCII.lowercased), as: UTF8.self)
-    }
-
-    private static func absoluteFormAuthority(_ target: String) -> Substring? {
-        guard target.utf8.first != ASCII.slash else { return nil }
-        let lowered = target.prefix(8).lowercased()
-        let schemeLength = lowered.hasPrefix("http://") ? 7 : lowered.hasPrefix("https://") ? 8 : 0
-        guard schemeLength > 0 else { return nil }
-        let afterScheme = target.dropFirst(schemeLength)
-        let end = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
-        return afterScheme[..<end]
     }
 }

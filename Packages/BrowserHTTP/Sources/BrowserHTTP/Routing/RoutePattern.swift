@@ -29,7 +29,7 @@ struct RoutePattern: Sendable, Equatable {
         }
     }
 
-    /// Matches decoded path segments (see `RequestTarget.decodedSegments`); returns the
+    /// Matches decoded path segments (`HTTPRequest.pathSegments`); returns the
     /// captures, or nil if the pattern does not match.
     func match(_ pathSegments: [String]) -> [String: String]? {
         var captures: [String: String] = [:]

@@ -44,12 +44,7 @@ public struct HTTPRouter: HTTPResponder {
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
-        let segments: [String]
-        do {
-            segments = try RequestTarget.parse(request.target, method: request.method).decodedSegments()
-        } catch {
-            return errorRenderer(error.status, error.message)
-        }
+        let segments = request.pathSegments
 
         var allowed: Set<HTTPMethod> = []
         var getMatch: (Route, [String: String])?

@@ -9,6 +9,4 @@ public struct RouteParameters: Sendable, Equatable {
     public subscript(name: String) -> String? {
         values[name]
     }
-
-    public var isEmpty: Bool { values.isEmpty }
 }

@@ -8,7 +8,7 @@
 public enum HTTPSameOriginCheck {
     /// True when the request may proceed: a safe method, a same-origin browser request, or no browser marks.
     public static func allows(_ request: HTTPRequest) -> Bool {
-        if [HTTPMethod.GET, .HEAD, .OPTIONS, HTTPMethod("TRACE")].contains(request.method) { return true }
+        if [HTTPMethod.GET, .HEAD, .OPTIONS, HTTPMethod(rawValue: "TRACE")].contains(request.method) { return true }
         if let site = request.headers["Sec-Fetch-Site"] {
             // "none": typed in the address bar or a bookmark, i.e. the user's own action.
             guard HTTPHeaders.namesMatch(site, "same-origin") || HTTPHeaders.namesMatch(site, "none") else {

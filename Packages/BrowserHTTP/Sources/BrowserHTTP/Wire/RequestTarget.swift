@@ -1,5 +1,8 @@
-/// The request-target split into its raw (still percent-encoded) path and query.
+/// The request-target split into its authority (absolute-form only), its raw (still percent-encoded) path and
+/// query. Parsed once per request, in `HTTPRequest.init`; everything else reads the request's fields.
 struct RequestTarget: Equatable {
+    /// `host[:port]` of an absolute-form target (`GET http://host/path`), nil for every other form.
+    var authority: Substring?
     /// The path exactly as received; routing splits it on "/" *before* decoding so an
     /// encoded slash (`%2F`) stays inside one segment.
     var rawPath: Substring
@@ -21,9 +24,10 @@ struct RequestTarget: Equatable {
 
         if target == "*" {
             guard method == .OPTIONS else { throw .invalidRequestTarget }
-            return RequestTarget(rawPath: target[...], rawQuery: nil)
+            return RequestTarget(authority: nil, rawPath: target[...], rawQuery: nil)
         }
         var pathAndQuery = target[...]
+        var authority: Substring?
         if utf8.first != ASCII.slash {
             // absolute-form: scheme "://" authority path-abempty [ "?" query ]
             let lowered = target.prefix(8).lowercased()
@@ -37,18 +41,20 @@ struct RequestTarget: Equatable {
             }
             let afterScheme = target.dropFirst(schemeLength)
             guard let authorityEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) else {
-                return RequestTarget(rawPath: "/", rawQuery: nil)
+                guard !afterScheme.isEmpty else { throw .invalidRequestTarget }
+                return RequestTarget(authority: afterScheme, rawPath: "/", rawQuery: nil)
             }
             guard authorityEnd != afterScheme.startIndex else { throw .invalidRequestTarget }
+            authority = afterScheme[..<authorityEnd]
             pathAndQuery = afterScheme[authorityEnd...]
         }
         if let questionMark = pathAndQuery.firstIndex(of: "?") {
             var rawPath = pathAndQuery[..<questionMark]
             if rawPath.isEmpty { rawPath = "/" }  // "http://host?x" has an empty path
             return RequestTarget(
-                rawPath: rawPath, rawQuery: pathAndQuery[pathAndQuery.index(after: questionMark)...])
+                authority: authority, rawPath: rawPath, rawQuery: pathAndQuery[pathAndQuery.index(after: questionMark)...])
         }
-        return RequestTarget(rawPath: pathAndQuery, rawQuery: nil)
+        return RequestTarget(authority: authority, rawPath: pathAndQuery, rawQuery: nil)
     }
 
     /// The raw path split on "/" and each segment percent-decoded. The leading "/"
