@@ -150,7 +150,7 @@ import Testing
         let first = try #require(try await service.records(of: "Book", parameters: .init(limit: "1")).rows.first)
         let id = try ObjectID(uri: first.id)
         func status(_ raw: String?) async -> Int? {
-            do { _ = try await service.object(id: raw); return 200 } catch { return error.status }
+            do { _ = try await service.object(id: raw); return 200 } catch { return error.statusCode }
         }
         #expect(await status(nil) == 400)
         #expect(await status("not-an-id") == 400)
