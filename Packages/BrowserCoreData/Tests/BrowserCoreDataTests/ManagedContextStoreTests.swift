@@ -83,6 +83,24 @@ import Testing
         #expect(keys == keys.sorted())
     }
 
+    /// `/api/object/blob` and `content` over the live context: Core Data's Data, nil values and unknown records.
+    @Test func bytesOfABinaryAttributeComeFromTheContext() async throws {
+        let (service, _) = try await makeService()
+        let rows = try await service.records(of: "Book", parameters: .init(limit: "20")).rows
+        let first = try #require(rows.first)
+        let blob = try await service.blob(id: first.id, attribute: "cover")
+        #expect(blob.reader.size == 2048 && blob.reader.storage == .inline)
+        #expect(try await blob.reader.read(0..<16) == Data(count: 16))
+        #expect(blob.filename == "Book-\(try ObjectID(uri: first.id).shortForm)-cover.bin")
+        let content = try await service.content(id: first.id, attribute: "cover")
+        #expect(content.report.size == 2048)
+        let withoutCover = try #require(rows.first { $0.attrs["cover"] == .null })
+        await #expect(throws: BrowserError.self) { try await service.blob(id: withoutCover.id, attribute: "cover") }
+        await #expect(throws: BrowserError.badRequest("Book.title is a String attribute; only Binary and Transformable attributes have bytes to fetch")) {
+            try await service.blob(id: first.id, attribute: "title")
+        }
+    }
+
     @Test func detailHasEveryAttributeAndBothSidesOfRelationships() async throws {
         let (service, _) = try await makeService()
         let first = try #require(try await service.records(of: "Book", parameters: .init(limit: "1")).rows.first)
