@@ -9,4 +9,9 @@ static inline sqlite3_destructor_type cdb_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+/// Extended result codes are macros built with `|` and `<<`, which Swift does not import.
+static inline int cdb_sqlite_ioerr_short_read(void) {
+    return SQLITE_IOERR_SHORT_READ;
+}
+
 #endif

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// The store's SQLite connection and how it reaches the file. Used only from the store's serial queue.
@@ -167,9 +168,10 @@ final class StoreConnection {
     static func fileError(_ error: any Error, path: String) -> SQLiteStoreError? {
         guard let error = error as? SQLiteError else { return nil }
         switch error.primaryCode {
-        case 26: return .notSQLite(path: path, reason: error.message) // SQLITE_NOTADB
-        case 11: return .corrupt(path: path, message: error.message) // SQLITE_CORRUPT
-        case 10 where error.code == 522: return .corrupt(path: path, message: error.message) // SQLITE_IOERR_SHORT_READ
+        case SQLITE_NOTADB: return .notSQLite(path: path, reason: error.message)
+        case SQLITE_CORRUPT: return .corrupt(path: path, message: error.message)
+        // A read past the end of the file: a truncated store.
+        case SQLITE_IOERR where error.code == cdb_sqlite_ioerr_short_read(): return .corrupt(path: path, message: error.message)
         default: return nil
         }
     }
