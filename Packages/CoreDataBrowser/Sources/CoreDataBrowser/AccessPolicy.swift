@@ -91,9 +91,9 @@ struct AccessPolicy: HTTPResponder {
 
             """
         var response = HTTPResponse.data(Data(page.utf8), contentType: "text/html; charset=utf-8")
-        response.headers.set("Set-Cookie", cookie)
-        response.headers.set("Cache-Control", "no-store")
-        response.headers.set("Content-Security-Policy", "default-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+        response.headers.set(HTTPHeaderName.setCookie, cookie)
+        response.headers.set(HTTPHeaderName.cacheControl, "no-store")
+        response.headers.set(HTTPHeaderName.contentSecurityPolicy, "default-src 'none'; base-uri 'none'; frame-ancestors 'none'")
         return response
     }
 
@@ -117,7 +117,7 @@ struct AccessPolicy: HTTPResponder {
     /// Cookies are scoped by host but not by port (RFC 6265 §8.5), so two servers on one machine would
     /// overwrite each other's cookie under one name; the port the browser used is part of the name.
     static func cookieName(for request: HTTPRequest) -> String {
-        guard let host = request.headers["Host"], let colon = host.lastIndex(of: ":") else { return cookiePrefix }
+        guard let host = request.headers[HTTPHeaderName.host], let colon = host.lastIndex(of: ":") else { return cookiePrefix }
         let port = host[host.index(after: colon)...]
         guard !port.isEmpty, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber) else { return cookiePrefix }
         return "\(cookiePrefix)_\(port)"
@@ -146,9 +146,9 @@ struct AccessPolicy: HTTPResponder {
         }
         if denial == .missingToken || denial == .expiredToken {
             // RFC 9110 §11.6.1: a 401 says which scheme would work.
-            response.headers.set("WWW-Authenticate", #"Bearer realm="CoreDataBrowser""#)
+            response.headers.set(HTTPHeaderName.wwwAuthenticate, #"Bearer realm="CoreDataBrowser""#)
         }
-        response.headers.set("Cache-Control", "no-store")
+        response.headers.set(HTTPHeaderName.cacheControl, "no-store")
         return response
     }
 
@@ -156,8 +156,8 @@ struct AccessPolicy: HTTPResponder {
         for name in Set(response.headers.map(\.name)) where name.lowercased().hasPrefix("access-control-") {
             response.headers.remove(name)
         }
-        response.headers.set("X-Content-Type-Options", "nosniff")
-        response.headers.set("X-Frame-Options", "DENY")
-        response.headers.set("Referrer-Policy", "no-referrer")
+        response.headers.set(HTTPHeaderName.contentTypeOptions, "nosniff")
+        response.headers.set(HTTPHeaderName.frameOptions, "DENY")
+        response.headers.set(HTTPHeaderName.referrerPolicy, "no-referrer")
     }
 }

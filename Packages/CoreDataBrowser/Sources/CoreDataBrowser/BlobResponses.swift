@@ -17,12 +17,12 @@ enum BlobResponses {
         _ reader: any BlobReader, request: HTTPRequest, mimeType: String?, filename: String
     ) -> HTTPResponse {
         let size = reader.size
-        let range = HTTPByteRange(header: request.headers["Range"], length: size)
+        let range = HTTPByteRange(header: request.headers[HTTPHeaderName.range], length: size)
         var response: HTTPResponse
         switch range {
         case .unsatisfiable:
             response = JSONResponses.error(
-                HTTPStatus(code: 416), "The range \(request.headers["Range"] ?? "") is outside the value's \(size) bytes")
+                HTTPStatus(code: 416), "The range \(request.headers[HTTPHeaderName.range] ?? "") is outside the value's \(size) bytes")
         case .whole, .partial:
             let bytes: Range<Int> = if case .partial(let part) = range { part } else { 0..<size }
             response = .stream(
@@ -31,14 +31,14 @@ enum BlobResponses {
                 status: range == .whole ? .ok : HTTPStatus(code: 206))
         }
         if let contentRange = range.contentRange(length: size) {
-            response.headers.set("Content-Range", contentRange)
+            response.headers.set(HTTPHeaderName.contentRange, contentRange)
         }
-        response.headers.set("Accept-Ranges", "bytes")
-        response.headers.set("Content-Security-Policy", "sandbox")
-        response.headers.set("Cache-Control", "no-store")
+        response.headers.set(HTTPHeaderName.acceptRanges, "bytes")
+        response.headers.set(HTTPHeaderName.contentSecurityPolicy, "sandbox")
+        response.headers.set(HTTPHeaderName.cacheControl, "no-store")
         let disposition = BrowserRoutes.attachment(filename: filename)
         response.headers.set(
-            "Content-Disposition",
+            HTTPHeaderName.contentDisposition,
             mimeType == nil ? disposition : "inline" + disposition.dropFirst("attachment".count))
         return response
     }

@@ -38,7 +38,7 @@ enum BrowserRoutes {
             let object = try await service.object(
                 id: request.query["id"], allRelated: try ExportOptions.allRelated(request.query["related"]))
             var response = JSONResponses.ok(object)
-            response.headers.set("Content-Disposition", attachment(filename: BrowserService.exportFilename(for: object)))
+            response.headers.set(HTTPHeaderName.contentDisposition, attachment(filename: BrowserService.exportFilename(for: object)))
             return response
         }
         router.add(.GET, "/api/object/blob") { request, _ in
@@ -53,8 +53,8 @@ enum BrowserRoutes {
             router.add(.GET, path) { _, _ in
                 var response = HTTPResponse.data(asset.bytes, contentType: asset.contentType)
                 // The UI is small and changes with the build; never let a browser run a stale app.js.
-                response.headers.set("Cache-Control", "no-cache")
-                response.headers.set("Content-Security-Policy", contentSecurityPolicy)
+                response.headers.set(HTTPHeaderName.cacheControl, "no-cache")
+                response.headers.set(HTTPHeaderName.contentSecurityPolicy, contentSecurityPolicy)
                 return response
             }
         }

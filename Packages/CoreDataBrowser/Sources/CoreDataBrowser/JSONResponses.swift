@@ -19,7 +19,7 @@ enum JSONResponses {
     /// Store data never lands in a browser's disk cache (or a proxy's): every JSON answer is `no-store`.
     private static func noStore(_ response: HTTPResponse) -> HTTPResponse {
         var response = response
-        response.headers.set("Cache-Control", "no-store")
+        response.headers.set(HTTPHeaderName.cacheControl, "no-store")
         return response
     }
 

@@ -33,7 +33,7 @@ public struct HTTPHostAllowList: Sendable, Equatable {
         if let authority = request.targetAuthority {
             return host(fromAuthority: Substring(authority))
         }
-        guard let value = request.headers["Host"] else { return nil }
+        guard let value = request.headers[HTTPHeaderName.host] else { return nil }
         return host(fromAuthority: Substring(value))
     }
 

@@ -7,7 +7,7 @@ extension HTTPRequest {
     /// an unparsable pair must simply not match rather than fail the request.
     public func cookies(named name: String) -> [String] {
         var values: [String] = []
-        for field in headers.values(for: "Cookie") {
+        for field in headers.values(for: HTTPHeaderName.cookie) {
             for pair in field.split(separator: ";") {
                 let trimmed = Substring(pair).trimmingOWS
                 guard let equals = trimmed.firstIndex(of: "=") else { continue }
@@ -26,7 +26,7 @@ extension HTTPRequest {
     /// The token of `Authorization: Bearer <token>` (RFC 6750 §2.1), or nil. The scheme name is
     /// case-insensitive (RFC 9110 §11.1); only one `Authorization` field is meaningful.
     public var bearerToken: String? {
-        guard let value = headers["Authorization"] else { return nil }
+        guard let value = headers[HTTPHeaderName.authorization] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, HTTPHeaders.namesMatch(String(parts[0]), "Bearer") else { return nil }
         let token = parts[1].trimmingOWS

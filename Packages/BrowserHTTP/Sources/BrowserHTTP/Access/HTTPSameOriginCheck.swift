@@ -9,13 +9,13 @@ public enum HTTPSameOriginCheck {
     /// True when the request may proceed: a safe method, a same-origin browser request, or no browser marks.
     public static func allows(_ request: HTTPRequest) -> Bool {
         if [HTTPMethod.GET, .HEAD, .OPTIONS, HTTPMethod(rawValue: "TRACE")].contains(request.method) { return true }
-        if let site = request.headers["Sec-Fetch-Site"] {
+        if let site = request.headers[HTTPHeaderName.secFetchSite] {
             // "none": typed in the address bar or a bookmark, i.e. the user's own action.
             guard HTTPHeaders.namesMatch(site, "same-origin") || HTTPHeaders.namesMatch(site, "none") else {
                 return false
             }
         }
-        if let origin = request.headers["Origin"] {
+        if let origin = request.headers[HTTPHeaderName.origin] {
             return isOrigin(origin, sameAsHostOf: request)
         }
         return true
@@ -33,7 +33,7 @@ public enum HTTPSameOriginCheck {
         } else {
             return false
         }
-        guard let host = request.headers["Host"], !authority.isEmpty, !authority.contains("/") else { return false }
+        guard let host = request.headers[HTTPHeaderName.host], !authority.isEmpty, !authority.contains("/") else { return false }
         return HTTPHeaders.namesMatch(String(authority), host)
     }
 }

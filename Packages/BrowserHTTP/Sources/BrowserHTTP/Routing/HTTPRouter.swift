@@ -66,7 +66,7 @@ public struct HTTPRouter: HTTPResponder {
         let allowHeader = Self.sorted(allowed).map(\.rawValue).joined(separator: ", ")
         var response = errorRenderer(
             .methodNotAllowed, "Method \(request.method) not allowed for \(request.path)")
-        response.headers.set("Allow", allowHeader)
+        response.headers.set(HTTPHeaderName.allow, allowHeader)
         return response
     }
 

@@ -163,7 +163,7 @@ final class HTTPConnection {
     /// The responder finished; ignored unless this connection is still waiting for it.
     func responseReady(_ response: HTTPResponse) {
         guard case .handling = state else { return }
-        let handlerWantsClose = response.headers.listElements(for: "Connection")
+        let handlerWantsClose = response.headers.listElements(for: HTTPHeaderName.connection)
             .contains { HTTPHeaders.namesMatch(String($0), "close") }
         let keepAlive = requestKeepAlive && !handlerWantsClose
             && !Self.statusesEndingTheConnection.contains(response.status.code)

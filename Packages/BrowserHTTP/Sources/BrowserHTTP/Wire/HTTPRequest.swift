@@ -55,7 +55,7 @@ public struct HTTPRequest: Sendable, Equatable {
     /// (RFC 9112 §9.3): HTTP/1.1 persists unless `Connection: close`; HTTP/1.0 closes
     /// unless `Connection: keep-alive`.
     public var isKeepAlive: Bool {
-        let options = headers.listElements(for: "Connection")
+        let options = headers.listElements(for: HTTPHeaderName.connection)
         if options.contains(where: { HTTPHeaders.namesMatch(String($0), "close") }) {
             return false
         }

@@ -253,7 +253,7 @@ struct HTTPRequestDecoder {
 
         // RFC 9112 §3.2: a server MUST respond 400 to an HTTP/1.1 request without Host
         // and to any request with more than one Host field line.
-        let hostCount = headers.values(for: "Host").count
+        let hostCount = headers.values(for: HTTPHeaderName.host).count
         if hostCount > 1 || (hostCount == 0 && request.version == "HTTP/1.1") {
             throw .invalidHost
         }
@@ -262,8 +262,8 @@ struct HTTPRequestDecoder {
         // attempt at request smuggling and MUST be treated as an error; the connection is
         // closed afterwards. Transfer-Encoding alone would mean a chunked body, which this
         // server does not decode (501, RFC 9112 §6.1).
-        if headers.contains("Transfer-Encoding") {
-            throw headers.contains("Content-Length")
+        if headers.contains(HTTPHeaderName.transferEncoding) {
+            throw headers.contains(HTTPHeaderName.contentLength)
                 ? .transferEncodingWithContentLength : .unsupportedTransferEncoding
         }
 
@@ -277,7 +277,7 @@ struct HTTPRequestDecoder {
         // response before the body (curl does for larger uploads). Ignored for HTTP/1.0.
         continueRequested =
             request.version == "HTTP/1.1"
-            && headers.listElements(for: "Expect").contains { HTTPHeaders.namesMatch(String($0), "100-continue") }
+            && headers.listElements(for: HTTPHeaderName.expect).contains { HTTPHeaders.namesMatch(String($0), "100-continue") }
         state = .body(expected: length)
         return nil
     }
@@ -294,7 +294,7 @@ struct HTTPRequestDecoder {
     /// signed or non-numeric values are errors (RFC 9112 §6.3 item 5). Values too large
     /// for Int saturate so they fail the body limit (413) instead of overflowing.
     static func contentLength(_ headers: HTTPHeaders) throws(HTTPParseError) -> Int {
-        let values = headers.values(for: "Content-Length")
+        let values = headers.values(for: HTTPHeaderName.contentLength)
         guard !values.isEmpty else { return 0 }
         var result: Int?
         for value in values {

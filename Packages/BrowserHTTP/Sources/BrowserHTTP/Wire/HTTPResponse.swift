@@ -24,7 +24,7 @@ public struct HTTPResponse: Sendable, Equatable {
     public static func stream(
         _ producer: any HTTPBodyProducer, length: Int?, contentType: String, status: HTTPStatus = .ok
     ) -> HTTPResponse {
-        var response = HTTPResponse(status: status, headers: ["Content-Type": contentType])
+        var response = HTTPResponse(status: status, headers: [HTTPHeaderName.contentType: contentType])
         response.streamedBody = HTTPStreamedBody(length: length, producer: producer)
         return response
     }
@@ -38,6 +38,6 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// A response with the given bytes and `Content-Type`.
     public static func data(_ data: Data, contentType: String, status: HTTPStatus = .ok) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": contentType], body: data)
+        HTTPResponse(status: status, headers: [HTTPHeaderName.contentType: contentType], body: data)
     }
 }

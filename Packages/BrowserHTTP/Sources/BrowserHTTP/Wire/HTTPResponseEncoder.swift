@@ -5,7 +5,7 @@ enum HTTPResponseEncoder {
     /// Headers owned by the server: it frames every message itself, so values set by a
     /// handler would be wrong or dangerous (a stray `Transfer-Encoding` would break
     /// framing for the client).
-    private static let framingHeaders = ["Content-Length", "Transfer-Encoding", "Connection"]
+    private static let framingHeaders = [HTTPHeaderName.contentLength, HTTPHeaderName.transferEncoding, HTTPHeaderName.connection]
 
     /// How the body's end is marked on the wire.
     enum BodyFraming: Equatable {
@@ -27,7 +27,7 @@ enum HTTPResponseEncoder {
         var length = response.body.count
         // An explicit HEAD handler cannot produce the body, but may announce its size.
         if requestMethod == .HEAD, response.body.isEmpty,
-            let declared = response.headers["Content-Length"].flatMap({ Int($0) }), declared >= 0
+            let declared = response.headers[HTTPHeaderName.contentLength].flatMap({ Int($0) }), declared >= 0
         {
             length = declared
         }
