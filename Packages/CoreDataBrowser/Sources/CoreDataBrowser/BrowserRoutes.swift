@@ -1,6 +1,7 @@
 import BrowserCore
 import BrowserHTTP
 import BrowserWebAssets
+import Foundation
 
 /// The URL space: the JSON API of `docs/API.md` and the web UI's files.
 ///
@@ -35,10 +36,20 @@ enum BrowserRoutes {
                 parameters: RecordQueryParameters { request.query[$0] }))
         }
         router.add(.GET, "/api/object/export") { request, _ in
-            let object = try await service.object(
-                id: request.query["id"], allRelated: try ExportOptions.allRelated(request.query["related"]))
-            var response = JSONResponses.ok(object)
-            response.headers.set(HTTPHeaderName.contentDisposition, attachment(filename: BrowserService.exportFilename(for: object)))
+            var response: HTTPResponse
+            let filename: String
+            if try ExportOptions.allRelated(request.query["related"]) {
+                // Every related record: streamed, so a record with 100,000 related ones is never one document.
+                let (stream, name) = try await service.exportStream(id: request.query["id"])
+                response = .stream(ExportBody(stream: stream), length: nil, contentType: JSONResponses.contentType)
+                response.headers.set(HTTPHeaderName.cacheControl, "no-store")
+                filename = name
+            } else {
+                let object = try await service.object(id: request.query["id"])
+                response = JSONResponses.ok(object)
+                filename = BrowserService.exportFilename(for: object)
+            }
+            response.headers.set(HTTPHeaderName.contentDisposition, attachment(filename: filename))
             return response
         }
         router.add(.GET, "/api/object/blob") { request, _ in
@@ -59,6 +70,12 @@ enum BrowserRoutes {
             }
         }
         return router
+    }
+
+    /// An export stream as a response body.
+    struct ExportBody: HTTPBodyProducer {
+        let stream: ObjectExportStream
+        func nextChunk() async throws -> Data? { try await stream.nextChunk() }
     }
 
     /// `related=all` on an export includes every related record; absent or `preview`, the first 20 of each.

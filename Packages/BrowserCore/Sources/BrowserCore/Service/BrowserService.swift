@@ -192,6 +192,30 @@ public struct BrowserService: Sendable {
         "\(id.entity)-\(id.shortForm)-\(attribute).\(fileExtension)"
     }
 
+    /// The export of a record with every related record, produced piece by piece (`related=all`).
+    public func exportStream(id rawID: String?) async throws(BrowserError) -> (ObjectExportStream, filename: String) {
+        let object = try await object(id: rawID)
+        let id = try Self.requiredID(rawID)
+        let schema = try await call { try await store.schema() }
+        let stream = try await call { () throws -> ObjectExportStream in
+            try ObjectExportStream(service: self, id: id, object: object, schema: schema)
+        }
+        return (stream, Self.exportFilename(for: object))
+    }
+
+    /// One page of the records `id` reaches through `relationship`, as references, in the order an export lists
+    /// them (the relationship's order when it has one, else primary keys).
+    func relatedReferences(of id: ObjectID, through relationship: String, offset: Int, limit: Int,
+                           schema: StoreSchema) async throws(BrowserError) -> [ObjectReferenceDTO] {
+        guard let definition = schema.entity(named: id.entity)?.relationship(named: relationship) else {
+            throw .notFound("\(id.entity) has no relationship \"\(relationship)\"")
+        }
+        var query = RecordQuery(entity: definition.destination, limit: limit, offset: offset)
+        query.scope = RelationshipScope(source: id, relationship: relationship, isOrdered: definition.isOrdered)
+        let page = try await call { [query] in try await store.page(query) }
+        return try await references(page.records, schema: schema)
+    }
+
     /// The download name of an export: `<Entity>-p<primary key>.json`.
     public static func exportFilename(for object: ObjectDTO) -> String {
         let short = (try? ObjectID(uri: object.id))?.shortForm ?? "object"
