@@ -1014,6 +1014,7 @@
         const value = Object.prototype.hasOwnProperty.call(attrs, name) ? attrs[name] : null;
         valueCell.append(typeof value === 'string' && value.length > LONG_VALUE_CHARS
           ? renderLongValue(value, type) : renderValue(value, type));
+        if (value && typeof value === 'object' && value.type === 'binary') appendContentControls(valueCell, object.id, name, value);
         if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
           const copy = el('button', 'copy-btn copy-value', '⧉');
           copy.type = 'button';
@@ -1048,6 +1049,33 @@
     dom.detail.dataset.entity = object.entity;
     dom.detail.scrollTop = 0;
     dom.detailPane.scrollTop = 0;
+  }
+
+  /**
+   * A Binary or Transformable value: its summary fetched when it scrolls into view ("PNG 48×72 · 10 KB"), and a
+   * "Look inside" button that opens the content viewer (content.js) below it.
+   */
+  function appendContentControls(cell, id, attr, value) {
+    const shown = cell.querySelector('.val-binary');
+    if (shown) window.CDBContent.lazySummary(shown, id, attr);
+    const look = el('button', 'copy-btn content-look', 'Look inside');
+    look.type = 'button';
+    look.setAttribute('aria-expanded', 'false');
+    let opened = null;
+    look.addEventListener('click', () => {
+      if (opened) {
+        opened.remove();
+        opened = null;
+        look.textContent = 'Look inside';
+        look.setAttribute('aria-expanded', 'false');
+        return;
+      }
+      opened = window.CDBContent.viewer(id, attr, Number.isFinite(value.bytes) ? value.bytes : 0);
+      cell.append(opened);
+      look.textContent = 'Close';
+      look.setAttribute('aria-expanded', 'true');
+    });
+    cell.append(look);
   }
 
   /** A string longer than LONG_VALUE_CHARS: its start, its length and a button that shows the rest. */

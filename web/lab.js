@@ -371,6 +371,11 @@
     return { text: JSON.stringify(value), classes: base };
   }
 
+  /** A Binary or Transformable value (the API sends its size, not its bytes). */
+  function isBinary(value) {
+    return isPlainObject(value) && value.type === "binary";
+  }
+
   function paintValue(node, value, type) {
     const shown = describeValue(value, type);
     setVisibleText(node, shown.text);
@@ -905,6 +910,7 @@
       const td = el("td");
       td.dataset.col = column.name;
       paintValue(td, attrs[column.name], column.type);
+      if (isBinary(attrs[column.name])) window.CDBContent.lazySummary(td, String(row.id), column.name);
       tr.append(td);
     }
     return tr;
@@ -1479,6 +1485,7 @@
       if (attr.type) dt.append(el("span", "attr-type", attr.type));
       const dd = el("dd");
       paintValue(dd, values[attr.name], attr.type);
+      if (isBinary(values[attr.name])) window.CDBContent.lazySummary(dd, String(record.id), attr.name);
       row.append(dt, dd);
       list.append(row);
     }
@@ -1671,8 +1678,10 @@
       const box = el("div", "cv-value");
       paintValue(box, value, attr.type);
       view.append(box);
-      if (isPlainObject(value) && value.type === "binary") {
-        view.append(el("div", "cv-note", "Binary contents are not sent by the server; only their size."));
+      if (isBinary(value)) {
+        // What is inside: the kind's viewer, a hex view paged with Range requests, and a download.
+        view.replaceChildren(window.CDBContent.viewer(String(record.id), name, Number.isFinite(value.bytes) ? value.bytes : 0));
+        meta = `${attr.type} · ${value.bytes} bytes`;
       }
     }
     dom.contentMeta.textContent = meta;

@@ -9,6 +9,13 @@ enum DemoCover {
     static let width = 48
     static let height = 72
 
+    /// A deliberate test value: the hostile-markup book's "cover" is an SVG document with a script. The server must
+    /// never let a browser run it on our origin (it is served as a sandboxed `application/octet-stream` download;
+    /// a browser test opens it directly and checks that nothing ran).
+    static let hostileSVG = Data("""
+        <svg xmlns="http://www.w3.org/2000/svg" width="48" height="72"><script>document.title = 'pwned';         fetch('/api/entities').then(() => { document.title = 'pwned by fetch' });</script>        <rect width="48" height="72" fill="red"/></svg>
+        """.utf8)
+
     static func png(for title: String) -> Data {
         let seed = title.unicodeScalars.reduce(UInt32(2166136261)) { ($0 ^ $1.value) &* 16777619 }  // FNV-1a
         let background = [UInt8(truncatingIfNeeded: seed), UInt8(truncatingIfNeeded: seed >> 8), UInt8(truncatingIfNeeded: seed >> 16)]

@@ -74,7 +74,8 @@ public enum DemoSeed {
             "inPrint": .boolean(book.inPrint),
         ], links: [Link(relationship: "author", target: "author-\(book.author)")]
             + book.tags.map { Link(relationship: "tags", target: "tag-\($0)") },
-           blobs: book.cover ? ["cover": DemoCover.png(for: book.title)] : [:])
+           blobs: book.title == DemoLibrary.hostileTitle ? ["cover": DemoCover.hostileSVG]
+               : book.cover ? ["cover": DemoCover.png(for: book.title)] : [:])
     }
 
     static let audioBooks: [Record] = [("Kindred (Audio)", "Kim Staunton", 650), ("Germinal (Audio)", "Leighton Pugh", 1_290)]
