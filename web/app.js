@@ -1015,6 +1015,8 @@
         valueCell.append(typeof value === 'string' && value.length > LONG_VALUE_CHARS
           ? renderLongValue(value, type) : renderValue(value, type));
         if (value && typeof value === 'object' && value.type === 'binary') appendContentControls(valueCell, object.id, name, value);
+        const link = window.CDBContent.webLink(value);
+        if (link) valueCell.append(link);
         if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
           const copy = el('button', 'copy-btn copy-value', '⧉');
           copy.type = 'button';

@@ -16,6 +16,7 @@
  *   lazySummary(node, id, attr)
  *                            replaces node's text with ‹label› once node scrolls into view (IntersectionObserver);
  *                            on failure the byte count already there stays
+ *   webLink(value)           an "open ↗" link for a value that is one absolute http(s) URL, else null
  *   viewer(id, attr, size)   a <div class="content-viewer">: summary and Download link, the viewer for the kind
  *                            (image preview, tree, text with line numbers, what gzip/zlib inflate to), the
  *                            limits hit and problems found, and always a hex view paged with Range requests
@@ -301,5 +302,28 @@
     return section;
   }
 
-  window.CDBContent = Object.freeze({ report, label, lazySummary, viewer, HEX_PAGE });
+  // ------------------------------------------------------------------------------------ Web links
+
+  /**
+   * A link that opens `value` in a new tab when it is exactly one absolute http(s) URL, else null. Other schemes
+   * (javascript:, data:, file:, an app's own) are never made clickable; the value itself is always shown as text.
+   */
+  function webLink(value) {
+    if (typeof value !== 'string' || value.length > 8192 || /\s/.test(value)) return null;
+    let url;
+    try {
+      url = new URL(value);
+    } catch {
+      return null;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    const link = el('a', 'cv-weblink', 'open ↗');
+    link.href = url.href;
+    link.target = '_blank';
+    link.rel = 'noopener noreferrer';
+    link.title = S.visibleText(`Open ${url.href} in a new tab`);
+    return link;
+  }
+
+  window.CDBContent = Object.freeze({ report, label, lazySummary, viewer, webLink, HEX_PAGE });
 })();

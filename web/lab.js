@@ -1486,6 +1486,8 @@
       const dd = el("dd");
       paintValue(dd, values[attr.name], attr.type);
       if (isBinary(values[attr.name])) window.CDBContent.lazySummary(dd, String(record.id), attr.name);
+      const link = window.CDBContent.webLink(values[attr.name]);
+      if (link) dd.append(" ", link);
       row.append(dt, dd);
       list.append(row);
     }

@@ -172,3 +172,36 @@ def test_a_hostile_blob_opened_directly_runs_nothing(driver, server, api, wait_f
     # The page is still the one we left (a rendered SVG would have replaced it, and its script renamed it).
     assert driver.title == "untouched"
     assert "favicon.svg" in driver.current_url or driver.current_url == url
+
+
+def test_web_urls_are_links_and_nothing_else_is(driver, store_server, wait_for):
+    base, api = store_server("cartkit/coredata/CartStorage_v1.sqlite")
+    found = None
+    for entity in api("/api/entities"):
+        names = [a["name"] for a in entity["attributes"] if a["type"] in ("URI", "String")]
+        if not names or entity["count"] == 0 or entity["abstract"]:
+            continue
+        for row in api(f"/api/entities/{entity['name']}", limit=100)["rows"]:
+            for name in names:
+                value = row["attrs"].get(name)
+                if isinstance(value, str) and value.startswith(("http://", "https://")) and row["entity"] == entity["name"]:
+                    found = (entity["name"], row, name, value)
+                    break
+            if found:
+                break
+        if found:
+            break
+    assert found, "the CartKit store holds an http(s) URL in a String attribute"
+    entity, row, name, value = found
+    driver.get(make_url(base, entity=entity, id=row["id"]))
+    wait_for(driver, lambda d: detail_id(d) == row["id"] and d.find_elements(By.CSS_SELECTOR, "#attr-table"),
+             message="the record's detail")
+    link = driver.find_element(By.CSS_SELECTOR, f'tr[data-attr="{name}"] .cv-weblink')
+    assert link.get_attribute("target") == "_blank" and "noopener" in link.get_attribute("rel")
+    assert urllib.parse.unquote(link.get_attribute("href")).rstrip("/") == value.rstrip("/")
+    # Only http and https become links: never javascript:, data:, file: or a URL with spaces around it.
+    verdicts = driver.execute_script(
+        "return ['javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', ' https://a.example', "
+        "'https://a.example/x y', 'ftp://a.example', 'https://ok.example/path?q=1']"
+        ".map(v => window.CDBContent.webLink(v) !== null);")
+    assert verdicts == [False, False, False, False, False, False, True]
