@@ -23,9 +23,7 @@ import argparse
 import gzip
 import json
 import os
-import plistlib
 import re
-import sqlite3
 import statistics
 import struct
 import subprocess
@@ -39,16 +37,8 @@ import zlib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-STORE_UUID = "5E7F1C2A-0B8E-4F0E-9A51-3E7D2C1B9A77"
-MODEL = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23E224" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
-    <entity name="Attachment" representedClassName="Attachment" syncable="YES">
-        <attribute name="name" attributeType="String"/>
-        <attribute name="payload" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
-    </entity>
-</model>
-"""
-
+sys.path.insert(0, str(REPO / "scripts" / "content-check"))
+import synthetic_store  # noqa: E402  (the one builder of stores in Core Data's layout)
 
 def png_headed(size: int) -> bytes:
     """A PNG signature and IHDR, then filler: what the inspector reads of a large image."""
@@ -71,38 +61,11 @@ def big_json(size: int) -> bytes:
 
 
 def build_store(folder: Path) -> tuple[Path, Path, dict[str, int]]:
-    store = folder / "Bench.sqlite"
-    db = sqlite3.connect(store)
-    db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-    db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-    db.execute("INSERT INTO Z_PRIMARYKEY VALUES (1, 'Attachment', 0, 4)")
-    metadata = plistlib.dumps({"NSStoreType": "SQLite", "NSStoreModelVersionHashes": {"Attachment": b"\x01" * 32},
-                               "NSStoreModelVersionHashesVersion": 3, "NSStoreModelVersionIdentifiers": [""],
-                               "NSPersistenceFrameworkVersion": 1523}, fmt=plistlib.FMT_BINARY)
-    db.execute("INSERT INTO Z_METADATA VALUES (1, ?, ?)", (STORE_UUID, metadata))
-    db.execute("CREATE TABLE ZATTACHMENT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZPAYLOAD BLOB)")
     ten = 10 * 1024 * 1024
     document = big_json(ten)
-    values = {"json": b"\x01" + document, "gzip": b"\x01" + gzip.compress(document, 6), "png": b"\x01" + png_headed(ten)}
-    keys = {}
-    for key, (name, payload) in enumerate(values.items(), start=1):
-        db.execute("INSERT INTO ZATTACHMENT VALUES (?, 1, 1, ?, ?)", (key, name, payload))
-        keys[name] = key
-    external_name = "6A1B1C2D-0000-4000-8000-000000000100"
-    db.execute("INSERT INTO ZATTACHMENT VALUES (4, 1, 1, 'external', ?)", (b"\x02" + external_name.encode() + b"\x00",))
-    keys["external"] = 4
-    db.commit()
-    db.close()
-    external = folder / ".Bench_SUPPORT" / "_EXTERNAL_DATA"
-    external.mkdir(parents=True)
-    with open(external / external_name, "wb") as file:
-        block = bytes(range(256)) * 4096  # 1 MiB
-        for _ in range(100):
-            file.write(block)
-    model = folder / "Model.xcdatamodel"
-    model.mkdir()
-    (model / "contents").write_text(MODEL)
-    return store, model, keys
+    inline = {"json": document, "gzip": gzip.compress(document, 6), "png": png_headed(ten)}
+    external = {"external": bytes(range(256)) * 4096 * 100}  # 100 MiB
+    return synthetic_store.build(folder, inline, external)
 
 
 def rss_kib(pid: int) -> int:
@@ -143,8 +106,7 @@ def main() -> int:
             threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
 
             def query(key: int) -> str:
-                uri = f"x-coredata://{STORE_UUID}/Attachment/p{key}"
-                return f"id={urllib.parse.quote(uri, safe='')}&attr=payload"
+                return f"id={urllib.parse.quote(synthetic_store.object_id(key), safe='')}&attr=payload"
 
             baseline = sorted(timed(f"{base}/api/health")[0] for _ in range(args.runs))
             print(f"content bench: {args.runs} runs each, release build, 127.0.0.1; a new connection per request "

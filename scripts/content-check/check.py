@@ -15,6 +15,11 @@ every record's Binary and Transformable values are fetched twice:
   ``gzip``/``zlib`` (and, recursively, what the inflated bytes are), PNG/GIF/JPEG signatures and dimensions,
   UTF-8 text. Values Python has no opinion on (protobuf, unknown) are counted, not compared.
 
+Then a store written here (`synthetic_store.py`) holds the kinds the fixtures lack — PNG, GIF, JPEG, PDF, binary
+and XML property lists, a keyed archive, gzip and zlib, UTF-16 text, a URL, a value kept in an external file —
+and the hostile ones: a decompression bomb (must stop at the inflate cap and say so), a truncated PNG and a gzip
+with a wrong CRC (must say what is wrong). They get the same comparisons.
+
 Exits 1 on any mismatch, 2 when the fixtures are missing and ``REQUIRE_FIXTURES=1`` (otherwise it skips with a
 message, like the Swift fixture tests). Standard library only.
 """
@@ -39,6 +44,8 @@ import urllib.request
 import zlib
 from pathlib import Path
 
+import synthetic_store
+
 REPO = Path(__file__).resolve().parents[2]
 URL_LINE = re.compile(r"CoreDataBrowser: (http://127\.0\.0\.1:\d+)")
 
@@ -50,6 +57,23 @@ def independent_kind(data: bytes, depth: int = 0) -> dict | None:
     if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24 and data[12:16] == b"IHDR":
         width, height = struct.unpack(">II", data[16:24])
         return {"kind": "png", "width": width, "height": height}
+    if data[:3] == b"\xff\xd8\xff":
+        offset = 2
+        while offset + 9 < len(data) and data[offset] == 0xFF:
+            marker, length = data[offset + 1], struct.unpack(">H", data[offset + 2:offset + 4])[0]
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                height, width = struct.unpack(">HH", data[offset + 5:offset + 9])
+                return {"kind": "jpeg", "width": width, "height": height}
+            offset += 2 + length
+        return None
+    if data.startswith(b"%PDF-"):
+        return {"kind": "pdf", "pageCount": len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", data))}
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            data.decode("utf-16")
+            return {"kind": "utf16Text"}
+        except UnicodeDecodeError:
+            return None
     if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
         width, height = struct.unpack("<HH", data[6:10])
         return {"kind": "gif", "width": width, "height": height}
@@ -86,6 +110,8 @@ def independent_kind(data: bytes, depth: int = 0) -> dict | None:
             return {"kind": "json"}
         except ValueError:
             pass
+    if re.fullmatch(r"[a-zA-Z][a-zA-Z0-9+.-]*://\S+", text):
+        return {"kind": "url"}
     if all(ch.isprintable() or ch in "\r\n\t" for ch in text):
         return {"kind": "utf8Text"}
     return None
@@ -190,7 +216,9 @@ def check_value(base: str, db: sqlite3.Connection, row: dict, attribute: str, st
         return
     stats["values"] += 1
     raw = column_bytes(db, row["entity"], attribute, int(row["id"].rsplit("/p", 1)[-1]))
-    if raw is not None and served not in (raw, raw[1:] if raw[:1] == b"\x01" else raw):
+    # An external value's column holds only a reference (0x02 and a file name): its bytes are checked by the
+    # synthetic phase, which wrote the file.
+    if raw is not None and raw[:1] != b"\x02" and served not in (raw, raw[1:] if raw[:1] == b"\x01" else raw):
         problems.append(f"{where}: served {len(served)} bytes differ from the column's {len(raw)}")
     if headers.get("content-security-policy") != "sandbox" or headers.get("x-content-type-options") != "nosniff":
         problems.append(f"{where}: blob without CSP sandbox / nosniff: {headers}")
@@ -226,10 +254,115 @@ def compare(where: str, report: dict, expected: dict, problems: list[str]) -> No
             problems.append(f"{where}: {key} {image.get(key)} but Python reads {expected[key]}")
     if expected.get("archivedClass") and report.get("archivedClass") != expected["archivedClass"]:
         problems.append(f"{where}: archived class {report.get('archivedClass')!r}, Python reads {expected['archivedClass']!r}")
+    if "pageCount" in expected and report.get("pageCount") != expected["pageCount"]:
+        problems.append(f"{where}: {report.get('pageCount')} pages, Python counts {expected['pageCount']}")
     if "inflatedSize" in expected and report.get("inflatedSize") != expected["inflatedSize"]:
         problems.append(f"{where}: inflated {report.get('inflatedSize')} bytes, Python {expected['inflatedSize']}")
     if expected.get("inner"):
         compare(where + " (inflated)", report.get("inner") or {}, expected["inner"], problems)
+
+
+def synthetic_values() -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """Inline and external values of the kinds the fixtures lack, made here with the standard library."""
+    def png(width: int, height: int) -> bytes:
+        raw = b"".join(b"\x00" + bytes(v for x in range(width) for v in (x * 40 % 256, y * 60 % 256, 200))
+                       for y in range(height))
+        chunk = lambda kind, body: struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    gif = b"GIF89a" + struct.pack("<HH", 3, 2) + b"\x80\x00\x00" + b"\x00\x00\x00\xff\xff\xff" \
+        + b"\x2c" + struct.pack("<HHHH", 0, 0, 3, 2) + b"\x00" + b"\x02\x02\x44\x01\x00" + b"\x3b"
+    jpeg = (b"\xff\xd8" + b"\xff\xe0" + struct.pack(">H", 16) + b"JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
+            + b"\xff\xc0" + struct.pack(">HBHHB", 17, 8, 480, 640, 3) + b"\x01\x11\x00\x02\x11\x01\x03\x11\x01"
+            + b"\xff\xd9")
+    pdf = (b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n"
+           b"2 0 obj << /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >> endobj\n"
+           b"3 0 obj << /Type /Page /Parent 2 0 R >> endobj\n4 0 obj << /Type/Page /Parent 2 0 R >> endobj\n"
+           b"trailer << /Root 1 0 R >>\n%%EOF\n")
+    archive = plistlib.dumps({"$archiver": "NSKeyedArchiver", "$version": 100000, "$top": {"root": plistlib.UID(1)},
+                              "$objects": ["$null", {"$class": plistlib.UID(2), "NS.string": "hello"},
+                                           {"$classname": "NSString", "$classes": ["NSString", "NSObject"]}]},
+                             fmt=plistlib.FMT_BINARY)
+    document = json.dumps({"items": [{"id": i, "name": f"item {i}"} for i in range(50)]}).encode()
+    picture = png(3, 2)
+    inline = {
+        "png": picture, "gif": gif, "jpeg": jpeg, "pdf": pdf,
+        "binary plist": plistlib.dumps({"a": [1, 2, {"b": True}]}, fmt=plistlib.FMT_BINARY),
+        "xml plist": plistlib.dumps({"a": [1, 2], "c": "d"}, fmt=plistlib.FMT_XML),
+        "keyed archive": archive, "gzip": gzip.compress(document), "zlib": zlib.compress(b"plain text, compressed\n" * 20),
+        "utf16": "héllo wörld\n".encode("utf-16"), "url": b"https://example.com/a/b?c=d", "text": b"first line\nsecond line\n",
+    }
+    return inline, {"external png": picture}
+
+
+#: Hostile values and what the report must say about each (beyond not crashing or hanging the server).
+HOSTILE = {
+    "bomb": ("gzip", "truncated"),
+    "truncated png": ("png", "problems"),
+    "bad gzip crc": ("gzip", "problems"),
+}
+
+
+def hostile_values() -> dict[str, bytes]:
+    inline, _ = synthetic_values()
+    good = gzip.compress(b"x" * 1000)
+    return {
+        "bomb": gzip.compress(b"\x00" * (80 * 1024 * 1024), 9),  # inflates past the 64 MiB cap
+        "truncated png": inline["png"][:40],
+        "bad gzip crc": good[:-8] + bytes(b ^ 0xFF for b in good[-8:-4]) + good[-4:],
+    }
+
+
+def check_synthetic(binary: Path, problems: list[str], stats: dict) -> None:
+    inline, external = synthetic_values()
+    hostile = hostile_values()
+    with tempfile.TemporaryDirectory() as folder:
+        store, model, keys = synthetic_store.build(Path(folder), {**inline, **hostile}, external)
+        process = subprocess.Popen([str(binary), "--port", "0", "--loopback", "--store", str(store), "--model", str(model)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            base = None
+            assert process.stdout is not None
+            for line in process.stdout:
+                match = URL_LINE.search(line)
+                if match:
+                    base = match.group(1)
+                    break
+            if base is None:
+                problems.append("the synthetic store: browser-demo did not start")
+                return
+            for name, payload in {**inline, **hostile, **external}.items():
+                query = f"id={urllib.parse.quote(synthetic_store.object_id(keys[name]), safe='')}&attr=payload"
+                status, _, served = get(base, f"/api/object/blob?{query}")
+                where = f"synthetic {name}"
+                if status != 200 or served != payload:
+                    problems.append(f"{where}: blob status {status}, {len(served)} bytes served of {len(payload)}")
+                    continue
+                stats["values"] += 1
+                status, _, body = get(base, f"/api/object/content?{query}")
+                if status != 200:
+                    problems.append(f"{where}: content status {status}: {body[:200]!r}")
+                    continue
+                report = json.loads(body)
+                stats.setdefault("kinds", {})
+                stats["kinds"][report.get("kind")] = stats["kinds"].get(report.get("kind"), 0) + 1
+                if name in external and (report.get("storage") != "external" or not report.get("externalName")):
+                    problems.append(f"{where}: storage {report.get('storage')!r}, {report.get('externalName')!r}")
+                if name in hostile:
+                    kind, field = HOSTILE[name]
+                    if report.get("kind") != kind or not report.get(field):
+                        problems.append(f"{where}: kind {report.get('kind')!r} with {field} {report.get(field)!r}")
+                    stats["compared"] += 1
+                    continue
+                expected = independent_kind(payload)
+                if expected is None:
+                    problems.append(f"{where}: Python has no reading of a value made to have one")
+                    continue
+                stats["compared"] += 1
+                compare(where, report, expected, problems)
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
 
 
 def main() -> int:
@@ -249,9 +382,10 @@ def main() -> int:
     stats = {"values": 0, "compared": 0, "no opinion": 0}
     for store in stores:
         check_store(Path(args.binary), store, problems, stats)
+    check_synthetic(Path(args.binary), problems, stats)
     kinds = sorted(k for k in stats.pop("kinds without an independent reading", set()) if k)
     seen = stats.pop("kinds", {})
-    print(f"content check: {len(stores)} stores, {stats['values']} Binary/Transformable values served; "
+    print(f"content check: {len(stores)} fixture stores and a synthetic one, {stats['values']} Binary/Transformable values served; "
           f"{stats['compared']} kinds compared with Python's reading, {stats['no opinion']} without one "
           f"({', '.join(kinds) or 'none'}); kinds: {', '.join(f'{k} {n}' for k, n in sorted(seen.items()))}")
     for problem in problems[:40]:
