@@ -1025,7 +1025,9 @@
           copy.dataset.copy = String(value);
           valueCell.append(copy);
         }
-        tr.append(el('td', 'attr-name', name), el('td', 'attr-type', type || '?'), valueCell);
+        const nameCell = el('td', 'attr-name', name);
+        nameCell.title = visibleText(name);
+        tr.append(nameCell, el('td', 'attr-type', type || '?'), valueCell);
         body.append(tr);
       }
       table.append(head, body);

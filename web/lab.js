@@ -79,7 +79,17 @@
 
   // Plan v1.1 pane minimums.
   const PANE_MIN = { sidebar: 160, detail: 240, gridWidth: 200, gridHeight: 120, subWidth: 200, subHeight: 100 };
-  const PANE_DEFAULT = { sidebar: 220, detail: 320, bottom: 240, bottomLeft: null };
+  /**
+   * Default pane sizes, for the window the Lab opens in: on a small one (1024×700 and below) the grid keeps room
+   * for ten rows and several columns, and the side panes and the relationship/content row give way. A user's own
+   * splitter sizes (remembered) always win.
+   */
+  function paneDefaults() {
+    const narrow = window.innerWidth < 1180;
+    const low = window.innerHeight < 760;
+    return { sidebar: narrow ? 170 : 220, detail: narrow ? 250 : 320, bottom: low ? 110 : 240, bottomLeft: null };
+  }
+  const PANE_DEFAULT = paneDefaults();
   const CENTER_MIN_WIDTH = Math.max(PANE_MIN.gridWidth, 2 * PANE_MIN.subWidth + SPLITTER_PX);
 
   const NUMERIC_TYPES = new Set(["Integer 16", "Integer 32", "Integer 64", "Double", "Float", "Decimal"]);
@@ -1482,6 +1492,7 @@
       const row = el("div", "attr-row");
       row.dataset.attr = attr.name;
       const dt = el("dt", null, attr.name);
+      dt.title = visibleText(attr.name);
       if (attr.type) dt.append(el("span", "attr-type", attr.type));
       const dd = el("dd");
       paintValue(dd, values[attr.name], attr.type);

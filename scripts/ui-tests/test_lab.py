@@ -623,14 +623,17 @@ def test_stored_pane_sizes_are_clamped_on_load(lab, wait_for):
     assert abs(size(driver, "bottom-row", "height") - 100) <= 0.5
     assert abs(size(driver, "pane-relationships") - 200) <= 0.5
     assert size(driver, "pane-content") >= 200 - 0.5
-    # Malformed: ignored, so the defaults (lab.js PANE_DEFAULT) apply.
+    # Malformed: ignored, so the defaults (lab.js paneDefaults: smaller side panes below 1180 px wide, a lower
+    # relationship/content row below 760 px high) apply.
+    inner_width, inner_height = driver.execute_script("return [innerWidth, innerHeight]")
+    defaults = (170 if inner_width < 1180 else 220, 250 if inner_width < 1180 else 320, 110 if inner_height < 760 else 240)
     for stored in ("garbage", '{"sidebar": "wide"}'):
         driver.execute_script("localStorage.setItem('cdb.lab.panes', arguments[0]);", stored)
         driver.refresh()
         wait_for(driver, lambda d: pane_state(d, "pane-grid") == "ready", message=f"the grid with panes={stored}")
-        assert abs(size(driver, "pane-sidebar") - 220) <= 0.5, stored
-        assert abs(size(driver, "pane-detail") - 320) <= 0.5, stored
-        assert abs(size(driver, "bottom-row", "height") - 240) <= 0.5, stored
+        assert abs(size(driver, "pane-sidebar") - defaults[0]) <= 0.5, stored
+        assert abs(size(driver, "pane-detail") - defaults[1]) <= 0.5, stored
+        assert abs(size(driver, "bottom-row", "height") - defaults[2]) <= 0.5, stored
 
     driver.execute_script("localStorage.setItem('cdb.lab.panes', '{\"sidebar\": 5000, \"detail\": 5000, \"bottom\": 5000}');")
     driver.refresh()
