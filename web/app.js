@@ -1211,30 +1211,9 @@
     loadDetail();
   }
 
-  /** Copies text: the Clipboard API where the page is a secure context, else a selected textarea. */
+  /** Copies text (CDBShared.copyText) and shows on `button` whether it worked. */
   async function copyText(text, button) {
-    let copied = false;
-    try {
-      if (navigator.clipboard && window.isSecureContext) {
-        await navigator.clipboard.writeText(text);
-        copied = true;
-      }
-    } catch (_) {
-      copied = false;
-    }
-    if (!copied) {
-      // Plain http on a LAN address is not a secure context: the Clipboard API is missing there.
-      const area = el('textarea', 'visually-hidden');
-      area.value = text;
-      document.body.append(area);
-      area.select();
-      try {
-        copied = document.execCommand('copy');
-      } catch (_) {
-        copied = false;
-      }
-      area.remove();
-    }
+    const copied = await window.CDBShared.copyText(text);
     if (button) {
       button.dataset.copied = copied ? 'true' : 'false';
       button.classList.toggle('is-copied', copied);

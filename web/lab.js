@@ -200,7 +200,7 @@
   // ------------------------------------------------------------ Small helpers
 
   /** shared.js: invisible characters shown as markers, dates in the chosen zone (the same code as the Inspector's). */
-  const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect } = window.CDBShared;
+  const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect, copyText } = window.CDBShared;
 
   /**
    * createElement + className + text, never HTML. The text goes through setVisibleText, so a bidi override or
@@ -876,10 +876,13 @@
     const gutter = el("th", "col-select", "#");
     gutter.scope = "col";
     frag.append(gutter);
+    // One tab stop for the whole header row (roving tabindex): the column focused last, else the first; the
+    // arrow keys move between columns (onHeaderKeyDown).
+    const current = columns.some((c) => c.name === state.headerFocus) ? state.headerFocus : columns[0]?.name;
     for (const column of columns) {
       const th = el("th");
       th.scope = "col";
-      th.tabIndex = 0;
+      th.tabIndex = column.name === current ? 0 : -1;
       th.dataset.col = column.name;
       th.title = `${column.name}: ${column.type}. Click to sort, drag to reorder, drag the edge to resize, right-click for more.`;
       th.append(
@@ -998,15 +1001,27 @@
   }
 
   function onGridKeyDown(event) {
-    if (event.target.closest("thead") || event.altKey || event.metaKey) return;
+    if (event.target.closest("thead") || event.altKey) return;
     const moves = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10, Home: -Infinity, End: Infinity };
-    if (event.key in moves) {
+    if (event.key in moves && !event.metaKey) {
       event.preventDefault();
       moveSelection(moves[event.key]);
     } else if (event.key === "Enter") {
       event.preventDefault();
       if (!state.selectedId) moveSelection(1);
       else focusDetail();
+    } else if (state.selectedId && (event.key === "ContextMenu" || (event.shiftKey && event.key === "F10"))) {
+      // The keyboard's way to the copy menu: for the selected row.
+      event.preventDefault();
+      const tr = state.rowById.get(state.selectedId);
+      const rect = (tr ?? dom.gridScroll).getBoundingClientRect();
+      openCellMenu(state.selectedId, null, rect.left + 40, rect.bottom, dom.gridScroll);
+    } else if (state.selectedId && (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "c"
+               && !window.getSelection()?.toString()) {
+      // Cmd/Ctrl+C with a row selected and no text selected: the row's object ID.
+      event.preventDefault();
+      const row = rowData(state.selectedId);
+      if (row) copyText(String(row.id));
     }
   }
 
@@ -1224,7 +1239,7 @@
     } else if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
       event.preventDefault();
       const sibling = event.key === "ArrowLeft" ? th.previousElementSibling : th.nextElementSibling;
-      if (sibling && sibling.dataset.col) sibling.focus();
+      if (sibling && sibling.dataset.col) focusHeader(sibling);
     } else if (event.key === "ArrowDown") {
       event.preventDefault();
       dom.gridScroll.focus();
@@ -1236,7 +1251,53 @@
     }
   }
 
+  /** Moves the header row's one tab stop to `th` and focuses it. */
+  function focusHeader(th) {
+    for (const other of dom.gridHeadRow.querySelectorAll("th[data-col]")) other.tabIndex = other === th ? 0 : -1;
+    state.headerFocus = th.dataset.col;
+    th.focus();
+  }
+
+  /** The value of a grid cell as stored (what "Copy value" copies): text as is, anything else as JSON. */
+  function cellValue(row, column) {
+    const value = isPlainObject(row?.attrs) ? row.attrs[column] : undefined;
+    if (value === undefined || value === null) return "";
+    return typeof value === "string" ? value : JSON.stringify(value);
+  }
+
+  function rowData(id) {
+    return state.rows.find((row) => String(row.id) === id);
+  }
+
+  /** Copy value / cell as shown / object ID / row as JSON, for a grid cell (`column` null: the row only). */
+  function openCellMenu(id, column, x, y, returnFocus) {
+    const row = rowData(id);
+    if (!row) return;
+    const menu = el("div");
+    menu.append(el("div", "pop-label", column ? `${column} · ${row.entity ?? state.entity}` : String(row.entity ?? state.entity)));
+    if (column) {
+      const td = returnFocus?.closest?.("tr")?.querySelector(`td[data-col="${CSS.escape(column)}"]`);
+      menu.append(
+        menuButton("Copy value", "copy-value", () => copyText(cellValue(row, column))),
+        menuButton("Copy cell as shown", "copy-shown", () => copyText(td ? td.textContent : cellValue(row, column))),
+      );
+    }
+    menu.append(
+      menuButton("Copy object ID", "copy-id", () => copyText(String(row.id))),
+      menuButton("Copy row as JSON", "copy-json", () => copyText(JSON.stringify({ id: row.id, entity: row.entity, attrs: row.attrs }, null, 2))),
+    );
+    openPopover("cell", menu, { x, y, returnFocus });
+  }
+
   function wireGrid() {
+    dom.gridBody.addEventListener("contextmenu", (event) => {
+      const td = event.target.closest("td");
+      const tr = event.target.closest("tr[data-id]");
+      if (!tr) return;
+      event.preventDefault();
+      selectRecord(tr.dataset.id);
+      openCellMenu(tr.dataset.id, td?.dataset.col ?? null, event.clientX, event.clientY, td ?? tr);
+    });
     dom.gridHeadRow.addEventListener("pointerdown", onHeaderPointerDown);
     dom.gridHeadRow.addEventListener("click", onHeaderClick);
     dom.gridHeadRow.addEventListener("dblclick", onHeaderDoubleClick);

@@ -21,6 +21,8 @@
  *                          a <select> with options local/utc: shows the stored choice, stores a new one, and
  *                          follows a change made in another tab; onChange(zone) re-renders the view's dates
  *
+ *   copyText(text)         copies text (Clipboard API, or a selected textarea on plain http); resolves to success
+ *
  * Copying a value (the Inspector's copy buttons) always copies the original string, never this rendering.
  */
 'use strict';
@@ -238,7 +240,41 @@
     });
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Copying
+  // ---------------------------------------------------------------------------------------------
+
+  /** Copies text: the Clipboard API where the page is a secure context, else a selected textarea (plain http
+   *  on a LAN address is not a secure context, and the Clipboard API is missing there). Resolves to whether it
+   *  worked. */
+  async function copyText(text) {
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(text);
+        return true;
+      }
+    } catch (_) {
+      // fall through to the textarea
+    }
+    const area = document.createElement('textarea');
+    area.className = 'visually-hidden';
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    let copied = false;
+    try {
+      copied = document.execCommand('copy');
+    } catch (_) {
+      copied = false;
+    }
+    area.remove();
+    return copied;
+  }
+
   window.CDBShared = Object.freeze({
+    copyText,
     INVISIBLE_CHARACTERS,
     setVisibleText,
     visibleText,

@@ -85,3 +85,53 @@ def test_an_empty_content_pane_has_no_scrollbar(driver, server, wait_for):
         return {scroll: body.scrollHeight, client: body.clientHeight, view: document.getElementById('content-view').childElementCount};""")
     if sizes["view"] == 0:
         assert sizes["scroll"] <= sizes["client"], f"an empty content pane scrolls: {sizes}"
+
+
+def test_grid_cells_and_rows_copy_from_a_context_menu_and_the_keyboard(driver, server, api, wait_for, screenshot):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    row = api("/api/entities/Book", limit=1)["rows"][0]
+    open_lab(driver, server, wait_for, entity="Book")
+    # Record what would reach the clipboard (headless Chromium has no clipboard to read back).
+    driver.execute_script("window.__copied = []; navigator.clipboard.writeText = async (t) => { window.__copied.push(t); };")
+    cell = driver.find_element(By.CSS_SELECTOR, f'#grid-body tr[data-id="{row["id"]}"] td[data-col="title"]')
+    for action, expected in [("copy-value", row["attrs"]["title"]), ("copy-id", row["id"])]:
+        ActionChains(driver).context_click(cell).perform()
+        menu = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.cdb-popover[data-menu="cell"]'), message="the menu")
+        if action == "copy-value":
+            screenshot(driver, "copy-context-menu")
+        menu[0].find_element(By.CSS_SELECTOR, f'[data-action="{action}"]').click()
+        wait_for(driver, lambda d: d.execute_script("return window.__copied.at(-1)") == expected, message=action)
+    ActionChains(driver).context_click(cell).perform()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.cdb-popover[data-menu="cell"]'), message="the menu")
+    driver.find_element(By.CSS_SELECTOR, '.cdb-popover [data-action="copy-json"]').click()
+    wait_for(driver, lambda d: '"id": "' + row["id"] + '"' in (d.execute_script("return window.__copied.at(-1)") or ""),
+             message="the row as JSON")
+    # The keyboard: Shift+F10 opens the same menu for the selected row; Ctrl+C copies its ID.
+    grid = driver.find_element(By.ID, "grid-scroll")
+    grid.send_keys(Keys.SHIFT, Keys.F10)
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.cdb-popover[data-menu="cell"] [data-action="copy-id"]'),
+             message="the menu from the keyboard")
+    driver.find_element(By.CSS_SELECTOR, '.cdb-popover [data-action="copy-id"]').send_keys(Keys.ESCAPE)
+    driver.execute_script("window.__copied = []")
+    grid.send_keys(Keys.CONTROL, "c")
+    wait_for(driver, lambda d: d.execute_script("return window.__copied.at(-1)") == row["id"], message="Ctrl+C")
+
+
+def test_the_grid_header_is_one_tab_stop(driver, server, wait_for):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    open_lab(driver, server, wait_for, entity="Book")
+    stops = driver.execute_script("return [...document.querySelectorAll('#grid-head-row th[data-col]')].filter(th => th.tabIndex === 0).length")
+    assert stops == 1
+    driver.execute_script("document.querySelector('#grid-head-row th[data-col]').focus()")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    focused = driver.execute_script("return document.activeElement.dataset.col")
+    second = driver.find_elements(By.CSS_SELECTOR, "#grid-head-row th[data-col]")[1].get_attribute("data-col")
+    assert focused == second
+    stops = driver.execute_script(
+        "return [...document.querySelectorAll('#grid-head-row th[data-col]')].filter(th => th.tabIndex === 0).map(th => th.dataset.col)")
+    assert stops == [second]
