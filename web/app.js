@@ -44,7 +44,7 @@
  *   Splitters  #splitter-left, #splitter-right; sizes persisted in localStorage "cdb.inspector.panes"
  *              as {"left": px, "right": px}
  *   Storage    localStorage "cdb.preferredView" = "inspector" on every load of this page; "cdb.hideEmpty";
- *              "cdb.displayAttributes" = {"<store>": {"<Entity>": "<attribute>"}} (the user's "Name by" choices)
+ *              "cdb.displayAttributes" = {"<store>": {"<Entity>": "attr" | ["attr", "attr"]}} (the "Name by" choices, shared.js)
  *   Keyboard   "/" focuses the search box
  */
 'use strict';
@@ -63,7 +63,6 @@
   const SPLITTER_KEY_STEP = 16;
   /** Longer strings are clamped in the detail (a 187,000-character value must not make one cell huge). */
   const LONG_VALUE_CHARS = 2000;
-  const DISPLAY_KEY = 'cdb.displayAttributes';
   const HIDE_EMPTY_KEY = 'cdb.hideEmpty';
   /** Attribute types a list cannot be sorted by (the server refuses them too). */
   const UNSORTABLE_TYPES = new Set(['Binary', 'Transformable', 'Undefined', 'ObjectID']);
@@ -76,6 +75,7 @@
     entityFilter: byId('entity-filter'),
     hideEmpty: byId('hide-empty'),
     displayAttr: byId('display-attr'),
+    displayAttr2: byId('display-attr-2'),
     firstBtn: byId('first-btn'),
     lastBtn: byId('last-btn'),
     pageInput: byId('page-input'),
@@ -587,8 +587,13 @@
     const sortable = attributes.filter((a) => !UNSORTABLE_TYPES.has(a.type));
     setOptions(dom.sortSelect, [{ value: '', label: '(none)' }, ...sortable.map((a) => ({ value: a.name, label: a.name }))], view.sort);
     const fallback = entity && entity.summaryAttribute ? `Name: ${entity.summaryAttribute} (default)` : 'Name: default';
+    const chosen = displayChoice(view.entity);
     setOptions(dom.displayAttr, [{ value: '', label: fallback }, ...stringAttrs.map((a) => ({ value: a.name, label: `Name: ${a.name}` }))],
-      displayChoice(view.entity) || '');
+      chosen[0] || '');
+    // A second attribute, for names made of two (firstName lastName).
+    setOptions(dom.displayAttr2, [{ value: '', label: '+ (nothing)' },
+      ...stringAttrs.filter((a) => a.name !== chosen[0]).map((a) => ({ value: a.name, label: `+ ${a.name}` }))], chosen[1] || '');
+    dom.displayAttr2.hidden = !chosen[0];
     // Keep a value from the URL that the schema does not know, so the server's 400 explains it.
     if (view.searchAttr && dom.searchAttr.value !== view.searchAttr) addOrphanOption(dom.searchAttr, view.searchAttr);
     if (view.sort && dom.sortSelect.value !== view.sort) addOrphanOption(dom.sortSelect, view.sort);
@@ -612,32 +617,16 @@
   // Display attributes: which attribute names the records (the server's choice unless the user picked one)
   // ---------------------------------------------------------------------------------------------
 
-  function readDisplayChoices() {
-    try {
-      const stored = JSON.parse(window.localStorage.getItem(DISPLAY_KEY) || '{}');
-      return stored && typeof stored === 'object' ? stored : {};
-    } catch (_) {
-      return {};
-    }
-  }
-
-  /** The attribute the user picked for the entity's names in this store, or ''. */
+  /** The attributes the user picked for the entity's names in this store (shared.js), [] for the default. */
   function displayChoice(entityName) {
-    const forStore = readDisplayChoices()[data.storeKey];
-    const choice = forStore && typeof forStore === 'object' ? forStore[entityName] : '';
-    return typeof choice === 'string' ? choice : '';
+    return window.CDBShared.displayChoices(data.storeKey, entityName);
   }
 
   function onDisplayAttrChange() {
-    const choices = readDisplayChoices();
-    const forStore = choices[data.storeKey] && typeof choices[data.storeKey] === 'object' ? choices[data.storeKey] : {};
-    if (dom.displayAttr.value) forStore[view.entity] = dom.displayAttr.value; else delete forStore[view.entity];
-    choices[data.storeKey] = forStore;
-    try {
-      window.localStorage.setItem(DISPLAY_KEY, JSON.stringify(choices));
-    } catch (_) {
-      // Storage may be unavailable; the choice then lasts for this page.
-    }
+    const first = dom.displayAttr.value;
+    const second = first ? dom.displayAttr2.value : '';
+    window.CDBShared.setDisplayChoices(data.storeKey, view.entity, [first, second !== first ? second : '']);
+    renderToolbar();
     if (data.page) renderRecords(data.page, { ...view });
     if (view.id) loadDetail();
   }
@@ -647,12 +636,11 @@
     repaintDates(dom.layout, zone);
   }
 
-  /** A record's name: the user's chosen attribute when it has a value, else the server's summary. */
+  /** A record's name: the user's chosen attributes' values (joined by a space) when any has one, else the
+   *  server's summary. */
   function nameOf(record) {
-    const choice = displayChoice(record.entity) || displayChoice(view.entity);
-    const attrs = record.attrs && typeof record.attrs === 'object' ? record.attrs : {};
-    const value = choice ? attrs[choice] : undefined;
-    return typeof value === 'string' && value.trim() ? value : record.summary;
+    const own = displayChoice(record.entity);
+    return window.CDBShared.displayName(record.attrs, own.length ? own : displayChoice(view.entity), record.summary);
   }
 
   /** Puts view.search into the search box; only on navigation, so text still being typed is not lost. */
@@ -1388,6 +1376,7 @@
     dom.pageInput.addEventListener('keydown', onPageInputKey);
     dom.scopeClear.addEventListener('click', onScopeClear);
     dom.displayAttr.addEventListener('change', onDisplayAttrChange);
+    dom.displayAttr2.addEventListener('change', onDisplayAttrChange);
     dom.entityFilter.addEventListener('input', onEntityFilterInput);
     dom.hideEmpty.addEventListener('change', onHideEmptyChange);
     dom.entityList.addEventListener('keydown', onEntityListKey);

@@ -193,6 +193,7 @@
     contentChoice: new Map(), // entity -> attribute last picked in the content viewer
     panes: { ...PANE_DEFAULT },
     dateZone: "local", // "local" | "utc": localStorage "cdb.dateZone", read at start and on a change
+    storeKey: "", // /api/health's store description: the key of the "Name by" choices (shared with the Inspector)
   };
 
   const inflight = { entities: null, grid: null, record: null, health: null, related: null };
@@ -200,7 +201,8 @@
   // ------------------------------------------------------------ Small helpers
 
   /** shared.js: invisible characters shown as markers, dates in the chosen zone (the same code as the Inspector's). */
-  const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect, copyText } = window.CDBShared;
+  const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect, copyText,
+    displayChoices, setDisplayChoices, displayName } = window.CDBShared;
 
   /**
    * createElement + className + text, never HTML. The text goes through setVisibleText, so a bidi override or
@@ -520,6 +522,9 @@
       const health = await api.health(ctl.signal);
       dom.pulse.classList.remove("is-offline");
       dom.statusStore.textContent = typeof health.store === "string" ? health.store : "";
+      // The key of this store's "Name by" choices: the same text the Inspector uses.
+      state.storeKey = dom.statusStore.textContent;
+      if (state.record) renderDetail(state.record);  // names may follow this store's choices now
       dom.modeChip.textContent = health.readOnly === false ? "read-write" : "read-only";
     } catch (err) {
       if (isAbort(err)) return;
@@ -1534,15 +1539,54 @@
       button.dataset.entity = step.entity;
       parts.push(button, el("span", "sep", "›"));
     }
-    parts.push(el("span", "current", `${record.entity}: ${record.summary ?? record.id}`));
+    parts.push(el("span", "current", `${record.entity}: ${nameOf(record)}`));
     dom.breadcrumb.replaceChildren(...parts);
     dom.breadcrumb.hidden = false;
+  }
+
+  /** A record's name: the "Name by" attributes picked for its entity in this store (shared with the Inspector),
+   *  else the server's summary. */
+  function nameOf(record) {
+    return displayName(record.attrs, displayChoices(state.storeKey, record.entity), record.summary ?? record.id);
+  }
+
+  /** "Name by" for the record's entity: one or two String attributes (the same choice as the Inspector's). */
+  function nameByControls(record) {
+    const strings = recordAttributes(record).filter((a) => a.type === "String");
+    const holder = el("div", "detail-nameby");
+    if (!strings.length) return holder;
+    const chosen = displayChoices(state.storeKey, record.entity);
+    const select = (id, label, options, value) => {
+      const node = el("select", "pane-select");
+      node.id = id;
+      node.setAttribute("aria-label", label);
+      for (const [optionValue, text] of options) {
+        const option = el("option", null, text);
+        option.value = optionValue;
+        node.append(option);
+      }
+      node.value = value;
+      return node;
+    };
+    const first = select("detail-name-by", "Name records by", [["", "Name: default"], ...strings.map((a) => [a.name, `Name: ${a.name}`])], chosen[0] || "");
+    const second = select("detail-name-by-2", "And name records by",
+      [["", "+ (nothing)"], ...strings.filter((a) => a.name !== chosen[0]).map((a) => [a.name, `+ ${a.name}`])], chosen[1] || "");
+    second.hidden = !chosen[0];
+    const changed = () => {
+      setDisplayChoices(state.storeKey, record.entity, [first.value, first.value ? second.value : ""]);
+      renderDetail(record);
+    };
+    first.addEventListener("change", changed);
+    second.addEventListener("change", changed);
+    holder.append(first, second);
+    return holder;
   }
 
   function renderDetail(record) {
     renderBreadcrumb(record);
     const frag = document.createDocumentFragment();
-    frag.append(el("h2", "detail-heading", record.summary ?? record.id));
+    frag.append(nameByControls(record));
+    frag.append(el("h2", "detail-heading", nameOf(record)));
     frag.append(el("p", "detail-id", `${record.entity} · ${record.id}`));
 
     const attributes = recordAttributes(record);

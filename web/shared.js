@@ -21,6 +21,10 @@
  *                          a <select> with options local/utc: shows the stored choice, stores a new one, and
  *                          follows a change made in another tab; onChange(zone) re-renders the view's dates
  *
+ *   DISPLAY_KEY            localStorage "cdb.displayAttributes" = {"<store>": {"<Entity>": "attr" | ["a", "b"]}}
+ *   displayChoices(store, entity), setDisplayChoices(store, entity, names), displayName(attrs, names, fallback)
+ *                          the "Name by" choice of both views: one or several String attributes whose non-empty
+ *                          values, joined by a space, name a record (else the server's summary)
  *   copyText(text)         copies text (Clipboard API, or a selected textarea on plain http); resolves to success
  *
  * Copying a value (the Inspector's copy buttons) always copies the original string, never this rendering.
@@ -273,7 +277,55 @@
     return copied;
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Names of records: the attributes the user picked per entity and store ("Name by")
+  // ---------------------------------------------------------------------------------------------
+
+  const DISPLAY_KEY = 'cdb.displayAttributes';
+
+  function readDisplayChoices() {
+    try {
+      const stored = JSON.parse(window.localStorage.getItem(DISPLAY_KEY) || '{}');
+      return stored && typeof stored === 'object' ? stored : {};
+    } catch (_) {
+      return {};
+    }
+  }
+
+  /** The attributes picked to name `entity`'s records in this store (one or several), or [] for the server's
+   *  choice. Stored as a string (one attribute, the first format) or an array (several). */
+  function displayChoices(storeKey, entity) {
+    const forStore = readDisplayChoices()[storeKey];
+    const choice = forStore && typeof forStore === 'object' ? forStore[entity] : undefined;
+    if (typeof choice === 'string') return choice ? [choice] : [];
+    return Array.isArray(choice) ? choice.filter((name) => typeof name === 'string' && name) : [];
+  }
+
+  function setDisplayChoices(storeKey, entity, names) {
+    const choices = readDisplayChoices();
+    const forStore = choices[storeKey] && typeof choices[storeKey] === 'object' ? choices[storeKey] : {};
+    const kept = names.filter(Boolean);
+    if (kept.length === 0) delete forStore[entity];
+    else forStore[entity] = kept.length === 1 ? kept[0] : kept;
+    choices[storeKey] = forStore;
+    try {
+      window.localStorage.setItem(DISPLAY_KEY, JSON.stringify(choices));
+    } catch (_) {
+      // Storage may be unavailable; the choice then lasts for this page.
+    }
+  }
+
+  /** A record's name from the picked attributes' values (non-empty ones, joined by a space), else `fallback`. */
+  function displayName(attrs, names, fallback) {
+    const values = names.map((name) => (attrs && typeof attrs[name] === 'string' ? attrs[name].trim() : '')).filter(Boolean);
+    return values.length ? values.join(' ') : fallback;
+  }
+
   window.CDBShared = Object.freeze({
+    DISPLAY_KEY,
+    displayChoices,
+    setDisplayChoices,
+    displayName,
     copyText,
     INVISIBLE_CHARACTERS,
     setVisibleText,

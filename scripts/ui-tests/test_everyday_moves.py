@@ -1,4 +1,4 @@
-"""Layout at the sizes people use (issue 12): the Lab's toolbar stays one row at 1440 px even with long attribute
+"""Everyday moves (issue 12): layout at the sizes people use: the Lab's toolbar stays one row at 1440 px even with long attribute
 names and at 1024×700 the grid still shows a useful number of rows and columns; attribute names are cut with an
 ellipsis, never broken inside a word; an empty content pane has no scrollbar. Screenshots under artifacts/."""
 
@@ -135,3 +135,24 @@ def test_the_grid_header_is_one_tab_stop(driver, server, wait_for):
     stops = driver.execute_script(
         "return [...document.querySelectorAll('#grid-head-row th[data-col]')].filter(th => th.tabIndex === 0).map(th => th.dataset.col)")
     assert stops == [second]
+
+
+def test_records_can_be_named_by_two_attributes_in_both_views(driver, server, api, wait_for, screenshot):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    author = next(r for r in api("/api/entities/Author")["rows"] if r["attrs"].get("bio"))
+    expected = f'{author["attrs"]["bio"]} {author["attrs"]["name"]}'
+    driver.get(make_url(server, entity="Author", id=author["id"]))
+    wait_for(driver, lambda d: len(d.execute_script(JS_ENTITY_ITEMS)) > 0 and detail_id(d) == author["id"], message="the detail")
+    Select(driver.find_element(By.ID, "display-attr")).select_by_value("bio")
+    wait_for(driver, lambda d: d.find_element(By.ID, "display-attr-2").is_displayed(), message="the second Name-by menu")
+    Select(driver.find_element(By.ID, "display-attr-2")).select_by_value("name")
+    wait_for(driver, lambda d: d.find_element(By.ID, "detail-summary").text == expected, message="the two-part name")
+    # The Lab names the record the same way (one choice per store, in the browser) and can change it.
+    driver.get(lab_url(server, entity="Author", id=author["id"]))
+    wait_detail(wait_for, driver, author["id"])
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".detail-heading").text == expected, message="the Lab's name")
+    screenshot(driver, "name-by-two-attributes")
+    Select(driver.find_element(By.ID, "detail-name-by")).select_by_value("")
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".detail-heading").text == author["summary"], message="default")
