@@ -193,6 +193,7 @@
     contentChoice: new Map(), // entity -> attribute last picked in the content viewer
     panes: { ...PANE_DEFAULT },
     dateZone: "local", // "local" | "utc": localStorage "cdb.dateZone", read at start and on a change
+    refocusPane: null, // the pane a relationship was followed from with the keyboard, to keep focus in
     storeKey: "", // /api/health's store description: the key of the "Name by" choices (shared with the Inspector)
   };
 
@@ -1455,6 +1456,17 @@
 
   // ------------------------------------------------------------ Record: detail + sub-panels
 
+  /** After a relationship was followed from the keyboard: focus its pane's first item, else the pane's body. */
+  function refocusAfterFollow() {
+    const pane = state.refocusPane;
+    state.refocusPane = null;
+    if (!pane || !pane.isConnected) return;
+    const target = pane.querySelector(".rel-item[data-id], [data-id][tabindex='0']") || pane.querySelector(".pane-body");
+    if (!target) return;
+    if (target.tabIndex < 0 && !target.hasAttribute("tabindex")) target.tabIndex = -1;
+    target.focus({ preventScroll: false });
+  }
+
   async function loadRecord() {
     const ctl = restart("record");
     const id = state.selectedId;
@@ -1481,6 +1493,7 @@
       renderDetail(record);
       renderRelationships(record);
       renderContent(record);
+      refocusAfterFollow();
     } catch (err) {
       if (isAbort(err)) return;
       state.record = null;
@@ -1899,6 +1912,9 @@
     if (!item) return;
     if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
     event.preventDefault();
+    // From the keyboard, focus stays in the pane the item was in once it shows the followed record (the item
+    // itself is replaced), instead of falling back to the page.
+    if (event.type === "keydown") state.refocusPane = item.closest(".pane");
     openRecord(item.dataset.id, item.dataset.entity);
   }
 
