@@ -878,6 +878,54 @@
     return selected;
   }
 
+  /** The copy menu of a list row (right-click, or Shift+F10 / the context-menu key on the selected row). */
+  function openRowMenu(id, x, y) {
+    closeRowMenu();
+    const row = data.page && Array.isArray(data.page.rows) ? data.page.rows.find((r) => r.id === id) : null;
+    if (!row) return;
+    const menu = el('div', 'row-menu');
+    menu.id = 'row-menu';
+    menu.setAttribute('role', 'menu');
+    const item = (label, action, text) => {
+      const button = el('button', 'row-menu-item', label);
+      button.type = 'button';
+      button.dataset.action = action;
+      button.setAttribute('role', 'menuitem');
+      button.addEventListener('click', () => {
+        closeRowMenu();
+        window.CDBShared.copyText(text);
+      });
+      return button;
+    };
+    menu.append(
+      item('Copy object ID', 'copy-id', row.id),
+      item('Copy row as JSON', 'copy-json', JSON.stringify({ id: row.id, entity: row.entity, attrs: row.attrs }, null, 2)),
+    );
+    document.body.append(menu);
+    const rect = menu.getBoundingClientRect();
+    menu.style.left = `${Math.max(8, Math.min(x, window.innerWidth - rect.width - 8))}px`;
+    menu.style.top = `${Math.max(8, Math.min(y, window.innerHeight - rect.height - 8))}px`;
+    menu.querySelector('button').focus();
+    menu.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        closeRowMenu();
+        dom.recordList.focus({ preventScroll: true });
+      }
+    });
+  }
+
+  function closeRowMenu() {
+    const menu = document.getElementById('row-menu');
+    if (menu) menu.remove();
+  }
+
+  function onRecordContextMenu(event) {
+    const row = event.target.closest('.record-row');
+    if (!row || !dom.recordList.contains(row)) return;
+    event.preventDefault();
+    openRowMenu(row.dataset.id, event.clientX, event.clientY);
+  }
+
   function onRecordClick(event) {
     const row = event.target.closest('.record-row');
     if (!row || !dom.recordList.contains(row)) return;
@@ -897,6 +945,13 @@
   function onRecordKey(event) {
     const rows = [...dom.recordList.children];
     if (!rows.length) return;
+    if (view.id && (event.key === 'ContextMenu' || (event.shiftKey && event.key === 'F10'))) {
+      event.preventDefault();
+      const selected = rows.find((li) => li.dataset.id === view.id);
+      const rect = (selected || dom.recordList).getBoundingClientRect();
+      openRowMenu(view.id, rect.left + 24, rect.bottom);
+      return;
+    }
     const current = rows.findIndex((li) => li.dataset.id === view.id);
     let next = -1;
     switch (event.key) {
@@ -1382,7 +1437,11 @@
     dom.entityList.addEventListener('keydown', onEntityListKey);
     document.addEventListener('keydown', onGlobalKey);
     dom.recordList.addEventListener('click', onRecordClick);
+    dom.recordList.addEventListener('contextmenu', onRecordContextMenu);
     dom.recordList.addEventListener('keydown', onRecordKey);
+    document.addEventListener('pointerdown', (event) => {
+      if (!event.target.closest('#row-menu')) closeRowMenu();
+    });
     dom.detail.addEventListener('click', onDetailClick);
     window.addEventListener('popstate', onPopState);
     window.addEventListener('resize', applyPaneSizes);

@@ -87,7 +87,9 @@
   function paneDefaults() {
     const narrow = window.innerWidth < 1180;
     const low = window.innerHeight < 760;
-    return { sidebar: narrow ? 170 : 220, detail: narrow ? 250 : 320, bottom: low ? 110 : 240, bottomLeft: null };
+    // The detail pane grows with the window: a quarter of it, between 320 and 520 px.
+    const detail = narrow ? 250 : Math.round(Math.min(520, Math.max(320, window.innerWidth * 0.25)));
+    return { sidebar: narrow ? 170 : 220, detail, bottom: low ? 110 : 240, bottomLeft: null };
   }
   const PANE_DEFAULT = paneDefaults();
   const CENTER_MIN_WIDTH = Math.max(PANE_MIN.gridWidth, 2 * PANE_MIN.subWidth + SPLITTER_PX);
@@ -2046,7 +2048,12 @@
     let pending = 0;
     window.addEventListener("resize", () => {
       cancelAnimationFrame(pending);
-      pending = requestAnimationFrame(clampPanes);
+      pending = requestAnimationFrame(() => {
+        // Panes the user never dragged follow the window; dragged ones keep their size (clamped to fit).
+        const stored = storageJSON(STORAGE.panes);
+        if (!isPlainObject(stored)) state.panes = paneDefaults();
+        clampPanes();
+      });
     });
   }
 

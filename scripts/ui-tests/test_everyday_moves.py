@@ -173,3 +173,36 @@ def test_enter_on_a_relationship_keeps_focus_in_its_pane(driver, server, api, wa
     wait_detail(wait_for, driver, author_id, message="the followed author")
     wait_for(driver, lambda d: d.execute_script("return !!document.activeElement.closest('#pane-detail')"),
              message="focus in the detail pane, not on the page")
+
+
+def test_the_detail_pane_grows_with_the_window(driver, server, wait_for):
+    driver.set_window_size(1440, 900)
+    open_lab(driver, server, wait_for, entity="Book")
+    narrow = driver.execute_script("return document.getElementById('pane-detail').getBoundingClientRect().width")
+    driver.set_window_size(1920, 1080)
+    wait_for(driver, lambda d: d.execute_script("return document.getElementById('pane-detail').getBoundingClientRect().width")
+             > narrow + 50, message="a wider detail pane in a wider window")
+
+
+def test_inspector_list_rows_copy_from_a_context_menu(driver, server, api, wait_for):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    row = api("/api/entities/Book", limit=1)["rows"][0]
+    driver.get(make_url(server, entity="Book"))
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#record-list .record-row[data-id="{row["id"]}"]'), message="rows")
+    driver.execute_script("window.__copied = []; navigator.clipboard.writeText = async (t) => { window.__copied.push(t); };")
+    item = driver.find_element(By.CSS_SELECTOR, f'#record-list .record-row[data-id="{row["id"]}"]')
+    ActionChains(driver).context_click(item).perform()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#row-menu [data-action="copy-id"]'), message="the menu")
+    driver.find_element(By.CSS_SELECTOR, '#row-menu [data-action="copy-id"]').click()
+    wait_for(driver, lambda d: d.execute_script("return window.__copied.at(-1)") == row["id"], message="the ID copied")
+    assert not driver.find_elements(By.ID, "row-menu")
+    # From the keyboard: select the row, Shift+F10, copy as JSON.
+    driver.find_element(By.CSS_SELECTOR, f'#record-list .record-row[data-id="{row["id"]}"]').click()
+    driver.find_element(By.ID, "record-list").send_keys(Keys.SHIFT, Keys.F10)
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#row-menu [data-action="copy-json"]'), message="menu by keyboard")
+    driver.find_element(By.CSS_SELECTOR, '#row-menu [data-action="copy-json"]').click()
+    wait_for(driver, lambda d: f'"id": "{row["id"]}"' in (d.execute_script("return window.__copied.at(-1)") or ""),
+             message="the row as JSON")

@@ -626,7 +626,9 @@ def test_stored_pane_sizes_are_clamped_on_load(lab, wait_for):
     # Malformed: ignored, so the defaults (lab.js paneDefaults: smaller side panes below 1180 px wide, a lower
     # relationship/content row below 760 px high) apply.
     inner_width, inner_height = driver.execute_script("return [innerWidth, innerHeight]")
-    defaults = (170 if inner_width < 1180 else 220, 250 if inner_width < 1180 else 320, 110 if inner_height < 760 else 240)
+    defaults = (170 if inner_width < 1180 else 220,
+                250 if inner_width < 1180 else round(min(520, max(320, inner_width * 0.25))),
+                110 if inner_height < 760 else 240)
     for stored in ("garbage", '{"sidebar": "wide"}'):
         driver.execute_script("localStorage.setItem('cdb.lab.panes', arguments[0]);", stored)
         driver.refresh()
