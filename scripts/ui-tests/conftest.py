@@ -24,7 +24,7 @@ Fixtures
 ``download_dir`` (function)
     ``pathlib.Path`` of the temp folder the driver downloads into.
 ``wait_for`` (session)
-    ``wait_for(driver, condition, timeout=10, message="") -> value``: polls ``condition(driver)`` until it returns
+    ``wait_for(driver, condition, timeout=20, message="") -> value``: polls ``condition(driver)`` until it returns
     something truthy (returned) or raises TimeoutException with ``message``. Exceptions such as
     StaleElementReferenceException / NoSuchElementException inside the condition count as "not yet".
 ``wait_css`` (session)
@@ -348,7 +348,9 @@ def pytest_runtest_makereport(item, call):
 # ------------------------------------------------------------------------------------------------
 
 
-def _wait_for(driver, condition, timeout: float = 10, message: str = ""):
+# 20 s: a bound, not a delay (a passing wait returns as soon as its state is reached). A loaded 2-core CI machine
+# once took more than 10 s to show a sorted Inspector page with its detail.
+def _wait_for(driver, condition, timeout: float = 20, message: str = ""):
     def guarded(d):
         try:
             return condition(d)
