@@ -122,8 +122,9 @@
     entityByName: new Map(),
     /** Resolves once /api/entities answered at least once (successfully or not). */
     entitiesLoaded: null,
-    /** Last rendered page response. */
+    /** Last rendered page response, and the view it was requested for. */
     page: null,
+    pageView: null,
     /** The store's description from /api/health: the key of the user's display choices. */
     storeKey: '',
   };
@@ -393,9 +394,12 @@
       dom.storeName.textContent = typeof health.store === 'string' ? health.store : '';
       dom.storeName.title = dom.storeName.textContent;
       dom.storeName.classList.remove('is-error');
+      const storeChanged = data.storeKey !== dom.storeName.textContent;
       data.storeKey = dom.storeName.textContent;
       renderModelLine(health.model);
       renderToolbar();
+      // A page drawn before the store was known used no store's choices: its names may differ now.
+      if (storeChanged) repaintNames();
     } catch (err) {
       if (isAbort(err)) return;
       dom.readOnlyChip.hidden = true;
@@ -627,7 +631,12 @@
     const second = first ? dom.displayAttr2.value : '';
     window.CDBShared.setDisplayChoices(data.storeKey, view.entity, [first, second !== first ? second : '']);
     renderToolbar();
-    if (data.page) renderRecords(data.page, { ...view });
+    repaintNames();
+  }
+
+  /** Redraws the names on screen after the "Name by" choice or the store it is kept under changed. */
+  function repaintNames() {
+    if (data.page && data.pageView) renderRecords(data.page, data.pageView);
     if (view.id) loadDetail();
   }
 
@@ -791,6 +800,7 @@
       const page = await getJSON(path, signal);
       if (signal.aborted) return;
       data.page = page;
+      data.pageView = requested;
       renderRecords(page, requested);
       renderPager();
       if (!page.rows.length) {

@@ -132,6 +132,43 @@ def test_rows_show_the_sorted_value_and_the_chosen_name(driver, server, api, wai
     wait_for(driver, lambda d: d.execute_script(summaries) == [r["summary"] for r in page["rows"]], message="default names")
 
 
+#: Installed before the page's own scripts: /api/health is answered only once the record list has rows, so the
+#: list is drawn before the store (the key of the "Name by" choices) is known — the order a slow health check gives.
+HOLD_HEALTH_UNTIL_ROWS = """
+(() => {
+  const realFetch = window.fetch.bind(window);
+  const rowsDrawn = () => new Promise((resolve) => {
+    const check = () => document.querySelector('#record-list .record-row') ? resolve() : requestAnimationFrame(check);
+    check();
+  });
+  window.fetch = async (input, init) => {
+    if (String(input).includes('/api/health')) {
+      await rowsDrawn();
+      window.__healthHeldUntilRows = true;
+    }
+    return realFetch(input, init);
+  };
+})();
+"""
+
+
+def test_the_chosen_name_applies_when_the_store_is_known_after_the_list_is_drawn(driver, server, api, wait_for):
+    page = api("/api/entities/Book", sort="pageCount", order="desc", limit=25)
+    open_inspector(driver, server, wait_for, entity="Book", sort="pageCount", order="desc", limit=25)
+    wait_for(driver, lambda d: row_ids(d) == [r["id"] for r in page["rows"]], message="the sorted page")
+    Select(driver.find_element(By.ID, "display-attr")).select_by_value("summary")
+    summaries = "return [...document.querySelectorAll('#record-list .record-summary')].map(s => s.textContent);"
+    expected = [r["attrs"]["summary"] or r["summary"] for r in page["rows"]]
+    wait_for(driver, lambda d: d.execute_script(summaries) == expected, message="rows named by summary")
+
+    script = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOLD_HEALTH_UNTIL_ROWS})
+    driver.refresh()
+    wait_for(driver, lambda d: d.execute_script("return window.__healthHeldUntilRows === true"),
+             message="the health check answered after the rows were drawn")
+    wait_for(driver, lambda d: d.execute_script(summaries) == expected, message="the remembered choice, once the store is known")
+    driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
+
 def test_search_finds_a_record_by_id_and_slash_focuses_search(driver, server, api, wait_for):
     target = api("/api/entities/Book", offset=300, limit=1)["rows"][0]
     open_inspector(driver, server, wait_for, entity="Book")
