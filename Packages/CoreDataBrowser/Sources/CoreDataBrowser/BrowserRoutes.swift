@@ -27,6 +27,19 @@ enum BrowserRoutes {
                 of: parameters["name"] ?? "", id: request.query["id"],
                 parameters: RecordQueryParameters { request.query[$0] }))
         }
+        router.add(.GET, "/api/entities/:name/export") { request, parameters in
+            let options = try RecordExportOptions.validated(
+                format: request.query["format"], bom: request.query["bom"], binary: request.query["binary"])
+            let export = try await service.exportRecords(
+                of: parameters["name"] ?? "", parameters: RecordQueryParameters { request.query[$0] }, options: options)
+            // Streamed as it is read: the file is never held whole, and a failure midway ends it without its
+            // last chunk, so a client can tell a cut file from a complete one.
+            var response = HTTPResponse.stream(RecordExportBody(stream: export.stream), length: nil, contentType: options.contentType)
+            response.headers.set(HTTPHeaderName.cacheControl, "no-store")
+            response.headers.set(HTTPHeaderName.contentDisposition, attachment(filename: export.filename))
+            if let total = export.total { response.headers.set(exportTotalHeader, String(total)) }
+            return response
+        }
         router.add(.GET, "/api/object") { request, _ in
             JSONResponses.ok(try await service.object(id: request.query["id"]))
         }
@@ -77,6 +90,16 @@ enum BrowserRoutes {
         let stream: ObjectExportStream
         func nextChunk() async throws -> Data? { try await stream.nextChunk() }
     }
+
+    /// A records export as a response body.
+    struct RecordExportBody: HTTPBodyProducer {
+        let stream: RecordExportStream
+        func nextChunk() async throws -> Data? { try await stream.nextChunk() }
+    }
+
+    /// The number of rows of a records export, sent before its body when it was cheap to know, so a client can
+    /// show progress and tell a complete file from a cut one.
+    static let exportTotalHeader = "X-Total-Count"
 
     /// `related=all` on an export includes every related record; absent or `preview`, the first 20 of each.
     enum ExportOptions {

@@ -233,7 +233,7 @@ public struct BrowserService: Sendable {
 
     /// The query for a list of `entityName`: the parameters validated against the entity, and `relatedTo`/`via`
     /// against the model and the store (the source record must exist).
-    private func validatedQuery(of entityName: String, parameters: RecordQueryParameters,
+    func validatedQuery(of entityName: String, parameters: RecordQueryParameters,
                                 in schema: StoreSchema) async throws(BrowserError) -> RecordQuery {
         let entity = try Self.browsableEntity(entityName, in: schema)
         var query = try RecordQuery.validated(parameters, for: entity)
@@ -362,7 +362,7 @@ public struct BrowserService: Sendable {
     }
 
     /// Runs a store call, turning whatever it throws into a `BrowserError` (500 unless the store chose a status).
-    private func call<T>(_ body: () async throws -> T) async throws(BrowserError) -> T {
+    func call<T>(_ body: () async throws -> T) async throws(BrowserError) -> T {
         do {
             return try await body()
         } catch {

@@ -45,8 +45,18 @@ public protocol BrowserStore: Sendable {
     /// attribute's name and type): inline values without Core Data's external-storage marker, and values kept
     /// in files beside the store. A store throws `BrowserError.notFound` for an external file that is missing.
     func blob(of id: ObjectID, attribute: String) async throws -> BlobLookup
+
+    /// Every record the query matches, in its order (`query.offset` and `query.limit` are ignored), handed out
+    /// `batchSize` at a time with what the entity's `relationships` hold. A store that can reads them all in
+    /// one read transaction, so an export is one snapshot of the data; the default (`PagedRecordCursor`) reads
+    /// page after page.
+    func cursor(_ query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) async throws -> any RecordCursor
 }
 
 extension BrowserStore {
     public func changeToken() async throws -> ChangeToken? { nil }
+
+    public func cursor(_ query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) async throws -> any RecordCursor {
+        PagedRecordCursor(store: self, query: query, relationships: relationships, batchSize: batchSize)
+    }
 }

@@ -153,7 +153,7 @@ struct RecordReader: Sendable {
     /// attribute, else by an ordered relationship's order, then always by the primary key (in the query's
     /// direction) so that pages never overlap. Nulls first ascending and BINARY string order are SQLite's
     /// defaults, as `BrowserStore` asks.
-    private func listSQL(_ query: RecordQuery, of entity: EntityMapping) throws -> ListSQL {
+    func listSQL(_ query: RecordQuery, of entity: EntityMapping) throws -> ListSQL {
         let table = quoteIdentifier(entity.table)
         var arguments: [SQLiteValue] = []
         var conditions: [String] = []
@@ -340,7 +340,7 @@ struct RecordReader: Sendable {
     // MARK: Helpers
 
     /// A list's SQL parts (see `listSQL`).
-    private struct ListSQL {
+    struct ListSQL {
         struct Term {
             var sql: String
             var arguments: [SQLiteValue]
@@ -354,12 +354,12 @@ struct RecordReader: Sendable {
 
     /// The condition that picks the entity's rows (its subtree's `Z_ENT`s) out of its table, nil when every row
     /// of the table is one (the entity is the table's root).
-    private func rowCondition(of entity: EntityMapping, arguments: inout [SQLiteValue]) -> String? {
+    func rowCondition(of entity: EntityMapping, arguments: inout [SQLiteValue]) -> String? {
         entityCondition(entity.coversWholeTable ? nil : entity.subtreeNumbers, arguments: &arguments)
     }
 
     /// `"Z_ENT" IN (?, …)` for the entity numbers, or nil for no restriction.
-    private func entityCondition(_ numbers: [Int64]?, alias: String? = nil, arguments: inout [SQLiteValue]) -> String? {
+    func entityCondition(_ numbers: [Int64]?, alias: String? = nil, arguments: inout [SQLiteValue]) -> String? {
         guard let numbers else { return nil }
         guard !numbers.isEmpty else { return "0" }
         arguments += numbers.map { .integer($0) }
@@ -389,7 +389,7 @@ struct RecordReader: Sendable {
     }
 
     /// The records with these primary keys (rows of the entity's table), in the order of `keys`.
-    private func records(_ keys: [Int64], of entity: EntityMapping, in connection: SQLiteConnection) throws -> [StoredRecord] {
+    func records(_ keys: [Int64], of entity: EntityMapping, in connection: SQLiteConnection) throws -> [StoredRecord] {
         guard !keys.isEmpty else { return [] }
         let projection = projection(for: entity)
         let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")

@@ -28,6 +28,8 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     /// `.<store>_SUPPORT/_EXTERNAL_DATA` beside the original store (never the snapshot's folder).
     let externalDataDirectory: String
     private let accessMode: StoreConnection.Mode
+    /// The store's journal mode when it was opened: an export reads a WAL store in place, others from a copy.
+    private let isWAL: Bool
     private let connection: StoreConnection
     private let queue = DispatchQueue(label: "BrowserSQLite.SQLiteStore")
 
@@ -55,9 +57,7 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         let path = url.standardizedFileURL.path
         let files = StoreFiles(path: path)
         let header = try files.inspect()
-        let connection = try StoreConnection(files: files, header: header) { (connection) throws(SQLiteError) in
-            try FoldedContainsFunction.register(on: connection)
-        }
+        let connection = try StoreConnection(files: files, header: header, prepare: prepareConnection)
         let catalog = try readCatalog(connection.connection, path: path)
 
         let mapping: StoreMapping
@@ -76,11 +76,12 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         let decoder = ValueDecoder(externalDataDirectory: files.externalDataDirectory)
         return SQLiteStore(url: url, origin: origin, mapping: mapping, externalDataDirectory: files.externalDataDirectory,
                            reader: RecordReader(mapping: mapping, decoder: decoder, storeIdentifier: catalog.uuid),
-                           connection: connection)
+                           connection: connection, isWAL: header.isWAL)
     }
 
     private init(url: URL, origin: ModelOrigin, mapping: StoreMapping, externalDataDirectory: String,
-                 reader: RecordReader, connection: StoreConnection) {
+                 reader: RecordReader, connection: StoreConnection, isWAL: Bool) {
+        self.isWAL = isWAL
         self.url = url
         self.externalDataDirectory = externalDataDirectory
         self.modelOrigin = origin
@@ -145,6 +146,23 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         return .value(SQLiteBlob(store: self, location: location))
     }
 
+    /// An export's records from a connection and read transaction of their own (`SQLiteRecordCursor`).
+    public func cursor(_ query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) async throws -> any RecordCursor {
+        let mapping = try entityMapping(query.entity)
+        let plan = try reader.exportPlan(query, of: mapping, relationships: relationships)
+        let files = connection.files
+        let readsInPlace = accessMode == .inPlace && isWAL
+        return try await withCheckedThrowingContinuation { continuation in
+            // Opening a connection (or copying a snapshot) is file work: off the cooperative threads.
+            DispatchQueue.global().async { [reader] in
+                continuation.resume(with: Result {
+                    try SQLiteRecordCursor(files: files, readsInPlace: readsInPlace, reader: reader, plan: plan,
+                                           batchSize: batchSize, prepare: Self.prepareConnection)
+                })
+            }
+        }
+    }
+
     /// Reads `count` bytes from `offset` of an inline value, on the store's queue in a read transaction.
     func readBytes(of place: BlobLocation.Place, offset: Int, count: Int) async throws -> [UInt8] {
         try await read { connection, _ in try place.read(offset: offset, count: count, in: connection) }
@@ -199,6 +217,11 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         } onCancel: {
             interruption.cancel()
         }
+    }
+
+    /// Readies every connection to the store: the SQL functions its queries use.
+    private static func prepareConnection(_ connection: SQLiteConnection) throws(SQLiteError) {
+        try FoldedContainsFunction.register(on: connection)
     }
 
     private static func readCatalog(_ connection: SQLiteConnection, path: String) throws(SQLiteStoreError) -> StoreCatalog {

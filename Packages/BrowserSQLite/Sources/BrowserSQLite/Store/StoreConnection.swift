@@ -119,7 +119,7 @@ final class StoreConnection {
     /// How many times a snapshot copy is taken while the store keeps changing under it.
     static let snapshotAttempts = 5
 
-    private static func makeSnapshot(
+    static func makeSnapshot(
         of files: StoreFiles, prepare: (SQLiteConnection) throws(SQLiteError) -> Void
     ) throws(SQLiteStoreError) -> (directory: String, connection: SQLiteConnection, signature: String) {
         let manager = FileManager.default

@@ -1,0 +1,72 @@
+/// Every record of a query, handed out in batches: what an export reads (`GET /api/entities/:name/export`).
+///
+/// A cursor is used by one export at a time: `next()` is never called again before the previous call returned.
+/// It holds what it reads from (a SQLite cursor: its own connection and read transaction) until it has handed
+/// out its last batch or is released.
+public protocol RecordCursor: Sendable {
+    /// The next records in the query's order, or nil once every record has been handed out.
+    func next() async throws -> [ExportedRecord]?
+}
+
+/// One record of an export with what its relationships hold: the record each to-one relationship points to (for
+/// its ID and name) and the number of records each to-many relationship reaches.
+public struct ExportedRecord: Sendable, Hashable {
+    public var record: StoredRecord
+    /// By relationship name, for the relationships of the exported entity.
+    public var relationships: [String: RelatedValue]
+
+    public init(record: StoredRecord, relationships: [String: RelatedValue]) {
+        self.record = record
+        self.relationships = relationships
+    }
+}
+
+/// What one relationship of an exported record holds.
+public enum RelatedValue: Sendable, Hashable {
+    /// The record a to-one relationship points to; nil when it points to none.
+    case toOne(StoredRecord?)
+    /// How many records a to-many relationship reaches.
+    case toMany(count: Int)
+    /// The store cannot read the relationship (its column is missing); the reason.
+    case unreadable(String)
+}
+
+/// The cursor any store gets without writing its own: pages of `BrowserStore.page` one after the other, and
+/// `related` for each record's relationships. Each page is its own read, so a store that changes during the
+/// export can give a file that is not one snapshot; stores that can hold a snapshot (BrowserSQLite) implement
+/// `cursor(_:batchSize:)` themselves.
+public actor PagedRecordCursor: RecordCursor {
+    private let store: any BrowserStore
+    private var query: RecordQuery
+    private let relationships: [RelationshipSchema]
+    private var finished = false
+
+    public init(store: any BrowserStore, query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) {
+        self.store = store
+        self.query = query
+        self.query.offset = 0
+        self.query.limit = batchSize
+        self.relationships = relationships
+    }
+
+    public func next() async throws -> [ExportedRecord]? {
+        guard !finished else { return nil }
+        let page = try await store.page(query)
+        query.offset += page.records.count
+        if page.records.count < query.limit { finished = true }
+        guard !page.records.isEmpty else { return nil }
+        var batch: [ExportedRecord] = []
+        batch.reserveCapacity(page.records.count)
+        for record in page.records {
+            var values: [String: RelatedValue] = [:]
+            for relationship in relationships {
+                let related = try await store.related(from: record.id, through: relationship.name,
+                                                      limit: 1)
+                values[relationship.name] = relationship.isToMany
+                    ? .toMany(count: related.total) : .toOne(related.records.first)
+            }
+            batch.append(ExportedRecord(record: record, relationships: values))
+        }
+        return batch
+    }
+}

@@ -1,0 +1,179 @@
+import BrowserCore
+
+/// The SQL of an export (`SQLiteRecordCursor`): one statement steps through every matching row in the list's
+/// order, and each batch of rows asks for its relationships in a few set queries (the to-one records by key, the
+/// to-many counts grouped by source), never one query per row.
+extension RecordReader {
+    /// How an export reads one entity's records.
+    struct ExportPlan: Sendable {
+        var sql: String
+        var arguments: [SQLiteValue]
+        var projection: Projection
+        var entity: EntityMapping
+        var relationships: [ExportedRelationship]
+    }
+
+    /// A relationship an export lists, and where its value comes from.
+    struct ExportedRelationship: Sendable {
+        var name: String
+        var isToMany: Bool
+        var mapping: RelationshipMapping?
+        /// For a to-one kept in the row's own foreign-key column: the column's position in the statement.
+        var keyPosition: Int32?
+    }
+
+    /// The statement of every record of `query` in its order (the list's SQL without LIMIT / OFFSET), with the
+    /// to-one foreign keys of `relationships` appended to the selected columns.
+    func exportPlan(_ query: RecordQuery, of entity: EntityMapping, relationships: [RelationshipSchema]) throws -> ExportPlan {
+        let list = try listSQL(query, of: entity)
+        let projection = projection(for: entity)
+        var extraColumns: [String] = []
+        var exported: [ExportedRelationship] = []
+        for relationship in relationships {
+            let mapping = entity.relationships[relationship.name]
+            var keyPosition: Int32?
+            if !relationship.isToMany, case .foreignKey(let column, _)? = mapping?.storage {
+                keyPosition = Int32(2 + projection.columns.count + extraColumns.count)
+                extraColumns.append("\(list.table).\(quoteIdentifier(column))")
+            }
+            exported.append(ExportedRelationship(name: relationship.name, isToMany: relationship.isToMany,
+                                                 mapping: mapping, keyPosition: keyPosition))
+        }
+        let order = list.order.map { "\($0.sql) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
+        let select = ([projection.selectList(alias: list.table)] + extraColumns).joined(separator: ", ")
+        return ExportPlan(sql: "SELECT \(select) FROM \(list.table)\(list.whereClause) ORDER BY \(order)",
+                          arguments: list.arguments + list.order.flatMap(\.arguments),
+                          projection: projection, entity: entity, relationships: exported)
+    }
+
+    /// The next `limit` rows of the plan's statement with their relationships; nil when the statement is done.
+    func exportBatch(_ statement: SQLiteStatement, plan: ExportPlan, limit: Int,
+                     in connection: SQLiteConnection) throws -> [ExportedRecord]? {
+        var records: [StoredRecord] = []
+        var foreignKeys: [String: [Int64?]] = [:]
+        records.reserveCapacity(limit)
+        while records.count < limit, try statement.step() {
+            records.append(record(in: statement, projection: plan.projection, fallback: plan.entity))
+            for relationship in plan.relationships {
+                guard let position = relationship.keyPosition else { continue }
+                foreignKeys[relationship.name, default: []].append(statement.value(at: position).int64)
+            }
+        }
+        guard !records.isEmpty else { return nil }
+
+        var batch = records.map { ExportedRecord(record: $0, relationships: [:]) }
+        let keys = records.map(\.id.primaryKey)
+        for relationship in plan.relationships {
+            guard let mapping = relationship.mapping else {
+                // A relationship of the exported entity that its mapping lacks cannot happen; say so rather than crash.
+                for index in batch.indices { batch[index].relationships[relationship.name] = .unreadable("not in the store's mapping") }
+                continue
+            }
+            if case .missing(let reason) = mapping.storage {
+                for index in batch.indices { batch[index].relationships[relationship.name] = .unreadable(reason) }
+                continue
+            }
+            if relationship.isToMany {
+                let counts = try relatedCounts(of: keys, through: mapping, in: connection)
+                for index in batch.indices {
+                    batch[index].relationships[relationship.name] = .toMany(count: counts[keys[index]] ?? 0)
+                }
+            } else {
+                let targets = try toOneTargets(of: keys, foreignKeys: foreignKeys[relationship.name], through: mapping, in: connection)
+                for index in batch.indices {
+                    batch[index].relationships[relationship.name] = .toOne(targets[keys[index]])
+                }
+            }
+        }
+        return batch
+    }
+
+    /// The record each source key's to-one relationship points to (sources that point to none are absent).
+    private func toOneTargets(of sources: [Int64], foreignKeys: [Int64?]?, through relationship: RelationshipMapping,
+                              in connection: SQLiteConnection) throws -> [Int64: StoredRecord] {
+        guard let destination = mapping.entities[relationship.destination] else { return [:] }
+        let allowed = Set(relationship.destinationSubtree)
+        var targets: [Int64: StoredRecord] = [:]
+        if let foreignKeys {
+            // The key is in the source row: read the distinct targets by key.
+            let distinct = Array(Set(foreignKeys.compactMap { $0 }))
+            var byKey: [Int64: StoredRecord] = [:]
+            for record in try records(distinct, of: destination, in: connection)
+            where allowed.contains(mapping.entities[record.entity]?.number ?? -1) {
+                byKey[record.id.primaryKey] = record
+            }
+            for (source, key) in zip(sources, foreignKeys) {
+                if let key, let target = byKey[key] { targets[source] = target }
+            }
+            return targets
+        }
+        // The key is in the target's row (a one-to-one whose inverse holds it).
+        let column: String
+        switch relationship.storage {
+        case .inverseForeignKey(let name), .targetsReferToSource(let name, _): column = name
+        default: return [:]
+        }
+        let projection = projection(for: destination)
+        var arguments = sources.map(SQLiteValue.integer)
+        let sql = "SELECT \(projection.selectList(alias: "d")), d.\(quoteIdentifier(column)) FROM \(quoteIdentifier(destination.table)) AS d "
+            + "WHERE d.\(quoteIdentifier(column)) IN (\(placeholders(sources.count))) AND \(subtreeCondition(relationship, destination, &arguments)) "
+            + "ORDER BY d.\"Z_PK\""
+        let statement = try connection.prepare(sql)
+        try statement.bind(arguments)
+        let sourcePosition = Int32(2 + projection.columns.count)
+        while try statement.step() {
+            guard let source = statement.value(at: sourcePosition).int64, targets[source] == nil else { continue }
+            targets[source] = record(in: statement, projection: projection, fallback: destination)
+        }
+        return targets
+    }
+
+    /// How many records each source key reaches through a to-many relationship (sources reaching none are absent).
+    private func relatedCounts(of sources: [Int64], through relationship: RelationshipMapping,
+                               in connection: SQLiteConnection) throws -> [Int64: Int] {
+        guard let destination = mapping.entities[relationship.destination] else { return [:] }
+        let target = quoteIdentifier(destination.table)
+        var arguments: [SQLiteValue] = sources.map(SQLiteValue.integer)
+        let list = placeholders(sources.count)
+        let sql: String
+        switch relationship.storage {
+        case .inverseForeignKey(let column), .targetsReferToSource(let column, _):
+            let key = "d.\(quoteIdentifier(column))"
+            sql = "SELECT \(key), COUNT(*) FROM \(target) AS d WHERE \(key) IN (\(list)) AND "
+                + "\(subtreeCondition(relationship, destination, &arguments)) GROUP BY \(key)"
+        case .joinTable(let table, let sourceColumn, let targetColumn, _, let reflexive):
+            let join = quoteIdentifier(table)
+            let sourceKey = quoteIdentifier(sourceColumn), targetKey = quoteIdentifier(targetColumn)
+            if reflexive {
+                // A relationship that is its own inverse may hold a pair in either column (as `related` reads it).
+                arguments += sources.map(SQLiteValue.integer)
+                sql = "SELECT p.s, COUNT(*) FROM (SELECT \(sourceKey) AS s, \(targetKey) AS t FROM \(join) WHERE \(sourceKey) IN (\(list)) "
+                    + "UNION SELECT \(targetKey), \(sourceKey) FROM \(join) WHERE \(targetKey) IN (\(list))) AS p "
+                    + "JOIN \(target) AS d ON d.\"Z_PK\" = p.t WHERE \(subtreeCondition(relationship, destination, &arguments)) GROUP BY p.s"
+            } else {
+                sql = "SELECT j.\(sourceKey), COUNT(*) FROM \(join) AS j JOIN \(target) AS d ON d.\"Z_PK\" = j.\(targetKey) "
+                    + "WHERE j.\(sourceKey) IN (\(list)) AND \(subtreeCondition(relationship, destination, &arguments)) GROUP BY j.\(sourceKey)"
+            }
+        case .foreignKey, .missing:
+            return [:]
+        }
+        var counts: [Int64: Int] = [:]
+        for row in try connection.rows(sql, arguments) {
+            if let source = row[0].int64 { counts[source] = Int(row[1].int64 ?? 0) }
+        }
+        return counts
+    }
+
+    /// The destination rows a relationship may reach (as `related` tests them): "1" when the destination is its
+    /// table's root and the relationship reaches its whole subtree.
+    private func subtreeCondition(_ relationship: RelationshipMapping, _ destination: EntityMapping,
+                                  _ arguments: inout [SQLiteValue]) -> String {
+        destination.coversWholeTable && relationship.destinationSubtree == destination.subtreeNumbers
+            ? "1"
+            : entityCondition(relationship.destinationSubtree, alias: "d", arguments: &arguments) ?? "1"
+    }
+
+    private func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+}

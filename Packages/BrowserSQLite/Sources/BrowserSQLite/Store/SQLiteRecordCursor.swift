@@ -1,0 +1,102 @@
+import BrowserCore
+import CSQLite
+import Foundation
+
+/// An export's records, read through a connection of its own in one read transaction, so the file is one
+/// consistent snapshot of the store however long the client takes to download it, and the store's own
+/// connection keeps answering the UI meanwhile.
+///
+/// - In a WAL store the export reads the file in place, read-only: a writing app is never blocked, and the
+///   transaction only keeps SQLite from checkpointing the WAL past the export's snapshot until it ends.
+/// - A rollback-journal store, or one the store itself reads from a private snapshot, is exported from a
+///   private copy of its own (`StoreConnection.makeSnapshot`): a read transaction on the original would hold a
+///   shared lock that stops the app from saving for as long as the export runs.
+///
+/// The connection, its transaction and any copy are released when the cursor is (the export finished, failed
+/// or its client went away). Like the store, it runs SQLite only on a private serial queue.
+final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
+    // @unchecked: `statement`, `finished` and the connection are used only on `queue`.
+
+    private let queue = DispatchQueue(label: "BrowserSQLite.SQLiteRecordCursor")
+    private let connection: SQLiteConnection
+    private let snapshotDirectory: String?
+    private let reader: RecordReader
+    private let plan: RecordReader.ExportPlan
+    private let batchSize: Int
+    private let path: String
+    private var statement: SQLiteStatement?
+    private var finished = false
+
+    init(files: StoreFiles, readsInPlace: Bool, reader: RecordReader, plan: RecordReader.ExportPlan, batchSize: Int,
+         prepare: @escaping (SQLiteConnection) throws(SQLiteError) -> Void) throws {
+        path = files.path
+        if readsInPlace {
+            let connection = try SQLiteConnection(path: files.path, readOnly: true)
+            try prepare(connection)
+            self.connection = connection
+            snapshotDirectory = nil
+        } else {
+            let snapshot = try StoreConnection.makeSnapshot(of: files, prepare: prepare)
+            connection = snapshot.connection
+            snapshotDirectory = snapshot.directory
+        }
+        self.reader = reader
+        self.plan = plan
+        self.batchSize = batchSize
+        do {
+            try connection.execute("BEGIN")
+            // The first read starts the transaction: the snapshot is the store as it is now, not at the first batch.
+            _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+            let statement = try connection.prepare(plan.sql)
+            try statement.bind(plan.arguments)
+            self.statement = statement
+        } catch {
+            if let snapshotDirectory { try? FileManager.default.removeItem(atPath: snapshotDirectory) }
+            throw StoreConnection.fileError(error, path: files.path) ?? error
+        }
+    }
+
+    deinit {
+        statement = nil
+        try? connection.execute("ROLLBACK")
+        if let snapshotDirectory { try? FileManager.default.removeItem(atPath: snapshotDirectory) }
+    }
+
+    func next() async throws -> [ExportedRecord]? {
+        // No time budget: an export takes as long as its size asks. It stops when its client goes away.
+        let interruption = QueryInterruption(deadline: nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.async { [self] in
+                    guard !finished, let statement else { return continuation.resume(returning: nil) }
+                    connection.interruption = interruption
+                    defer { connection.interruption = nil }
+                    do {
+                        let batch = try reader.exportBatch(statement, plan: plan, limit: batchSize, in: connection)
+                        if batch == nil || batch!.count < batchSize { finish() }
+                        continuation.resume(returning: batch)
+                    } catch let error as SQLiteError {
+                        finish()
+                        if error.primaryCode == SQLITE_INTERRUPT, let reason = interruption.reason {
+                            return continuation.resume(throwing: QueryInterruption.error(for: reason))
+                        }
+                        continuation.resume(throwing: StoreConnection.fileError(error, path: path)
+                            ?? SQLiteStoreError.queryFailed(message: error.message, sql: error.sql))
+                    } catch {
+                        finish()
+                        continuation.resume(throwing: error)
+                    }
+                }
+            }
+        } onCancel: {
+            interruption.cancel()
+        }
+    }
+
+    /// Ends the read transaction as soon as the last row is read, not when the cursor is released.
+    private func finish() {
+        finished = true
+        statement = nil
+        try? connection.execute("ROLLBACK")
+    }
+}
