@@ -21,7 +21,8 @@
  *              with .entity-name and .entity-count
  *   Toolbar    #search-input, #search-attr, #display-attr, #sort-select, #order-btn[data-order="asc|desc"],
  *              #limit-select, #first-btn, #prev-btn, #next-btn, #last-btn, #page-input, #page-indicator
- *              ("1–100 of 312", numbers grouped by the browser's locale)
+ *              ("1–100 of 312", numbers grouped by the browser's locale), #export-view-btn (the list as a
+ *              CSV / NDJSON file: export.js's menu and progress panel)
  *   Scope      #scope-chip (shown for ?relatedTo=<id>&via=<rel>) with #scope-text and #scope-clear
  *   Sidebar    #entity-filter, #hide-empty; .entity-item[data-depth][data-abstract] (sub-entities under their parent)
  *   Top bar    #model-line[data-source] (where the model came from; .is-warning when guessed from the tables)
@@ -85,6 +86,7 @@
     readOnlyChip: byId('readonly-chip'),
     refreshBtn: byId('refresh-btn'),
     exportBtn: byId('export-btn'),
+    exportViewBtn: byId('export-view-btn'),
     exportLink: byId('export-link'),
     entitiesPane: byId('entities-pane'),
     entitiesStatus: byId('entities-status'),
@@ -612,7 +614,8 @@
     renderOrder();
 
     const enabled = Boolean(view.entity);
-    for (const control of [dom.searchInput, dom.searchAttr, dom.displayAttr, dom.sortSelect, dom.orderBtn, dom.limitSelect]) {
+    for (const control of [dom.searchInput, dom.searchAttr, dom.displayAttr, dom.sortSelect, dom.orderBtn, dom.limitSelect,
+      dom.exportViewBtn]) {
       control.disabled = !enabled;
     }
   }
@@ -632,6 +635,24 @@
     window.CDBShared.setDisplayChoices(data.storeKey, view.entity, [first, second !== first ? second : '']);
     renderToolbar();
     repaintNames();
+  }
+
+  /** The list on screen for "Export view" (export.js): the same parameters as its pages, without paging. */
+  function describeExport() {
+    if (!view.entity) return null;
+    const shown = data.page && data.pageView && data.pageView.entity === view.entity ? data.page.total : null;
+    return {
+      entity: view.entity,
+      params: {
+        search: view.search,
+        searchAttr: view.searchAttr,
+        sort: view.sort,
+        order: view.order === 'desc' ? 'desc' : '',
+        relatedTo: view.relatedTo,
+        via: view.via,
+      },
+      total: shown,
+    };
   }
 
   /** Redraws the names on screen after the "Name by" choice or the store it is kept under changed. */
@@ -1427,6 +1448,7 @@
     byId('nav-back').addEventListener('click', () => window.history.back());
     byId('nav-forward').addEventListener('click', () => window.history.forward());
     dom.exportBtn.addEventListener('click', exportRecord);
+    window.CDBExport.attach(dom.exportViewBtn, describeExport);
     dom.entityList.addEventListener('click', onEntityClick);
     dom.searchInput.addEventListener('input', onSearchInput);
     dom.searchInput.addEventListener('keydown', onSearchKey);

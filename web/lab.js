@@ -15,6 +15,7 @@
  *   Sidebar      #entity-list > li[data-entity] (.active on the grid's entity)
  *   Toolbar      #grid-search #grid-search-attr #grid-page-size #grid-first #grid-prev #grid-next
  *                #grid-last #grid-page-indicator (locale-grouped numbers) #grid-columns-btn
+ *                #grid-export-btn (the list as a CSV / NDJSON file: export.js's menu and progress panel)
  *   Scope        #grid-scope (shown for ?relatedTo=<id>&via=<rel>), #grid-scope-text, #grid-scope-clear
  *   Grid         #grid-scroll (scroll container, focusable) > #grid
  *                thead th[data-col] (.th-label .th-type .th-sort .col-resize; aria-sort)
@@ -137,6 +138,7 @@
       relShowAll: byId("rel-show-all"),
       pageIndicator: byId("grid-page-indicator"),
       columnsBtn: byId("grid-columns-btn"),
+      gridExportBtn: byId("grid-export-btn"),
       gridScroll: byId("grid-scroll"),
       grid: byId("grid"),
       gridHeadRow: byId("grid-head-row"),
@@ -300,8 +302,9 @@
     if ((document.body.dataset.offline === "true") === offline) return;
     if (offline) document.body.dataset.offline = "true"; else delete document.body.dataset.offline;
     dom.pulse.classList.toggle("is-offline", offline);
-    for (const control of [dom.search, dom.searchAttr, dom.pageSize, dom.prev, dom.next, dom.first, dom.last, dom.columnsBtn, dom.exportBtn]) {
-      control.disabled = offline || (control === dom.exportBtn && !state.selectedId);
+    for (const control of [dom.search, dom.searchAttr, dom.pageSize, dom.prev, dom.next, dom.first, dom.last, dom.columnsBtn, dom.exportBtn,
+      dom.gridExportBtn]) {
+      control.disabled = offline || (control === dom.exportBtn && !state.selectedId) || (control === dom.gridExportBtn && !state.entity);
     }
     if (!offline) updatePager();
     if (offline) dom.statusText.textContent = "The server does not answer: press Refresh when it is back.";
@@ -536,7 +539,25 @@
     }
   }
 
+  /** The list in the grid for "Export" (export.js): the same parameters as its pages, without paging. */
+  function describeExport() {
+    if (!state.entity) return null;
+    return {
+      entity: state.entity,
+      params: {
+        search: state.search,
+        searchAttr: state.searchAttr,
+        sort: state.sort || "",
+        order: state.sort && state.order === "desc" ? "desc" : "",
+        relatedTo: state.relatedTo,
+        via: state.relatedTo ? state.via : "",
+      },
+      total: state.total,
+    };
+  }
+
   function updateStatus() {
+    dom.gridExportBtn.disabled = !state.entity || document.body.dataset.offline === "true";
     if (!state.entity) {
       dom.statusText.textContent = "";
       return;
@@ -752,6 +773,7 @@
       syncURL("replace");
       loadGrid();
     });
+    window.CDBExport.attach(dom.gridExportBtn, describeExport);
     dom.columnsBtn.addEventListener("click", () => {
       if (openMenuState && openMenuState.name === "columns") closeMenu();
       else openColumnsMenu();
