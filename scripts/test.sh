@@ -67,6 +67,9 @@ scripts/fuzz/run.sh 30
 step "Content: every Binary/Transformable value of the fixtures served and inspected, checked against Python's reading"
 python3 scripts/content-check/check.py --binary .build/debug/browser-demo
 
+step "Export: every entity of every store as CSV and NDJSON, parsed back and compared with the paged API"
+python3 scripts/export-check/check.py .build/debug/browser-demo
+
 step "Load: 20,480 requests over 256 keep-alive connections, memory flat"
 python3 scripts/load/check.py --binary .build/debug/browser-demo
 

@@ -68,8 +68,11 @@ final class TemporaryDirectory: @unchecked Sendable {
 
 /// An opened copy of a fixture, keeping its temporary folder alive as long as the store.
 struct OpenedFixture {
-    let directory: TemporaryDirectory
+    // The store is declared first so that it is released first: its connection must close before the folder
+    // holding its files is deleted (a file deleted while open frees its inode for another test's copy, which
+    // this process's SQLite would then confuse with it; see `SQLiteConnection.close`).
     let store: SQLiteStore
+    let directory: TemporaryDirectory
 
     init(_ relative: String, model: String? = nil) throws {
         directory = TemporaryDirectory()

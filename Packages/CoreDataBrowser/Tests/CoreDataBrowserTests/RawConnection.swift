@@ -115,6 +115,49 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// A chunked response (RFC 9112 §7.1) read to its end: its head, the chunks' data, and whether the last chunk
+    /// came (false when the server closed the connection before it: a body cut short).
+    struct ChunkedResponse: Sendable {
+        let head: Response
+        let body: [UInt8]
+        let complete: Bool
+    }
+
+    /// Reads one response whose body is chunked; nil when no response head came.
+    func readChunked() async -> ChunkedResponse? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.blockingReadChunked()) }
+        }
+    }
+
+    private func blockingReadChunked() -> ChunkedResponse? {
+        guard case .response(let head) = blockingRead(bodyless: true) else { return nil }
+        var body: [UInt8] = []
+        func line() -> [UInt8]? {
+            while true {
+                if let end = pending.indices.dropLast().first(where: { pending[$0] == 13 && pending[$0 + 1] == 10 }) {
+                    let text = Array(pending[..<end])
+                    pending.removeFirst(end + 2)
+                    return text
+                }
+                if fill() != .data { return nil }
+            }
+        }
+        while true {
+            guard let sizeLine = line(), let size = Int(String(decoding: sizeLine, as: UTF8.self).split(separator: ";")[0], radix: 16)
+            else { return ChunkedResponse(head: head, body: body, complete: false) }
+            if size == 0 {
+                _ = line()  // the empty line after the last chunk (no trailers)
+                return ChunkedResponse(head: head, body: body, complete: true)
+            }
+            while pending.count < size + 2 {
+                if fill() != .data { return ChunkedResponse(head: head, body: body + pending, complete: false) }
+            }
+            body += pending[0..<size]
+            pending.removeFirst(size + 2)
+        }
+    }
+
     /// Sends a whole request on a fresh connection and reads its response.
     static func exchange(_ request: String, port: UInt16) async throws -> Outcome {
         try await exchange(Array(request.utf8), port: port)

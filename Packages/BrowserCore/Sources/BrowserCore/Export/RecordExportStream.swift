@@ -133,7 +133,8 @@ public actor RecordExportStream {
         case .string(let text), .uri(let text): .text(text)
         case .integer(let number): .literal(String(number))
         case .double(let number): .literal(Self.numberText(number))
-        case .float(let number): .literal(Self.numberText(Double(number)))
+        // A Float's own shortest text (0.1), not its widened Double's (0.10000000149011612), as the API sends it.
+        case .float(let number): .literal(number.isFinite ? String(number) : Self.numberText(Double(number)))
         case .decimal(let number): .literal(number.isNaN ? "NaN" : number.description)
         case .boolean(let flag): .literal(flag ? "true" : "false")
         case .date(let date): .literal(ISO8601Timestamp.string(from: date))

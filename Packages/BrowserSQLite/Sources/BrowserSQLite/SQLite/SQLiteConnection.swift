@@ -59,8 +59,20 @@ final class SQLiteConnection {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    private var isClosed = false
+
     deinit {
-        // close_v2 defers the close until every statement of the connection is finalized.
+        close()
+    }
+
+    /// Closes the handle now (`deinit` does it otherwise). Call it before deleting the database's files: SQLite
+    /// knows a file by its device and inode, and a file deleted while its connection is open frees an inode that
+    /// a new file (another private snapshot) may get, which this process's SQLite would then take for the old,
+    /// still-open one and share its locks with (https://www.sqlite.org/howtocorrupt.html §2.4 and §6).
+    /// close_v2 defers the close until every statement of the connection is finalized.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
         sqlite3_close_v2(handle)
     }
 

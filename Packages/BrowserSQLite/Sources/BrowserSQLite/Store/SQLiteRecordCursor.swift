@@ -51,7 +51,7 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
             try statement.bind(plan.arguments)
             self.statement = statement
         } catch {
-            if let snapshotDirectory { try? FileManager.default.removeItem(atPath: snapshotDirectory) }
+            // `deinit` runs for an initializer that fails here, and releases the connection and any copy.
             throw StoreConnection.fileError(error, path: files.path) ?? error
         }
     }
@@ -59,6 +59,8 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
     deinit {
         statement = nil
         try? connection.execute("ROLLBACK")
+        // The connection closes before its files go (see `SQLiteConnection.close`).
+        connection.close()
         if let snapshotDirectory { try? FileManager.default.removeItem(atPath: snapshotDirectory) }
     }
 

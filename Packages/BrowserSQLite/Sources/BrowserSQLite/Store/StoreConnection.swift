@@ -68,6 +68,8 @@ final class StoreConnection {
     }
 
     deinit {
+        // The connection closes before its files go (see `SQLiteConnection.close`).
+        connection.close()
         if let snapshotDirectory { try? FileManager.default.removeItem(atPath: snapshotDirectory) }
     }
 
@@ -107,7 +109,8 @@ final class StoreConnection {
         // next request tries again.
         guard let snapshot = try? Self.makeSnapshot(of: files, prepare: prepare) else { return }
         let old = snapshotDirectory
-        connection = snapshot.connection // the old connection closes here, before its files go
+        connection.close() // before its files go (see `SQLiteConnection.close`)
+        connection = snapshot.connection
         connection.interruption = interruption
         if let old { try? FileManager.default.removeItem(atPath: old) }
         cache.reset()
