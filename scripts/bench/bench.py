@@ -617,6 +617,25 @@ def render(report: dict) -> str:
     return "\n".join(lines)
 
 
+def ensure_store(books: int, work: str) -> tuple[str, str, dict]:
+    """The generated store of `books` books in `work` (generated once per size and generator version), its model
+    and its sidecar info."""
+    os.makedirs(work, exist_ok=True)
+    store = os.path.join(work, f"library-{books}.sqlite")
+    info = None
+    if os.path.exists(store) and os.path.exists(store + ".json"):
+        info = json.load(open(store + ".json"))
+        if info.get("generatorVersion") != generate_store.GENERATOR_VERSION:
+            info = None
+    if info is None:
+        print(f"Generating {store} …", file=sys.stderr)
+        info = generate_store.generate(books, store)
+    model = os.path.join(os.path.dirname(store), "Library.xcdatamodeld")
+    if not os.path.isdir(model):
+        generate_store.write_model(os.path.dirname(store))
+    return store, model, info
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--books", type=int, default=1_000_000)
@@ -630,19 +649,7 @@ def main() -> None:
     args = parser.parse_args()
     began = time.time()
 
-    os.makedirs(args.work, exist_ok=True)
-    store = os.path.join(args.work, f"library-{args.books}.sqlite")
-    info = None
-    if os.path.exists(store) and os.path.exists(store + ".json"):
-        info = json.load(open(store + ".json"))
-        if info.get("generatorVersion") != generate_store.GENERATOR_VERSION:
-            info = None
-    if info is None:
-        print(f"Generating {store} …", file=sys.stderr)
-        info = generate_store.generate(args.books, store)
-    model = os.path.join(os.path.dirname(store), "Library.xcdatamodeld")
-    if not os.path.isdir(model):
-        generate_store.write_model(os.path.dirname(store))
+    store, model, info = ensure_store(args.books, args.work)
 
     print(f"Store run on {store} ({args.runs} runs per query):", file=sys.stderr)
     store_run = run_store_benchmark(args, info, store, model, args.work)

@@ -101,46 +101,61 @@ public actor RecordExportStream {
 
     private func appendCSV(_ exported: ExportedRecord, to bytes: inout [UInt8]) async throws {
         let record = exported.record
-        var cells: [Cell] = [.literal(record.id.uri), .literal(record.entity), .text(try await name(of: record))]
-        cells.reserveCapacity(3 + entity.attributes.count + relationships.count * 2)
-        for attribute in entity.attributes {
-            cells.append(try await csvCell(record.values[attribute.name] ?? .null, of: record, attribute: attribute))
-        }
-        for relationship in relationships {
-            let value = exported.relationships[relationship.name]
-            switch (relationship.isToMany, value) {
-            case (true, .toMany(let count)?):
-                cells.append(.literal(String(count)))
-            case (false, .toOne(let target?)?):
-                cells += [.literal(target.id.uri), .text(try await name(of: target))]
-            case (false, .toOne(nil)?), (false, nil):
-                cells += [.literal(""), .literal("")]
-            case (_, .unreadable(let reason)?):
-                let cell = Cell.text("[unreadable: \(reason)]")
-                cells += relationship.isToMany ? [cell] : [cell, .literal("")]
-            case (true, _):
-                cells.append(.literal(""))
-            case (false, .toMany?):
-                cells += [.literal(""), .literal("")]
+        // Written straight into the batch: a million rows make per-cell arrays and suspensions add up.
+        var first = true
+        func field(_ cell: Cell) {
+            if !first { bytes.append(CSVCell.fieldSeparator) }
+            first = false
+            switch cell {
+            case .text(let text): CSVCell.appendText(text, to: &bytes)
+            case .literal(let text): CSVCell.appendLiteral(text, to: &bytes)
             }
         }
-        appendRow(cells, to: &bytes)
+        field(.literal(record.id.uri))
+        field(.literal(record.entity))
+        field(.text(try await name(of: record)))
+        for attribute in entity.attributes {
+            let value = record.values[attribute.name] ?? .null
+            if case .binary(let byteCount) = value, options.binary == .base64 {
+                field(.literal(try await base64(of: record, attribute: attribute, size: byteCount)))
+            } else {
+                field(Self.csvCell(value))
+            }
+        }
+        for relationship in relationships {
+            switch (relationship.isToMany, exported.relationships[relationship.name]) {
+            case (true, .toMany(let count)?):
+                field(.literal(String(count)))
+            case (false, .toOne(let target?)?):
+                field(.literal(target.id.uri))
+                field(.text(try await name(of: target)))
+            case (let toMany, .unreadable(let reason)?):
+                field(.text("[unreadable: \(reason)]"))
+                if !toMany { field(.literal("")) }
+            case (true, _):
+                field(.literal(""))
+            case (false, _):
+                field(.literal(""))
+                field(.literal(""))
+            }
+        }
+        bytes.append(contentsOf: CSVCell.rowEnd)
     }
 
-    private func csvCell(_ value: AttributeValue, of record: StoredRecord, attribute: AttributeSchema) async throws -> Cell {
+    /// A value's cell; binary values are their size (base64 is read by the caller).
+    private static func csvCell(_ value: AttributeValue) -> Cell {
         switch value {
         case .null: .literal("")
         case .string(let text), .uri(let text): .text(text)
         case .integer(let number): .literal(String(number))
-        case .double(let number): .literal(Self.numberText(number))
+        case .double(let number): .literal(numberText(number))
         // A Float's own shortest text (0.1), not its widened Double's (0.10000000149011612), as the API sends it.
-        case .float(let number): .literal(number.isFinite ? String(number) : Self.numberText(Double(number)))
+        case .float(let number): .literal(number.isFinite ? String(number) : numberText(Double(number)))
         case .decimal(let number): .literal(number.isNaN ? "NaN" : number.description)
         case .boolean(let flag): .literal(flag ? "true" : "false")
         case .date(let date): .literal(ISO8601Timestamp.string(from: date))
         case .uuid(let uuid): .literal(uuid.uuidString)
-        case .binary(let byteCount):
-            options.binary == .base64 ? .literal(try await base64(of: record, attribute: attribute, size: byteCount)) : .literal(String(byteCount))
+        case .binary(let byteCount): .literal(String(byteCount))
         case .undecodable(let message): .text("[unreadable: \(message)]")
         }
     }
@@ -232,7 +247,8 @@ public actor RecordExportStream {
 
     // MARK: Shared
 
-    /// The record's name as lists show it (the server's display attribute for its entity).
+    /// The record's name as lists show it (the server's display attribute for its entity). Asks the service
+    /// only for an entity not met before, so rows do not suspend.
     private func name(of record: StoredRecord) async throws -> String {
         if let known = displayAttributes[record.entity] { return RecordSummary.make(for: record, attribute: known) }
         let attribute: String?

@@ -46,8 +46,27 @@ extension RecordReader {
                           projection: projection, entity: entity, relationships: exported)
     }
 
+    /// The records to-one relationships point to, kept across an export's batches: a million books name ten
+    /// thousand authors, each read once instead of once per batch. Bounded; used on one cursor's queue only.
+    final class TargetCache {
+        static let capacity = 20_000
+        private var records: [String: [Int64: StoredRecord]] = [:]
+        private var count = 0
+
+        func record(_ key: Int64, of entity: String) -> StoredRecord? { records[entity]?[key] }
+
+        func store(_ record: StoredRecord, key: Int64, of entity: String) {
+            if count >= Self.capacity {
+                records.removeAll(keepingCapacity: true)
+                count = 0
+            }
+            records[entity, default: [:]][key] = record
+            count += 1
+        }
+    }
+
     /// The next `limit` rows of the plan's statement with their relationships; nil when the statement is done.
-    func exportBatch(_ statement: SQLiteStatement, plan: ExportPlan, limit: Int,
+    func exportBatch(_ statement: SQLiteStatement, plan: ExportPlan, limit: Int, targets cache: TargetCache,
                      in connection: SQLiteConnection) throws -> [ExportedRecord]? {
         var records: [StoredRecord] = []
         var foreignKeys: [String: [Int64?]] = [:]
@@ -79,7 +98,8 @@ extension RecordReader {
                     batch[index].relationships[relationship.name] = .toMany(count: counts[keys[index]] ?? 0)
                 }
             } else {
-                let targets = try toOneTargets(of: keys, foreignKeys: foreignKeys[relationship.name], through: mapping, in: connection)
+                let targets = try toOneTargets(of: keys, foreignKeys: foreignKeys[relationship.name], through: mapping,
+                                               cache: cache, in: connection)
                 for index in batch.indices {
                     batch[index].relationships[relationship.name] = .toOne(targets[keys[index]])
                 }
@@ -90,17 +110,27 @@ extension RecordReader {
 
     /// The record each source key's to-one relationship points to (sources that point to none are absent).
     private func toOneTargets(of sources: [Int64], foreignKeys: [Int64?]?, through relationship: RelationshipMapping,
-                              in connection: SQLiteConnection) throws -> [Int64: StoredRecord] {
+                              cache: TargetCache, in connection: SQLiteConnection) throws -> [Int64: StoredRecord] {
         guard let destination = mapping.entities[relationship.destination] else { return [:] }
         let allowed = Set(relationship.destinationSubtree)
         var targets: [Int64: StoredRecord] = [:]
         if let foreignKeys {
-            // The key is in the source row: read the distinct targets by key.
-            let distinct = Array(Set(foreignKeys.compactMap { $0 }))
+            // The key is in the source row: the distinct targets by key, those not met in an earlier batch read
+            // in one query. A key the query does not return (a dangling key, a row of another entity) points to
+            // no record, and is asked again if met again.
             var byKey: [Int64: StoredRecord] = [:]
-            for record in try records(distinct, of: destination, in: connection)
+            var missing: Set<Int64> = []
+            for key in foreignKeys.compactMap({ $0 }) where byKey[key] == nil {
+                if let known = cache.record(key, of: destination.name) {
+                    if allowed.contains(mapping.entities[known.entity]?.number ?? -1) { byKey[key] = known }
+                } else {
+                    missing.insert(key)
+                }
+            }
+            for record in try records(Array(missing), of: destination, in: connection)
             where allowed.contains(mapping.entities[record.entity]?.number ?? -1) {
                 byKey[record.id.primaryKey] = record
+                cache.store(record, key: record.id.primaryKey, of: destination.name)
             }
             for (source, key) in zip(sources, foreignKeys) {
                 if let key, let target = byKey[key] { targets[source] = target }

@@ -13,6 +13,16 @@ struct RecordReader: Sendable {
     struct Projection {
         var columns: [String] = []
         var position: [String: Int32] = [:]
+        /// Per concrete entity number: each attribute and the position of its column (nil when the store lacks
+        /// it), worked out once per request instead of once per value.
+        var readers: [Int64: [(attribute: AttributeMapping, position: Int32?)]] = [:]
+        /// The entities a row's `Z_ENT` may name, by number.
+        var entities: [Int64: EntityMapping] = [:]
+
+        /// Each attribute of `entity` and the position of its column among these (nil when not selected).
+        func attributeReaders(of entity: EntityMapping) -> [(attribute: AttributeMapping, position: Int32?)] {
+            entity.attributes.map { attribute in (attribute, attribute.column.flatMap { position[$0.uppercased()] }) }
+        }
 
         /// `"Z_PK", "Z_ENT", <columns>`, qualified with `alias` when given.
         func selectList(alias: String? = nil) -> String {
@@ -24,12 +34,17 @@ struct RecordReader: Sendable {
     func projection(for entity: EntityMapping) -> Projection {
         var projection = Projection()
         let subtree = Set(entity.subtreeNumbers)
-        for member in mapping.entities.values where subtree.contains(member.number) {
+        let members = mapping.entities.values.filter { subtree.contains($0.number) }
+        for member in members {
             for attribute in member.attributes {
                 guard let column = attribute.column, projection.position[column.uppercased()] == nil else { continue }
                 projection.position[column.uppercased()] = Int32(projection.columns.count + 2)
                 projection.columns.append(column)
             }
+        }
+        for member in members + [entity] {
+            projection.entities[member.number] = member
+            projection.readers[member.number] = projection.attributeReaders(of: member)
         }
         return projection
     }
@@ -38,13 +53,16 @@ struct RecordReader: Sendable {
     /// model does not know is shown as a record of `fallback`.
     func record(in statement: SQLiteStatement, projection: Projection, fallback: EntityMapping) -> StoredRecord {
         let primaryKey = statement.value(at: 0).int64 ?? 0
-        let entity = statement.value(at: 1).int64.flatMap { mapping.entityNamesByNumber[$0] }
-            .flatMap { mapping.entities[$0] } ?? fallback
+        let number = statement.value(at: 1).int64
+        let entity = number.flatMap { projection.entities[$0] }
+            ?? number.flatMap { mapping.entityNamesByNumber[$0] }.flatMap { mapping.entities[$0] } ?? fallback
         var values: [String: AttributeValue] = [:]
-        for attribute in entity.attributes {
+        let readers = projection.readers[entity.number] ?? projection.attributeReaders(of: entity)
+        values.reserveCapacity(readers.count)
+        for (attribute, position) in readers {
             switch attribute.storage {
-            case .column(let column):
-                guard let position = projection.position[column.uppercased()] else { continue }
+            case .column:
+                guard let position else { continue }
                 values[attribute.name] = decoder.decode(statement.value(at: position), as: attribute)
             case .missing(let reason):
                 values[attribute.name] = .undecodable(reason)

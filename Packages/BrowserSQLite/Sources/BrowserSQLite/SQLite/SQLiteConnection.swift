@@ -22,7 +22,9 @@ final class SQLiteConnection {
     ///   at a file that may not be ours to touch (`StoreRecognition`), never for reading records.
     init(path: String, readOnly: Bool, immutable: Bool = false) throws(SQLiteError) {
         var handle: OpaquePointer?
-        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_FULLMUTEX
+        // NOMUTEX: every connection is used from one serial queue at a time (see the type's note), so SQLite's
+        // per-call connection mutex would only cost time (a lock and unlock around every column read).
+        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
         var name = path
         if immutable {
             flags |= SQLITE_OPEN_URI

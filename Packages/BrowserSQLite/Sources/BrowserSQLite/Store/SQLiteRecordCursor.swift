@@ -15,7 +15,7 @@ import Foundation
 /// The connection, its transaction and any copy are released when the cursor is (the export finished, failed
 /// or its client went away). Like the store, it runs SQLite only on a private serial queue.
 final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
-    // @unchecked: `statement`, `finished` and the connection are used only on `queue`.
+    // @unchecked: `statement`, `finished` and the connection are used only on `queue`; `readAhead` behind `lock`.
 
     private let queue = DispatchQueue(label: "BrowserSQLite.SQLiteRecordCursor")
     private let connection: SQLiteConnection
@@ -26,6 +26,11 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
     private let path: String
     private var statement: SQLiteStatement?
     private var finished = false
+    /// To-one targets met so far (on `queue` only).
+    private let targets = RecordReader.TargetCache()
+    /// The batch being read ahead (behind `lock`: `next()` runs on whichever thread its caller is on).
+    private var readAhead: Task<[ExportedRecord]?, any Error>?
+    private let lock = NSLock()
 
     init(files: StoreFiles, readsInPlace: Bool, reader: RecordReader, plan: RecordReader.ExportPlan, batchSize: Int,
          prepare: @escaping (SQLiteConnection) throws(SQLiteError) -> Void) throws {
@@ -57,6 +62,7 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
     }
 
     deinit {
+        readAhead?.cancel()
         statement = nil
         try? connection.execute("ROLLBACK")
         // The connection closes before its files go (see `SQLiteConnection.close`).
@@ -64,7 +70,27 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
         if let snapshotDirectory { try? FileManager.default.removeItem(atPath: snapshotDirectory) }
     }
 
+    /// The next batch: the one read ahead while the previous batch was being written out (so reading the store
+    /// and encoding the file overlap), or read now for the first call. The batch after it starts reading at once,
+    /// unless this one was the last.
     func next() async throws -> [ExportedRecord]? {
+        let current = lock.withLock { () -> Task<[ExportedRecord]?, any Error> in
+            defer { readAhead = nil }
+            return readAhead ?? Task { try await self.readBatch() }
+        }
+        let batch = try await withTaskCancellationHandler {
+            try await current.value
+        } onCancel: {
+            current.cancel()
+        }
+        if let batch, batch.count == batchSize {
+            lock.withLock { readAhead = Task { try await self.readBatch() } }
+        }
+        return batch
+    }
+
+    /// Reads one batch on the cursor's queue.
+    private func readBatch() async throws -> [ExportedRecord]? {
         // No time budget: an export takes as long as its size asks. It stops when its client goes away.
         let interruption = QueryInterruption(deadline: nil)
         return try await withTaskCancellationHandler {
@@ -74,7 +100,8 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
                     connection.interruption = interruption
                     defer { connection.interruption = nil }
                     do {
-                        let batch = try reader.exportBatch(statement, plan: plan, limit: batchSize, in: connection)
+                        let batch = try reader.exportBatch(statement, plan: plan, limit: batchSize, targets: targets,
+                                                           in: connection)
                         if batch == nil || batch!.count < batchSize { finish() }
                         continuation.resume(returning: batch)
                     } catch let error as SQLiteError {
