@@ -27,6 +27,10 @@ enum BrowserRoutes {
                 of: parameters["name"] ?? "", id: request.query["id"],
                 parameters: RecordQueryParameters { request.query[$0] }))
         }
+        router.add(.GET, "/api/entities/:name/explain") { request, parameters in
+            JSONResponses.ok(try await service.explain(
+                of: parameters["name"] ?? "", parameters: RecordQueryParameters { request.query[$0] }))
+        }
         router.add(.GET, "/api/entities/:name/export") { request, parameters in
             let options = try RecordExportOptions.validated(
                 format: request.query["format"], bom: request.query["bom"], binary: request.query["binary"])

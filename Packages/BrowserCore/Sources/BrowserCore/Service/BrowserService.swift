@@ -60,6 +60,22 @@ public struct BrowserService: Sendable {
                               rows: try await rows(page.records, schema: schema))
     }
 
+    /// `GET /api/entities/:name/explain`: how the store answers the page the parameters describe.
+    public func explain(of entityName: String, parameters: RecordQueryParameters) async throws(BrowserError) -> QueryExplanationDTO {
+        let schema = try await call { try await store.schema() }
+        let query = try await validatedQuery(of: entityName, parameters: parameters, in: schema)
+        if let search = parameters.search, Self.mayNameARecord(search),
+           let ids = try Self.objectIDSearch(search, for: query, in: schema, storeIdentifier: await storeIdentifier()) {
+            let page = try await recordWithID(ids, query: query, schema: schema)
+            return QueryExplanationDTO(
+                engine: try await call { try await store.describe() }.summary,
+                steps: ["The search names a record by its ID (\(search.trimmingCharacters(in: .whitespaces))): the list is "
+                    + "that record when it is one of the list's, read by its key, not a text search."],
+                total: page.total, milliseconds: 0)
+        }
+        return try await call { try await store.explain(query) }
+    }
+
     /// `GET /api/object/related`: the records `id` reaches through `rel`, as a page of the destination entity.
     public func related(id rawID: String?, relationship: String?, parameters: RecordQueryParameters) async throws(BrowserError) -> RecordsPageDTO {
         let schema = try await call { try await store.schema() }

@@ -51,6 +51,10 @@ public protocol BrowserStore: Sendable {
     /// one read transaction, so an export is one snapshot of the data; the default (`PagedRecordCursor`) reads
     /// page after page.
     func cursor(_ query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) async throws -> any RecordCursor
+
+    /// Answers `page(query)` and says how: the statements run, their plans and times, the store's own plans and
+    /// caches that served it, and hints. The default times `page` and says the store has no query to show.
+    func explain(_ query: RecordQuery) async throws -> QueryExplanationDTO
 }
 
 extension BrowserStore {
@@ -58,5 +62,23 @@ extension BrowserStore {
 
     public func cursor(_ query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) async throws -> any RecordCursor {
         PagedRecordCursor(store: self, query: query, relationships: relationships, batchSize: batchSize)
+    }
+
+    public func explain(_ query: RecordQuery) async throws -> QueryExplanationDTO {
+        let clock = ContinuousClock()
+        var page: RecordPage?
+        let elapsed = try await clock.measure { page = try await self.page(query) }
+        return QueryExplanationDTO(
+            engine: "\(type(of: self))",
+            steps: ["This store filters, sorts and pages its records in its own code: there is no query or plan to show."],
+            total: page?.total ?? 0, milliseconds: elapsed.milliseconds)
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds, as `/api/…/explain` reports times.
+    public var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
     }
 }

@@ -78,25 +78,43 @@ struct RecordReader: Sendable {
 
     /// The number of records of the entity (sub-entities included), remembered until the data changes.
     func count(of entity: EntityMapping, in connection: SQLiteConnection, cache: ReadCache) throws -> Int {
-        try cache.count(entity.name) {
-            var arguments: [SQLiteValue] = []
-            let condition = rowCondition(of: entity, arguments: &arguments)
-            let sql = "SELECT COUNT(*) FROM \(quoteIdentifier(entity.table))" + (condition.map { " WHERE " + $0 } ?? "")
-            return Int(try connection.scalar(sql, arguments)?.int64 ?? 0)
+        var counted = false
+        defer {
+            connection.trace?.note(counted ? "Total: \(entity.name)'s records counted with one query."
+                                   : "Total: \(entity.name)'s count, kept since the data last changed.")
         }
+        return try cache.count(entity.name) {
+            counted = true
+            return try countRows(of: entity, in: connection)
+        }
+    }
+
+    private func countRows(of entity: EntityMapping, in connection: SQLiteConnection) throws -> Int {
+        var arguments: [SQLiteValue] = []
+        let condition = rowCondition(of: entity, arguments: &arguments)
+        let sql = "SELECT COUNT(*) FROM \(quoteIdentifier(entity.table))" + (condition.map { " WHERE " + $0 } ?? "")
+        return Int(try connection.scalar(sql, arguments)?.int64 ?? 0)
     }
 
     func page(_ query: RecordQuery, of entity: EntityMapping, in connection: SQLiteConnection,
               cache: ReadCache) throws -> RecordPage {
+        let trace = connection.trace
         if query.filter == nil, query.scope == nil, query.sort == nil, query.offset >= 2 * KeyCheckpoints.stride {
+            trace?.note("Page: primary-key order far from the start, so it starts from a kept key (every "
+                + "\(KeyCheckpoints.stride)th key of \(entity.name) is kept) instead of stepping over the \(query.offset) rows before it.")
             return try deepPage(query, of: entity, in: connection, cache: cache)
         }
         if query.filter == nil, query.scope == nil, let sort = query.sort, sort.order == query.order,
            let column = entity.attribute(named: sort.attribute)?.column,
            let sorted = try sortedKeys(by: column, of: entity, in: connection, cache: cache) {
+            trace?.note("Page: the keys of \(entity.name) in \(sort.attribute) order are kept in memory (\(sorted.keys.count) keys) "
+                + "since this sort was asked for twice; the page is read by key.")
             let keys = sorted.page(offset: query.offset, limit: query.limit, descending: query.order == .descending)
             return RecordPage(total: sorted.keys.count, records: try records(keys, of: entity, in: connection))
         }
+        trace?.note("Page: one SQL query with LIMIT and OFFSET" + (query.sort.map { sort in
+            entity.attribute(named: sort.attribute)?.column == nil ? "" : " (a sort asked for again is kept in memory from the second time on)"
+        } ?? "") + ".")
         let list = try listSQL(query, of: entity)
         let projection = projection(for: entity)
         let order = list.order.map { "\($0.sql) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
@@ -112,12 +130,17 @@ struct RecordReader: Sendable {
         guard query.filter != nil || query.scope != nil else {
             return RecordPage(total: try count(of: entity, in: connection, cache: cache), records: records)
         }
+        var counted = false
         let total = try cache.filteredCount(entity.name, query.filter, query.scope) {
+            counted = true
             if records.count < query.limit, !records.isEmpty || query.offset == 0 {
+                trace?.note("Total: the page holds the last matching row, so it is the total; no count query.")
                 return query.offset + records.count
             }
+            trace?.note("Total: counted with one query.")
             return Int(try connection.scalar("SELECT COUNT(*) FROM \(list.table)\(list.whereClause)", list.arguments)?.int64 ?? 0)
         }
+        if !counted { trace?.note("Total: kept from an earlier page of the same list (until the data changes).") }
         return RecordPage(total: total, records: records)
     }
 
@@ -402,6 +425,8 @@ struct RecordReader: Sendable {
             var keys: [Int64] = []
             keys.reserveCapacity(total)
             while try statement.step() { keys.append(statement.value(at: 0).int64 ?? 0) }
+            connection.trace?.note("Kept order: built now, in one sorted read of every \(entity.name) key (\(keys.count)); "
+                + "the next pages of this sort read by key.")
             return keys
         }
     }

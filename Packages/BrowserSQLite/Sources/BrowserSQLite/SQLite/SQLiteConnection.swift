@@ -9,6 +9,8 @@ final class SQLiteConnection {
     /// The running request's stop conditions, checked by SQLite's progress handler (nil: never stop). Set and
     /// cleared by the store's queue around each request.
     var interruption: QueryInterruption?
+    /// Records the statements run while set (`/api/…/explain`); nil otherwise, which costs a nil check per step.
+    var trace: StatementTrace?
 
     /// How many SQLite virtual machine instructions run between two checks of `interruption`: a few
     /// microseconds of work, so a stop is prompt and the check's cost is lost in the noise.

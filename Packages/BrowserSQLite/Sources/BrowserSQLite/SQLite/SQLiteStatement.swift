@@ -1,4 +1,5 @@
 import CSQLite
+import Dispatch
 
 /// A prepared statement. It owns the `sqlite3_stmt` handle and finalizes it in `deinit`; it keeps its
 /// connection alive until then.
@@ -6,6 +7,8 @@ final class SQLiteStatement {
     let handle: OpaquePointer
     let connection: SQLiteConnection
     let sql: String
+    /// This statement's entry in the connection's trace, when one was recording at `bind`.
+    private var traceIndex: Int?
 
     init(connection: SQLiteConnection, sql: String) throws(SQLiteError) {
         var handle: OpaquePointer?
@@ -28,6 +31,7 @@ final class SQLiteStatement {
     /// Binds values to `?` parameters 1…n. Integers bind as 64-bit (`sqlite3_bind_int64`, never `bind_int`,
     /// which would cut them to 32 bits); text and blobs with their explicit byte count, copied by SQLite.
     func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        if let trace = connection.trace { traceIndex = trace.began(sql, arguments: values) }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let status: Int32
@@ -59,6 +63,14 @@ final class SQLiteStatement {
 
     /// Advances to the next row: true when there is one, false when the statement is done.
     func step() throws(SQLiteError) -> Bool {
+        guard let traceIndex, let trace = connection.trace else { return try advance() }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let row = try advance()
+        trace.stepped(traceIndex, row: row, since: start)
+        return row
+    }
+
+    private func advance() throws(SQLiteError) -> Bool {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false

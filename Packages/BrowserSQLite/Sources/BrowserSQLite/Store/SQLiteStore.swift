@@ -146,6 +146,30 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         return .value(SQLiteBlob(store: self, location: location))
     }
 
+    /// Runs the page with its statements recorded (`StatementTrace`), then asks SQLite for each one's plan, in the
+    /// same read transaction.
+    public func explain(_ query: RecordQuery) async throws -> QueryExplanationDTO {
+        let mapping = try entityMapping(query.entity)
+        return try await read { [reader] connection, cache in
+            let trace = StatementTrace()
+            connection.trace = trace
+            let started = DispatchTime.now().uptimeNanoseconds
+            let page: RecordPage
+            do {
+                defer { connection.trace = nil }
+                page = try reader.page(query, of: mapping, in: connection, cache: cache)
+            }
+            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            let statements = try trace.entries.map { try QueryPlanReading.statement($0, in: connection) }
+            let rowCount = try reader.count(of: mapping, in: connection, cache: cache)
+            let hints = try QueryPlanReading.hints(for: query, entity: mapping, rowCount: rowCount,
+                                                   statements: statements, in: connection)
+            return QueryExplanationDTO(engine: "SQLite \(String(cString: sqlite3_libversion()))", steps: trace.notes,
+                                       statements: statements, hints: hints, total: page.total,
+                                       milliseconds: milliseconds)
+        }
+    }
+
     /// An export's records from a connection and read transaction of their own (`SQLiteRecordCursor`).
     public func cursor(_ query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) async throws -> any RecordCursor {
         let mapping = try entityMapping(query.entity)
