@@ -22,7 +22,8 @@
  *   Toolbar    #search-input, #search-attr, #display-attr, #sort-select, #order-btn[data-order="asc|desc"],
  *              #limit-select, #first-btn, #prev-btn, #next-btn, #last-btn, #page-input, #page-indicator
  *              ("1–100 of 312", numbers grouped by the browser's locale), #export-view-btn (the list as a
- *              CSV / NDJSON file: export.js's menu and progress panel)
+ *              CSV / NDJSON file: export.js's menu and progress panel), #query-btn (query.js's drawer: the SQL
+ *              and plan behind the page)
  *   Scope      #scope-chip (shown for ?relatedTo=<id>&via=<rel>) with #scope-text and #scope-clear
  *   Sidebar    #entity-filter, #hide-empty; .entity-item[data-depth][data-abstract] (sub-entities under their parent)
  *   Top bar    #model-line[data-source] (where the model came from; .is-warning when guessed from the tables)
@@ -87,6 +88,7 @@
     refreshBtn: byId('refresh-btn'),
     exportBtn: byId('export-btn'),
     exportViewBtn: byId('export-view-btn'),
+    queryBtn: byId('query-btn'),
     exportLink: byId('export-link'),
     entitiesPane: byId('entities-pane'),
     entitiesStatus: byId('entities-status'),
@@ -615,7 +617,7 @@
 
     const enabled = Boolean(view.entity);
     for (const control of [dom.searchInput, dom.searchAttr, dom.displayAttr, dom.sortSelect, dom.orderBtn, dom.limitSelect,
-      dom.exportViewBtn]) {
+      dom.exportViewBtn, dom.queryBtn]) {
       control.disabled = !enabled;
     }
   }
@@ -653,6 +655,13 @@
       },
       total: shown,
     };
+  }
+
+  /** The page on screen for the Query drawer (query.js): the list's parameters with its limit and offset. */
+  function describeQuery() {
+    const list = describeExport();
+    if (!list) return null;
+    return { entity: list.entity, params: { ...list.params, limit: view.limit, offset: view.offset } };
   }
 
   /** Redraws the names on screen after the "Name by" choice or the store it is kept under changed. */
@@ -823,6 +832,7 @@
       data.page = page;
       data.pageView = requested;
       renderRecords(page, requested);
+      window.CDBQuery.pageShown();
       renderPager();
       if (!page.rows.length) {
         const message = page.total > 0
@@ -1449,6 +1459,7 @@
     byId('nav-forward').addEventListener('click', () => window.history.forward());
     dom.exportBtn.addEventListener('click', exportRecord);
     window.CDBExport.attach(dom.exportViewBtn, describeExport);
+    window.CDBQuery.attach(dom.queryBtn, describeQuery);
     dom.entityList.addEventListener('click', onEntityClick);
     dom.searchInput.addEventListener('input', onSearchInput);
     dom.searchInput.addEventListener('keydown', onSearchKey);

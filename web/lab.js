@@ -15,7 +15,9 @@
  *   Sidebar      #entity-list > li[data-entity] (.active on the grid's entity)
  *   Toolbar      #grid-search #grid-search-attr #grid-page-size #grid-first #grid-prev #grid-next
  *                #grid-last #grid-page-indicator (locale-grouped numbers) #grid-columns-btn
- *                #grid-export-btn (the list as a CSV / NDJSON file: export.js's menu and progress panel)
+ *   Top bar      #grid-export-btn (the grid's list as a CSV / NDJSON file: export.js's menu and progress
+ *                panel), #grid-query-btn (query.js's drawer: the SQL and plan behind the grid's page); in the
+ *                top bar so the grid's toolbar stays one row
  *   Scope        #grid-scope (shown for ?relatedTo=<id>&via=<rel>), #grid-scope-text, #grid-scope-clear
  *   Grid         #grid-scroll (scroll container, focusable) > #grid
  *                thead th[data-col] (.th-label .th-type .th-sort .col-resize; aria-sort)
@@ -139,6 +141,7 @@
       pageIndicator: byId("grid-page-indicator"),
       columnsBtn: byId("grid-columns-btn"),
       gridExportBtn: byId("grid-export-btn"),
+      gridQueryBtn: byId("grid-query-btn"),
       gridScroll: byId("grid-scroll"),
       grid: byId("grid"),
       gridHeadRow: byId("grid-head-row"),
@@ -303,8 +306,9 @@
     if (offline) document.body.dataset.offline = "true"; else delete document.body.dataset.offline;
     dom.pulse.classList.toggle("is-offline", offline);
     for (const control of [dom.search, dom.searchAttr, dom.pageSize, dom.prev, dom.next, dom.first, dom.last, dom.columnsBtn, dom.exportBtn,
-      dom.gridExportBtn]) {
-      control.disabled = offline || (control === dom.exportBtn && !state.selectedId) || (control === dom.gridExportBtn && !state.entity);
+      dom.gridExportBtn, dom.gridQueryBtn]) {
+      control.disabled = offline || (control === dom.exportBtn && !state.selectedId)
+        || ((control === dom.gridExportBtn || control === dom.gridQueryBtn) && !state.entity);
     }
     if (!offline) updatePager();
     if (offline) dom.statusText.textContent = "The server does not answer: press Refresh when it is back.";
@@ -558,6 +562,7 @@
 
   function updateStatus() {
     dom.gridExportBtn.disabled = !state.entity || document.body.dataset.offline === "true";
+    dom.gridQueryBtn.disabled = dom.gridExportBtn.disabled;
     if (!state.entity) {
       dom.statusText.textContent = "";
       return;
@@ -774,6 +779,10 @@
       loadGrid();
     });
     window.CDBExport.attach(dom.gridExportBtn, describeExport);
+    window.CDBQuery.attach(dom.gridQueryBtn, () => {
+      const list = describeExport();
+      return list && { entity: list.entity, params: { ...list.params, limit: state.limit, offset: state.offset } };
+    });
     dom.columnsBtn.addEventListener("click", () => {
       if (openMenuState && openMenuState.name === "columns") closeMenu();
       else openColumnsMenu();
@@ -841,6 +850,7 @@
         return;
       }
       renderGrid();
+      window.CDBQuery.pageShown();
     } catch (err) {
       if (isAbort(err)) return;
       clearGrid();
