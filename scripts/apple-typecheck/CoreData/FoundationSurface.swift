@@ -42,6 +42,9 @@ open class NSPredicate: NSObject {
     /// `init(value: Bool)`
     public init(value: Bool) { super.init() }
     override public init() { super.init() }
+    /// https://developer.apple.com/documentation/foundation/nspredicate/predicateformat
+    /// `var predicateFormat: String { get }`
+    open var predicateFormat: String { "" }
 }
 
 /// https://developer.apple.com/documentation/foundation/nscompoundpredicate
@@ -111,6 +114,12 @@ open class NSSortDescriptor: NSObject {
     /// https://developer.apple.com/documentation/foundation/nssortdescriptor/init(key:ascending:)
     /// `init(key: String?, ascending: Bool)`
     public init(key: String?, ascending: Bool) { super.init() }
+    /// https://developer.apple.com/documentation/foundation/nssortdescriptor/key
+    /// `var key: String? { get }`
+    open var key: String? { nil }
+    /// https://developer.apple.com/documentation/foundation/nssortdescriptor/ascending
+    /// `var ascending: Bool { get }`
+    open var ascending: Bool { true }
 }
 
 // MARK: Value transformers (not in swift-corelibs-foundation)

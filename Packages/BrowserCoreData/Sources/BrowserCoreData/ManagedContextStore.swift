@@ -87,6 +87,47 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         }
     }
 
+    /// The `NSFetchRequest` the page runs, described (entity, predicate, sort descriptors, offset, limit,
+    /// `includesSubentities`), with the page's time: what a developer would write to fetch the same records.
+    public func explain(_ query: RecordQuery) async throws -> QueryExplanationDTO {
+        let clock = ContinuousClock()
+        var page: RecordPage?
+        let elapsed = try await clock.measure { page = try await self.page(query) }
+        let steps = try await read { context in try Self.fetchDescription(query, in: context) }
+        return QueryExplanationDTO(engine: "Core Data (the app's NSManagedObjectContext)", steps: steps,
+                                   total: page?.total ?? 0, milliseconds: elapsed.milliseconds)
+    }
+
+    /// The request `page` runs for `query`, in words, built by the same code.
+    static func fetchDescription(_ query: RecordQuery, in context: NSManagedObjectContext) throws -> [String] {
+        var steps: [String] = []
+        var targets: [NSManagedObjectID]?
+        if let scope = query.scope {
+            guard let reached = try Self.targets(of: scope, in: context) else {
+                return ["The record \(scope.source.uri) is not in the store: the list is empty."]
+            }
+            if query.sort == nil, scope.isOrdered {
+                return ["Page: the \(reached.count) records of the ordered relationship \(scope.relationship), in its order, "
+                    + "fetched by object ID for offset \(query.offset) and limit \(query.limit) (a fetch request cannot sort by "
+                    + "an ordered relationship's order)."]
+            }
+            targets = reached
+            steps.append("Scope: the \(reached.count) records \(scope.source.shortForm) reaches through \(scope.relationship), "
+                + "as SELF IN their object IDs.")
+        }
+        let request = try FetchRequests.records(query)
+        request.predicate = try FetchRequests.predicate(query, restrictedTo: targets)
+        let predicate = request.predicate.map(\.predicateFormat) ?? "nil"
+        steps.append("NSFetchRequest<NSManagedObject>(entityName: \"\(query.entity)\"), includesSubentities = "
+            + "\(request.includesSubentities), includesPendingChanges = false")
+        steps.append("predicate = " + (predicate.count > 2_000 ? String(predicate.prefix(2_000)) + "…" : predicate))
+        let sort = (request.sortDescriptors ?? []).map { "NSSortDescriptor(key: \"\($0.key ?? "")\", ascending: \($0.ascending))" }
+        steps.append("sortDescriptors = [" + sort.joined(separator: ", ") + "]")
+        steps.append("fetchOffset = \(query.offset), fetchLimit = \(query.limit); the total is context.count(for:) of the "
+            + "same request without them.")
+        return steps
+    }
+
     /// The record's offset in the query's order. Core Data cannot count "the rows before this one" for an
     /// arbitrary sort, so this fetches the IDs (not the objects) the query selects, in order, and finds the
     /// record among them: 16 bytes of memory a row, once per "show in list", acceptable for a debugging tool.

@@ -37,6 +37,19 @@ import Testing
                           "attachment": "Binary"])
     }
 
+    @Test func explainDescribesTheFetchRequestThePageRuns() async throws {
+        let (service, _) = try await makeService()
+        let explained = try await service.explain(of: "Book", parameters: .init(search: "germinal", searchAttribute: "title",
+                                                                               sort: "title", order: "desc", limit: "5"))
+        #expect(explained.engine == "Core Data (the app's NSManagedObjectContext)")
+        #expect(explained.total == 2)
+        #expect(explained.statements.isEmpty)
+        #expect(explained.steps.first == "NSFetchRequest<NSManagedObject>(entityName: \"Book\"), includesSubentities = true, includesPendingChanges = false")
+        #expect(explained.steps.contains { $0.hasPrefix("predicate = ") && $0.contains("title") })
+        #expect(explained.steps.contains("sortDescriptors = [NSSortDescriptor(key: \"title\", ascending: false), NSSortDescriptor(key: \"objectID\", ascending: false)]"))
+        #expect(explained.steps.last == "fetchOffset = 0, fetchLimit = 5; the total is context.count(for:) of the same request without them.")
+    }
+
     @Test func searchIgnoresCaseAndDiacritics() async throws {
         let (service, _) = try await makeService()
         #expect(try await titles(service, .init(search: "cafe", searchAttribute: "title")) == ["The Café Catalogue"])
