@@ -135,10 +135,18 @@ class Server:
         raise RuntimeError(f"{self.name} did not start within {timeout} s: {open(self.log_path).read()[-800:]}")
 
     def peak_rss_kb(self) -> int | None:
+        return self._status_kb("VmHWM:")
+
+    def rss_kb(self) -> int | None:
+        """Resident memory now."""
+        return self._status_kb("VmRSS:")
+
+    def _status_kb(self, field: str) -> int | None:
+        """A kB figure of /proc/<pid>/status (Linux), or None when the process is gone."""
         try:
             with open(f"/proc/{self.process.pid}/status") as status:
                 for line in status:
-                    if line.startswith("VmHWM:"):
+                    if line.startswith(field):
                         return int(line.split()[1])
         except OSError:
             return None

@@ -69,27 +69,17 @@ def time_shell(store: str, sql: str) -> tuple[float, int]:
 
 
 class MemorySampler:
-    """Samples a process's resident memory (VmRSS, /proc) every 20 ms until stopped."""
+    """Samples a server's resident memory every 20 ms until stopped."""
 
-    def __init__(self, pid: int):
-        self.pid = pid
+    def __init__(self, server: Server):
+        self.server = server
         self.samples: list[int] = []
         self.running = True
         self.thread = threading.Thread(target=self._run, daemon=True)
 
-    def _rss_kb(self) -> int | None:
-        try:
-            with open(f"/proc/{self.pid}/status") as status:
-                for line in status:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1])
-        except OSError:
-            return None
-        return None
-
     def _run(self) -> None:
         while self.running:
-            rss = self._rss_kb()
+            rss = self.server.rss_kb()
             if rss is not None:
                 self.samples.append(rss)
             time.sleep(0.02)
@@ -141,8 +131,8 @@ def main() -> None:
     try:
         time_export(server.port, "/api/entities/Book/export?format=csv")  # warm-up: the display attributes, caches
         ours = []
-        with MemorySampler(server.process.pid) as memory:
-            idle = memory._rss_kb() or 0
+        with MemorySampler(server) as memory:
+            idle = server.rss_kb() or 0
             for _ in range(args.runs):
                 ours.append(time_export(server.port, "/api/entities/Book/export?format=csv"))
         seconds = statistics.median(s for s, *_ in ours)
