@@ -1023,18 +1023,23 @@ def test_loading_states_are_shown_while_requests_run(lab, api, wait_for):
 
 
 def test_both_views_share_one_palette(driver, server):
-    """app.css and lab.css each declare the palette (plan v1.2: each view stands alone); they must not drift."""
+    """The palette is declared once, in tokens.css, which both views load first: no other stylesheet declares
+    a token, so the views cannot drift apart."""
     read_tokens = """const style = getComputedStyle(document.documentElement);
-        return [...document.styleSheets].flatMap(sheet => [...sheet.cssRules])
-          .filter(rule => rule.selectorText === ':root')
-          .flatMap(rule => [...rule.style].filter(name => name.startsWith('--')))
-          .map(name => [name, style.getPropertyValue(name).trim()]);"""
+        const rules = [...document.styleSheets].flatMap(sheet => [...sheet.cssRules].map(rule => [sheet, rule]))
+          .filter(([, rule]) => rule.selectorText === ':root');
+        return {files: rules.map(([sheet]) => new URL(sheet.href).pathname),
+                first: new URL(document.styleSheets[0].href).pathname,
+                tokens: rules.flatMap(([, rule]) => [...rule.style].filter(name => name.startsWith('--')))
+                  .map(name => [name, style.getPropertyValue(name).trim()])};"""
     driver.get(f"{server}/")
-    inspector_tokens = dict(driver.execute_script(read_tokens))
+    inspector = driver.execute_script(read_tokens)
     driver.get(lab_url(server))
-    lab_tokens = dict(driver.execute_script(read_tokens))
-    assert {"--bg", "--fg", "--accent", "--syntax-amber", "--mono", "--sans"} <= set(inspector_tokens)
-    assert lab_tokens == inspector_tokens
+    lab = driver.execute_script(read_tokens)
+    for view in (inspector, lab):
+        assert view["files"] == ["/tokens.css"] and view["first"] == "/tokens.css"
+    assert {"--bg", "--fg", "--accent", "--syntax-amber", "--mono", "--sans"} <= set(dict(inspector["tokens"]))
+    assert lab["tokens"] == inspector["tokens"]
 
 
 def test_theme_is_the_dark_rounded_card_layout(lab):
