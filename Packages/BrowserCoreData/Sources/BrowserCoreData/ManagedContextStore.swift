@@ -1,6 +1,7 @@
 #if canImport(CoreData)
 public import BrowserCore
 public import CoreData
+import Dispatch
 
 /// A live `NSManagedObjectContext` as a `BrowserStore`: the running app's own data, read-only.
 ///
@@ -90,12 +91,12 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
     /// The `NSFetchRequest` the page runs, described (entity, predicate, sort descriptors, offset, limit,
     /// `includesSubentities`), with the page's time: what a developer would write to fetch the same records.
     public func explain(_ query: RecordQuery) async throws -> QueryExplanationDTO {
-        let clock = ContinuousClock()
-        var page: RecordPage?
-        let elapsed = try await clock.measure { page = try await self.page(query) }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let page = try await self.page(query)
+        let milliseconds = RequestBudget.milliseconds(since: started)
         let steps = try await read { context in try Self.fetchDescription(query, in: context) }
         return QueryExplanationDTO(engine: "Core Data (the app's NSManagedObjectContext)", steps: steps,
-                                   total: page?.total ?? 0, milliseconds: elapsed.milliseconds)
+                                   total: page.total, milliseconds: milliseconds)
     }
 
     /// The request `page` runs for `query`, in words, built by the same code.

@@ -65,5 +65,10 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// Default 32. Exceeded → **503 Service Unavailable** instead of the stream (the connection stays open).
     public var maxConcurrentStreams = 32
 
+    /// Maximum open-ended streams (`HTTPStreamedBody.isOpenEnded`: event streams, one per browser tab) at once.
+    /// Default 16. Exceeded → **503 Service Unavailable** instead of the stream. They never count against
+    /// `maxConcurrentStreams`, so open tabs cannot block downloads.
+    public var maxOpenEndedStreams = 16
+
     public init() {}
 }

@@ -8,7 +8,7 @@ import Foundation
 /// Only GET routes exist while the server is read-only, so the router answers every other method with 405 and
 /// an `Allow` header, and HEAD wherever GET works.
 enum BrowserRoutes {
-    static func router(service: BrowserService, assets: WebAssets) -> HTTPRouter {
+    static func router(service: BrowserService, changes: ChangeFeed, assets: WebAssets) -> HTTPRouter {
         var router = HTTPRouter(errorRenderer: JSONResponses.error, errorStatus: JSONResponses.errorStatus)
 
         // Handlers throw `BrowserError`s; the router answers them with their status (`JSONResponses.errorStatus`).
@@ -26,6 +26,14 @@ enum BrowserRoutes {
             JSONResponses.ok(try await service.position(
                 of: parameters["name"] ?? "", id: request.query["id"],
                 parameters: RecordQueryParameters { request.query[$0] }))
+        }
+        router.add(.GET, "/api/events") { request, _ in
+            let lastEventID = try EventStreamBody.lastEventID(request.headers[EventStreamBody.lastEventIDHeader])
+            let items = await changes.subscribe(lastEventID: lastEventID)
+            var response = HTTPResponse.stream(EventStreamBody(items: items), length: nil,
+                                               contentType: EventStreamBody.contentType, isOpenEnded: true)
+            response.headers.set(HTTPHeaderName.cacheControl, "no-store")
+            return response
         }
         router.add(.GET, "/api/entities/:name/explain") { request, parameters in
             JSONResponses.ok(try await service.explain(

@@ -43,6 +43,11 @@ public final class CoreDataBrowserServer: Sendable {
         /// steps). Default 30 s; nil for no limit. A request whose client leaves is stopped at once, whatever
         /// its budget.
         public var requestTimeBudget: TimeInterval? = 30
+        /// How often the store is asked whether it changed while a browser listens to `/api/events` (never when
+        /// none does). Default 0.25 s: a change reaches the page within about half a second.
+        public var changePollInterval: TimeInterval = 0.25
+        /// How long an event stream may stay silent before a heartbeat comment is sent. Default 15 s.
+        public var eventHeartbeatInterval: TimeInterval = 15
 
         public init() {}
     }
@@ -105,6 +110,8 @@ public final class CoreDataBrowserServer: Sendable {
 
     private let service: BrowserService
     private let options: Options
+    /// The store's changes for `/api/events`, one feed for every listening tab.
+    private let changes: ChangeFeed
     private let state = ServerState()
     /// Used when no token file is set (or it is unusable): kept for the life of this object, so `stop()` then
     /// `start()` keeps the browser's cookie valid.
@@ -113,6 +120,8 @@ public final class CoreDataBrowserServer: Sendable {
     public init(store: any BrowserStore, options: Options = .init()) {
         self.service = BrowserService(store: store, readOnly: options.readOnly)
         self.options = options
+        self.changes = ChangeFeed(store: store, pollInterval: options.changePollInterval,
+                                  heartbeatInterval: options.eventHeartbeatInterval)
     }
 
     /// Binds and starts the server; returns once it is accepting connections.
@@ -144,7 +153,7 @@ public final class CoreDataBrowserServer: Sendable {
             let wide = options.bindAddress != .loopback
             let currentAddresses: @Sendable () -> [String] = { wide ? NetworkInterfaces.ipv4Addresses() : [] }
             let policy = AccessPolicy(
-                next: BrowserRoutes.router(service: service, assets: assets),
+                next: BrowserRoutes.router(service: service, changes: changes, assets: assets),
                 hosts: ServerHostNames.allowList(addresses: addresses, additional: options.allowedHostNames),
                 token: token, tokenExpires: tokenExpires,
                 currentAddresses: currentAddresses)

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The contract every store adapter implements: the in-memory store, the SQLite store-file reader and the live
 /// Core Data context adapter.
 ///
@@ -65,20 +67,12 @@ extension BrowserStore {
     }
 
     public func explain(_ query: RecordQuery) async throws -> QueryExplanationDTO {
-        let clock = ContinuousClock()
-        var page: RecordPage?
-        let elapsed = try await clock.measure { page = try await self.page(query) }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let page = try await self.page(query)
         return QueryExplanationDTO(
             engine: "\(type(of: self))",
             steps: ["This store filters, sorts and pages its records in its own code: there is no query or plan to show."],
-            total: page?.total ?? 0, milliseconds: elapsed.milliseconds)
+            total: page.total, milliseconds: RequestBudget.milliseconds(since: started))
     }
 }
 
-extension Duration {
-    /// The duration in milliseconds, as `/api/…/explain` reports times.
-    public var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-    }
-}

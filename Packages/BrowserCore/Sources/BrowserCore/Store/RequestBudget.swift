@@ -10,6 +10,12 @@ public enum RequestBudget {
     /// `DispatchTime.now().uptimeNanoseconds` past which the request's store work stops; nil for no limit.
     @TaskLocal public static var deadline: UInt64?
 
+    /// Milliseconds since `start` (a `DispatchTime.now().uptimeNanoseconds`), as `/api/…/explain` reports times.
+    /// (DispatchTime, not ContinuousClock: the package supports iOS 15 and macOS 12.)
+    public static func milliseconds(since start: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+
     /// Runs `body` with a deadline `seconds` from now (no deadline when `seconds` is nil).
     public static func withSeconds<T>(_ seconds: Double?, _ body: () async throws -> T) async rethrows -> T {
         guard let seconds else { return try await body() }

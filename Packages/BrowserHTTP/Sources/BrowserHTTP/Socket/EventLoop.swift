@@ -64,6 +64,8 @@ final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     /// Responses with a streamed body being sent, for `limits.maxConcurrentStreams`.
     var activeStreams = 0
+    /// Open-ended streams (event streams) being sent, for `limits.maxOpenEndedStreams`.
+    var activeOpenEndedStreams = 0
     private var connections: [UInt64: HTTPConnection] = [:]
     private var nextConnectionID: UInt64 = 0
     /// Connections counted against `budget.admitted` (503-rejected ones are not).

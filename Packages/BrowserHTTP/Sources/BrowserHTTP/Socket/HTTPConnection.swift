@@ -51,6 +51,8 @@ final class HTTPConnection {
         var remaining: Int
         /// What follows the body's end.
         let then: AfterWrite
+        /// Counted against `maxOpenEndedStreams` rather than `maxConcurrentStreams`.
+        let isOpenEnded: Bool
     }
 
     /// What happens when `deadline` passes.
@@ -214,19 +216,24 @@ final class HTTPConnection {
             send(head, then: keepAlive ? .nextRequest : .close)
             return
         }
-        guard loop.activeStreams < loop.limits.maxConcurrentStreams else {
-            let refusal = loop.errorRenderer(.serviceUnavailable, "Too many downloads at once; try again when one has finished")
+        let admitted = streamed.isOpenEnded
+            ? loop.activeOpenEndedStreams < loop.limits.maxOpenEndedStreams
+            : loop.activeStreams < loop.limits.maxConcurrentStreams
+        guard admitted else {
+            let refusal = loop.errorRenderer(.serviceUnavailable, streamed.isOpenEnded
+                ? "Too many live connections at once (one per open tab); close a tab and reload"
+                : "Too many downloads at once; try again when one has finished")
             send(
                 HTTPResponseEncoder.encode(
                     refusal, requestMethod: requestMethod, requestVersion: requestVersion, keepAlive: keepAlive),
                 then: keepAlive ? .nextRequest : .close)
             return
         }
-        loop.activeStreams += 1
+        if streamed.isOpenEnded { loop.activeOpenEndedStreams += 1 } else { loop.activeStreams += 1 }
         var remaining = 0
         if case .contentLength(let length) = framing { remaining = length }
         stream = Stream(producer: streamed.producer, framing: framing, remaining: remaining,
-                        then: keepAlive ? .nextRequest : .close)
+                        then: keepAlive ? .nextRequest : .close, isOpenEnded: streamed.isOpenEnded)
         send(head, then: .nextPiece)
     }
 
@@ -286,9 +293,9 @@ final class HTTPConnection {
     }
 
     private func endStream() {
-        guard stream != nil else { return }
+        guard let ended = stream else { return }
         stream = nil
-        loop.activeStreams -= 1
+        if ended.isOpenEnded { loop.activeOpenEndedStreams -= 1 } else { loop.activeStreams -= 1 }
     }
 
     // MARK: - Reading

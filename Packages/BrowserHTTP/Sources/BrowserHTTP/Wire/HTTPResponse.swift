@@ -22,10 +22,11 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// A response whose body `producer` makes while it is sent (`length` nil: chunked).
     public static func stream(
-        _ producer: any HTTPBodyProducer, length: Int?, contentType: String, status: HTTPStatus = .ok
+        _ producer: any HTTPBodyProducer, length: Int?, contentType: String, status: HTTPStatus = .ok,
+        isOpenEnded: Bool = false
     ) -> HTTPResponse {
         var response = HTTPResponse(status: status, headers: [HTTPHeaderName.contentType: contentType])
-        response.streamedBody = HTTPStreamedBody(length: length, producer: producer)
+        response.streamedBody = HTTPStreamedBody(length: length, producer: producer, isOpenEnded: isOpenEnded)
         return response
     }
 

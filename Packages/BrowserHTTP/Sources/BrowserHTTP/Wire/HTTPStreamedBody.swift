@@ -19,9 +19,13 @@ public protocol HTTPBodyProducer: Sendable {
 public struct HTTPStreamedBody: Sendable {
     public var length: Int?
     public var producer: any HTTPBodyProducer
+    /// A body with no natural end (Server-Sent Events): it lasts as long as its client listens, so it counts
+    /// against `HTTPServerLimits.maxOpenEndedStreams`, not against the downloads' `maxConcurrentStreams`.
+    public var isOpenEnded: Bool
 
-    public init(length: Int?, producer: any HTTPBodyProducer) {
+    public init(length: Int?, producer: any HTTPBodyProducer, isOpenEnded: Bool = false) {
         self.length = length
         self.producer = producer
+        self.isOpenEnded = isOpenEnded
     }
 }

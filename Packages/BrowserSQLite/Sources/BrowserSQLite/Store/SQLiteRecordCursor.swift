@@ -74,19 +74,31 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
     /// and encoding the file overlap), or read now for the first call. The batch after it starts reading at once,
     /// unless this one was the last.
     func next() async throws -> [ExportedRecord]? {
-        let current = lock.withLock { () -> Task<[ExportedRecord]?, any Error> in
-            defer { readAhead = nil }
-            return readAhead ?? Task { try await self.readBatch() }
-        }
+        let current = takeReadAhead() ?? Task { try await self.readBatch() }
         let batch = try await withTaskCancellationHandler {
             try await current.value
         } onCancel: {
             current.cancel()
         }
         if let batch, batch.count == batchSize {
-            lock.withLock { readAhead = Task { try await self.readBatch() } }
+            setReadAhead(Task { try await self.readBatch() })
         }
         return batch
+    }
+
+    // Synchronous, so the lock is never held across a suspension (NSLock.withLock would need iOS 17).
+    private func takeReadAhead() -> Task<[ExportedRecord]?, any Error>? {
+        lock.lock()
+        defer { lock.unlock() }
+        let task = readAhead
+        readAhead = nil
+        return task
+    }
+
+    private func setReadAhead(_ task: Task<[ExportedRecord]?, any Error>) {
+        lock.lock()
+        readAhead = task
+        lock.unlock()
     }
 
     /// Reads one batch on the cursor's queue.
