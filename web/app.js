@@ -1460,6 +1460,7 @@
     dom.exportBtn.addEventListener('click', exportRecord);
     window.CDBExport.attach(dom.exportViewBtn, describeExport);
     window.CDBQuery.attach(dom.queryBtn, describeQuery);
+    window.CDBLive.attach(byId('live-toggle'), refresh);
     dom.entityList.addEventListener('click', onEntityClick);
     dom.searchInput.addEventListener('input', onSearchInput);
     dom.searchInput.addEventListener('keydown', onSearchKey);

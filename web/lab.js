@@ -788,6 +788,7 @@
       else openColumnsMenu();
     });
     dom.refreshBtn.addEventListener("click", refresh);
+    window.CDBLive.attach(document.getElementById("live-toggle"), refresh);
     dom.exportBtn.addEventListener("click", () => {
       if (state.selectedId) dom.detailExport.click();
     });

@@ -133,6 +133,39 @@ final class RawConnection: @unchecked Sendable {
     private func blockingReadChunked() -> ChunkedResponse? {
         guard case .response(let head) = blockingRead(bodyless: true) else { return nil }
         var body: [UInt8] = []
+        while true {
+            switch blockingNextChunk() {
+            case .data(let data): body += data
+            case .end: return ChunkedResponse(head: head, body: body, complete: true)
+            case .cut: return ChunkedResponse(head: head, body: body + pending, complete: false)
+            }
+        }
+    }
+
+    /// One piece of a chunked body: its data, its last chunk, or a connection closed (or silent) before either.
+    enum Chunk: Sendable, Equatable {
+        case data([UInt8])
+        case end
+        case cut
+    }
+
+    /// The head of a response whose body is read chunk by chunk with `nextChunk` (an event stream).
+    func readHead() async -> Response? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                guard case .response(let head) = self.blockingRead(bodyless: true) else { return continuation.resume(returning: nil) }
+                continuation.resume(returning: head)
+            }
+        }
+    }
+
+    func nextChunk() async -> Chunk {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.blockingNextChunk()) }
+        }
+    }
+
+    private func blockingNextChunk() -> Chunk {
         func line() -> [UInt8]? {
             while true {
                 if let end = pending.indices.dropLast().first(where: { pending[$0] == 13 && pending[$0 + 1] == 10 }) {
@@ -143,19 +176,18 @@ final class RawConnection: @unchecked Sendable {
                 if fill() != .data { return nil }
             }
         }
-        while true {
-            guard let sizeLine = line(), let size = Int(String(decoding: sizeLine, as: UTF8.self).split(separator: ";")[0], radix: 16)
-            else { return ChunkedResponse(head: head, body: body, complete: false) }
-            if size == 0 {
-                _ = line()  // the empty line after the last chunk (no trailers)
-                return ChunkedResponse(head: head, body: body, complete: true)
-            }
-            while pending.count < size + 2 {
-                if fill() != .data { return ChunkedResponse(head: head, body: body + pending, complete: false) }
-            }
-            body += pending[0..<size]
-            pending.removeFirst(size + 2)
+        guard let sizeLine = line(), let size = Int(String(decoding: sizeLine, as: UTF8.self).split(separator: ";").first ?? "", radix: 16)
+        else { return .cut }
+        if size == 0 {
+            _ = line()  // the empty line after the last chunk (no trailers)
+            return .end
         }
+        while pending.count < size + 2 {
+            if fill() != .data { return .cut }
+        }
+        let data = Array(pending[0..<size])
+        pending.removeFirst(size + 2)
+        return .data(data)
     }
 
     /// Sends a whole request on a fresh connection and reads its response.
