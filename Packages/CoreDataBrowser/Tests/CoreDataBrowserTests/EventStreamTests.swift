@@ -89,6 +89,26 @@ struct EventStreamTests {
         #expect(await first.waitForClose())
     }
 
+    @Test func aTabClosingFreesItsStream() async throws {
+        let store = InMemoryStore(schema: Self.schema())
+        let (server, port) = try Self.serve(store) { $0.limits.maxOpenEndedStreams = 1 }
+        defer { server.stop() }
+        var tab: RawConnection? = try RawConnection(port: port)
+        tab!.send(Self.request(port))
+        #expect(await tab!.readHead()?.status == 200)
+        tab = nil  // the tab closes: its socket is closed
+        // The server notices the hang-up and frees the slot; until it has, a new stream gets 503.
+        var status: Int?
+        for _ in 0..<500 {
+            let next = try RawConnection(port: port)
+            next.send(Self.request(port))
+            status = await next.readHead()?.status
+            if status == 200 { break }
+            await Task.yield()
+        }
+        #expect(status == 200)
+    }
+
     @Test func nobodyListeningMeansNoPolling() async throws {
         let store = InMemoryStore(schema: Self.schema())
         let feed = ChangeFeed(store: store, pollInterval: 0.01)
