@@ -14,6 +14,19 @@ struct DecimalReadingTests {
         }
     }
 
+    @Test func theFastNumeralHasTheValueOfFifteenDigits() {
+        var numbers: [Double] = [0, -0.0, 10.11, 95.01, 100_000, 1e16, 1e-7, 3.3333333332999993, 0.1 + 0.2, 123_456_789_012_345_680, -2.5e-300]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let cents = Double(Int.random(in: -10_000_000...10_000_000, using: &generator)) / 100
+            numbers += [cents, Double.random(in: -1e6...1e6, using: &generator) * pow(10, Double.random(in: -20...20, using: &generator))]
+        }
+        for number in numbers {
+            let fast = ValueDecoder.decimal(from: ValueDecoder.decimalNumeral(number))
+            #expect(fast == ValueDecoder.decimal(from: String(format: "%.15g", number)), "\(number)")
+        }
+    }
+
     @Test func numeralsParseAsFoundationParsesThem() {
         var numerals = ["0", "-0", "10.11", "10.00", "007.50", ".5", "5.", "+3", "-0.05", "1e5", "1E-5", "1.5e-7",
                         "123456789012345", "12345678901234567890123", "99999999999999999999.5", "1e120", "-1e-120"]

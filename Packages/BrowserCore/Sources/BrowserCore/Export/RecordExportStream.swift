@@ -28,6 +28,7 @@ public actor RecordExportStream {
     private var phase = Phase.head
     /// Display attributes by entity, asked of the service once per entity.
     private var displayAttributes: [String: String?] = [:]
+    private var lastNamed: (entity: String, attribute: String?)?
     /// Rows written so far.
     public private(set) var rowCount = 0
 
@@ -250,7 +251,12 @@ public actor RecordExportStream {
     /// The record's name as lists show it (the server's display attribute for its entity). Asks the service
     /// only for an entity not met before, so rows do not suspend.
     private func name(of record: StoredRecord) async throws -> String {
-        if let known = displayAttributes[record.entity] { return RecordSummary.make(for: record, attribute: known) }
+        // Consecutive records are nearly always of one entity: compare its name before hashing it.
+        if let last = lastNamed, last.entity == record.entity { return RecordSummary.make(for: record, attribute: last.attribute) }
+        if let known = displayAttributes[record.entity] {
+            lastNamed = (record.entity, known)
+            return RecordSummary.make(for: record, attribute: known)
+        }
         let attribute: String?
         if let concrete = schema.entity(named: record.entity) {
             attribute = try await service.displayAttribute(of: concrete)

@@ -21,12 +21,30 @@ public enum ISO8601Timestamp {
         let days = floorDivide(whole, 86_400)
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = civilDate(fromDaysSince1970: days)
-        var text = yearString(year) + "-" + pad(month, 2) + "-" + pad(day, 2)
-        text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if milliseconds > 0 {
-            text += "." + pad(Int64(milliseconds), 3)
+        // Written as bytes into one buffer: a million-row export formats a million dates.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        if (0...9999).contains(year) {
+            appendPadded(year, width: 4, to: &bytes)
+        } else {
+            bytes += Array(yearString(year).utf8)
         }
-        return text + "Z"
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(day, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendPadded(secondOfDay / 3600, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(secondOfDay / 60 % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(secondOfDay % 60, width: 2, to: &bytes)
+        if milliseconds > 0 {
+            bytes.append(UInt8(ascii: "."))
+            appendPadded(Int64(milliseconds), width: 3, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Proleptic Gregorian calendar date of a day count from 1970-01-01 (the "days from civil" inverse,
@@ -47,6 +65,23 @@ public enum ISO8601Timestamp {
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
         let quotient = value / divisor
         return (value % divisor < 0) ? quotient - 1 : quotient
+    }
+
+    /// A non-negative value's decimal digits, left-padded with zeros to `width`.
+    private static func appendPadded(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
+        var digits: (UInt8, UInt8, UInt8, UInt8) = (48, 48, 48, 48)
+        var rest = value
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 || count == 0, count < 4 {
+                buffer[3 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            }
+            guard rest == 0 else { return }
+            bytes.append(contentsOf: buffer[(4 - max(width, count))...])
+        }
+        if rest > 0 { bytes += Array(String(value).utf8) }  // wider than 4 digits: never for a date's fields
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {

@@ -97,7 +97,7 @@ struct ValueDecoder: Sendable {
             return .decimal(Decimal(number))
         case .real(let number):
             guard number.isFinite else { return .undecodable("a Decimal cannot be \(number)") }
-            return Self.decimal(from: Self.fifteenSignificantDigits(number)).map(AttributeValue.decimal)
+            return Self.decimal(from: Self.decimalNumeral(number)).map(AttributeValue.decimal)
                 ?? .undecodable("\(number) does not fit a Decimal")
         case .text(let bytes):
             guard let text = decodeUTF8(bytes), let decimal = Self.decimal(from: text) else {
@@ -111,6 +111,25 @@ struct ValueDecoder: Sendable {
 
     /// `%.15g` of a finite double, with C's formatter (a Decimal column of a million rows would spend most of an
     /// export in `String(format:)`).
+    /// A numeral with the value of `%.15g` of a finite double: Swift's shortest round-trip text when it has at
+    /// most 15 significant digits (the same value: two 15-digit decimals are further apart than a double's
+    /// rounding, so the one that reads back to the double is the nearest), else C's `%.15g`. Most stored
+    /// decimals (prices, amounts) take the fast path.
+    static func decimalNumeral(_ number: Double) -> String {
+        let shortest = number.description
+        var significant = 0
+        var leading = true
+        for byte in shortest.utf8 {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { continue }
+            if leading, byte == UInt8(ascii: "0") { continue }
+            leading = false
+            significant += 1
+        }
+        // Trailing zeros of "100000.0" count above; they cost a fallback only for values with 16+ digits.
+        return significant <= 15 ? shortest : fifteenSignificantDigits(number)
+    }
+
     static func fifteenSignificantDigits(_ number: Double) -> String {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
             let length = cdb_format_fifteen_significant_digits(number, buffer.baseAddress, 32)
