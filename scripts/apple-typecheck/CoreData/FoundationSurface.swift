@@ -31,6 +31,10 @@
 @_exported import class Foundation.NSDictionary
 @_exported import class Foundation.NSArray
 @_exported import class Foundation.ISO8601DateFormatter
+@_exported import class Foundation.NotificationCenter
+@_exported import struct Foundation.Notification
+@_exported import class Foundation.OperationQueue
+@_exported import protocol Foundation.NSObjectProtocol
 import Foundation
 
 // MARK: NSPredicate family (Foundation on Apple; unavailable in swift-corelibs-foundation)

@@ -124,3 +124,14 @@ open class NSManagedObjectContext: NSObject {
     /// `func delete(_ object: NSManagedObject)`
     open func delete(_ object: NSManagedObject) {}
 }
+
+// MARK: Notifications the adapter observes (names declared by CoreData on Apple platforms)
+
+extension Notification.Name {
+    /// https://developer.apple.com/documentation/foundation/nsnotification/name/1506380-nsmanagedobjectcontextdidsave
+    /// `static let NSManagedObjectContextDidSave: NSNotification.Name`
+    public static let NSManagedObjectContextDidSave = Notification.Name("NSManagedObjectContextDidSaveNotification")
+    /// https://developer.apple.com/documentation/foundation/nsnotification/name/3180044-nspersistentstoreremotechange
+    /// `static let NSPersistentStoreRemoteChange: NSNotification.Name`
+    public static let NSPersistentStoreRemoteChange = Notification.Name("NSPersistentStoreRemoteChangeNotification")
+}

@@ -24,6 +24,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
     private let lock = NSLock()
     private var readerTask: Task<UncheckedSendable<NSManagedObjectContext>, any Error>?
     private var cachedSchema: StoreSchema?
+    private let saves = SaveCounter()
 
     /// - Parameters:
     ///   - context: any context of the app (a `viewContext`, a background context, a child context).
@@ -61,6 +62,11 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         }
         locked { cachedSchema = schema }
         return schema
+    }
+
+    /// Moves with every save of the app (`SaveCounter`): what `/api/events` polls while a browser listens.
+    public func changeToken() async throws -> ChangeToken? {
+        ChangeToken("saves-\(saves.saves)")
     }
 
     public func count(of entity: String) async throws -> Int {

@@ -37,6 +37,16 @@ import Testing
                           "attachment": "Binary"])
     }
 
+    @Test func theChangeTokenMovesWhenTheAppSaves() async throws {
+        let stack = try TestStack()
+        try await stack.seed { TestLibrary.insert(into: $0) }
+        let store = ManagedContextStore(context: stack.container.viewContext)
+        let before = try await store.changeToken()
+        #expect(before != nil)
+        try await stack.seed { context in _ = context.insertRecord("Tag", ["name": "saved later"]) }
+        #expect(try await store.changeToken() != before, "a save moves the token /api/events polls")
+    }
+
     @Test func explainDescribesTheFetchRequestThePageRuns() async throws {
         let (service, _) = try await makeService()
         let explained = try await service.explain(of: "Book", parameters: .init(search: "germinal", searchAttribute: "title",
