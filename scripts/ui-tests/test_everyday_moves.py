@@ -4,6 +4,8 @@ ellipsis, never broken inside a word; an empty content pane has no scrollbar. Sc
 
 from __future__ import annotations
 
+import pytest
+
 from test_inspector import JS_ENTITY_ITEMS, detail_id, make_url
 from test_lab import lab_url, pane_state, wait_detail
 
@@ -15,8 +17,9 @@ def open_lab(driver, server, wait_for, **params):
     wait_for(driver, lambda d: pane_state(d, "pane-grid") == "ready", message="the Lab grid")
 
 
-def test_the_lab_toolbar_stays_one_row_with_long_attribute_names(driver, server, wait_for, screenshot):
-    driver.set_window_size(1440, 900)
+@pytest.mark.parametrize("width", [1366, 1440])
+def test_the_lab_toolbar_stays_one_row_with_long_attribute_names(driver, server, wait_for, screenshot, width):
+    driver.set_window_size(width, 900)
     open_lab(driver, server, wait_for, entity="Book")
     # Long names as a real store has them (Photos, SwiftData): the search-attribute menu shows them.
     driver.execute_script(
@@ -29,7 +32,7 @@ def test_the_lab_toolbar_stays_one_row_with_long_attribute_names(driver, server,
                 barRight: bar.right, height: bar.height};""")
     assert max(box["tops"]) - min(box["tops"]) <= 4, f"the toolbar wrapped (control centres differ): {box}"
     assert box["right"] <= box["barRight"] + 1, f"a control is cut off: {box}"
-    screenshot(driver, "layout-lab-toolbar-1440")
+    screenshot(driver, f"layout-lab-toolbar-{width}")
 
 
 def test_at_1024_by_700_the_grid_shows_rows_and_columns(driver, server, wait_for, screenshot):
