@@ -133,6 +133,26 @@
     storeKey: '',
   };
 
+  /**
+   * What the page looked like when the person started looking at it, so a refresh (Live, or the Refresh button)
+   * can mark what changed since: rows created or changed on the page, rows gone (kept as ghosts), changed
+   * attributes of the record shown, and count deltas in the sidebar. A baseline lasts while its list (or
+   * record) stays on screen; moving to another list or record starts a new one.
+   */
+  const since = {
+    /** {key, rows: Map<id, {json, row}>, order: [id]} of the list first seen under this key, or null. */
+    page: null,
+    /** {id, attrs: Map<name, json>} of the record first seen, or null. */
+    record: null,
+    /** {key, counts: Map<entity, count>}: the counts when the list was first seen, or null. */
+    counts: null,
+  };
+
+  /** The list a page shows, without its selected record: the key of the "since you looked" baselines. */
+  function listKey(v) {
+    return JSON.stringify([v.entity, v.search, v.searchAttr, v.sort, v.order, v.limit, v.offset, v.relatedTo, v.via]);
+  }
+
   /** One AbortController per kind of request: a newer request supersedes the older one. */
   const inflight = { health: null, entities: null, page: null, detail: null };
   let searchTimer = 0;
@@ -448,6 +468,11 @@
         if (!Array.isArray(entities)) throw new ApiError('Unexpected answer from /api/entities', 200);
         data.entities = entities;
         data.entityByName = new Map(entities.map((e) => [e.name, e]));
+        // Counts are compared with those of when the person came to the list on screen.
+        const key = listKey(view);
+        if (!since.counts || since.counts.key !== key) {
+          since.counts = { key, counts: new Map(entities.map((e) => [e.name, e.count])) };
+        }
         renderEntities();
         renderToolbar();
         if (entities.length) {
@@ -508,6 +533,14 @@
       button.title = [entity.name, entity.parent ? `a sub-entity of ${entity.parent}` : '',
         entity.abstract ? 'abstract: lists its sub-entities’ records' : ''].filter(Boolean).join(', ');
       button.append(el('span', 'entity-count', formatCount(entity.count)));
+      const before = since.counts && since.counts.key === listKey(view) ? since.counts.counts.get(entity.name) : undefined;
+      if (before !== undefined && before !== null && before !== entity.count) {
+        const delta = entity.count - before;
+        li.dataset.delta = String(delta);
+        const badge = el('span', 'entity-delta', delta > 0 ? `+${formatCount(delta)}` : `−${formatCount(-delta)}`);
+        badge.title = `${delta > 0 ? delta : -delta} ${delta > 0 ? 'more' : 'fewer'} since you looked`;
+        button.append(badge);
+      }
       li.append(button);
       items.push(li);
     }
@@ -876,10 +909,47 @@
       li.title = visibleText(name);
       return li;
     });
+    const key = listKey(requested);
+    const scrollTop = dom.recordList.scrollTop;
+    const sameList = since.page && since.page.key === key;
+    if (sameList) {
+      // The same list again (Live or Refresh): mark what changed since it was first drawn.
+      const shown = new Set(rows.map((row) => row.id));
+      rows.forEach((row, index) => {
+        const before = since.page.rows.get(row.id);
+        if (!before) markChange(items[index], 'created', 'New since you looked');
+        else if (before.json !== JSON.stringify(row.attrs)) markChange(items[index], 'changed', 'Changed since you looked');
+      });
+      for (const id of since.page.order) {
+        if (shown.has(id)) continue;
+        const gone = since.page.rows.get(id).row;
+        const ghost = el('li', 'record-row record-ghost');
+        ghost.dataset.id = gone.id;
+        ghost.dataset.entity = gone.entity;
+        ghost.setAttribute('aria-disabled', 'true');
+        ghost.append(el('span', 'record-summary', nameOf(gone)), el('span', 'record-sub', `${shortId(gone.id)} · no longer in this list`));
+        markChange(ghost, 'deleted', 'Gone since you looked (deleted, or moved out of this list)');
+        items.push(ghost);
+      }
+    } else {
+      since.page = {
+        key,
+        order: rows.map((row) => row.id),
+        rows: new Map(rows.map((row) => [row.id, { json: JSON.stringify(row.attrs), row }])),
+      };
+    }
     dom.recordList.replaceChildren(...items);
     dom.recordList.dataset.entity = requested.entity;
     markSelectedRecord();
-    dom.recordList.scrollTop = 0;
+    // A redraw of the same list keeps the reader's place; a new list starts at the top.
+    dom.recordList.scrollTop = sameList ? scrollTop : 0;
+  }
+
+  /** Tints a row (or attribute) that changed since the person looked, and says so to assistive technology. */
+  function markChange(node, kind, label) {
+    node.dataset.change = kind;
+    node.title = node.title ? `${node.title} · ${label}` : label;
+    node.setAttribute('aria-description', label);
   }
 
   function renderPager() {
@@ -969,7 +1039,8 @@
 
   function onRecordClick(event) {
     const row = event.target.closest('.record-row');
-    if (!row || !dom.recordList.contains(row)) return;
+    // A ghost stands for a record that is gone: there is nothing to open.
+    if (!row || !dom.recordList.contains(row) || row.classList.contains('record-ghost')) return;
     dom.recordList.focus({ preventScroll: true });
     selectRecord(row.dataset.id, 'push');
   }
@@ -984,7 +1055,7 @@
   }
 
   function onRecordKey(event) {
-    const rows = [...dom.recordList.children];
+    const rows = [...dom.recordList.children].filter((li) => !li.classList.contains('record-ghost'));
     if (!rows.length) return;
     if (view.id && (event.key === 'ContextMenu' || (event.shiftKey && event.key === 'F10'))) {
       event.preventDefault();
@@ -1079,6 +1150,8 @@
     const names = schema ? schema.attributes.map((a) => a.name) : [];
     for (const name of Object.keys(attrs).sort()) if (!types.has(name)) names.push(name);
 
+    const sameRecord = since.record && since.record.id === object.id;
+    if (!sameRecord) since.record = { id: object.id, attrs: new Map(Object.entries(attrs).map(([k, v]) => [k, JSON.stringify(v)])) };
     const attrSection = el('section', 'detail-section');
     attrSection.append(el('h3', 'section-title', 'Attributes'));
     if (names.length) {
@@ -1112,6 +1185,9 @@
         const nameCell = el('td', 'attr-name', name);
         nameCell.title = visibleText(name);
         tr.append(nameCell, el('td', 'attr-type', type || '?'), valueCell);
+        if (sameRecord && since.record.attrs.get(name) !== JSON.stringify(value)) {
+          markChange(tr, 'changed', `Changed since you looked (was ${since.record.attrs.get(name) ?? 'absent'})`);
+        }
         body.append(tr);
       }
       table.append(head, body);

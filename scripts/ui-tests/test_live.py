@@ -9,6 +9,7 @@ import urllib.request
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from test_exports import open_inspector, open_lab
 
@@ -92,3 +93,49 @@ def test_lab_follows_a_commit_and_live_off_waits_for_refresh(driver, store_serve
     driver.refresh()
     wait_for(driver, lambda d: live_state(d) == "off", message="Live off remembered")
     assert not driver.find_element(By.ID, "live-toggle").is_selected()
+
+
+def test_the_inspector_marks_what_changed_since_you_looked(driver, store_server, api, wait_for, console_errors, screenshot):
+    base, api = store_server(STORE)
+    path = store_path(api)
+    for _ in range(3):
+        add_post(path, "MARKME")
+    page = api("/api/entities/Post", search="MARKME")
+    first, second, third = [row["id"] for row in page["rows"]]
+    open_inspector(driver, base, wait_for, entity="Post", search="MARKME", id=first)
+    wait_for(driver, lambda d: live_state(d) == "on", message="the Live stream open")
+    wait_for(driver, lambda d: d.execute_script("return document.querySelectorAll('#attr-table .attr-row').length") > 0,
+             message="the first post's detail")
+
+    # One commit: a post added, the first one's postID changed, the second one deleted.
+    with sqlite3.connect(path) as db:
+        key = int(second.rsplit("/p", 1)[1])
+        db.execute("DELETE FROM ZPOST WHERE Z_PK = ?", (key,))
+        db.execute("UPDATE ZPOST SET ZPOSTID = 'renamed', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", (int(first.rsplit("/p", 1)[1]),))
+    add_post(path, "MARKME")
+    add_post(path, "MARKME")
+
+    marks = """return [...document.querySelectorAll('#record-list .record-row')]
+        .map(li => [li.dataset.id, li.dataset.change || '']);"""
+    wait_for(driver, lambda d: sum(1 for _, change in d.execute_script(marks) if change == "created") == 2,
+             message="the two new posts marked")
+    shown = dict(driver.execute_script(marks))
+    assert shown[first] == "changed" and shown[second] == "deleted" and shown[third] == ""
+    assert driver.execute_script(
+        "return document.querySelector('#record-list .record-ghost .record-summary').textContent") != ""
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.querySelector('#attr-table .attr-row[data-attr=\"postID\"]').dataset.change") == "changed",
+        message="the detail's postID marked changed")
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.querySelector('.entity-item[data-entity=\"Post\"]').dataset.delta") == "1",
+        message="the sidebar's Post delta")
+    screenshot(driver, "live-marks-inspector")
+    # A ghost cannot be opened; moving to another list starts from what is there now.
+    driver.execute_script("document.querySelector('#record-list .record-ghost').click()")
+    assert driver.execute_script("return new URLSearchParams(location.search).get('id')") == first
+    search = driver.find_element(By.ID, "search-input")
+    search.send_keys(Keys.CONTROL, "a")
+    search.send_keys(Keys.DELETE)
+    wait_for(driver, lambda d: "search" not in d.current_url, message="the search cleared")
+    wait_for(driver, lambda d: not any(change for _, change in d.execute_script(marks)), message="no marks on a new list")
+    assert console_errors(driver) == []
