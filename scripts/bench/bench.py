@@ -625,6 +625,22 @@ def render(report: dict) -> str:
     return "\n".join(lines)
 
 
+def side_benchmark_arguments(description: str, books: int, **extra: int) -> argparse.Namespace:
+    """The arguments every single-purpose benchmark (export.py, events.py) takes: --books, its own counts
+    (`extra`: name -> default), --binary (the release build run.sh makes) and --work; exits when the binary is
+    missing."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--books", type=int, default=books)
+    for name, default in extra.items():
+        parser.add_argument(f"--{name}", type=int, default=default)
+    parser.add_argument("--binary", default=os.path.join(REPO, ".build-bench", "release", "browser-demo"))
+    parser.add_argument("--work", default=os.path.join(HERE, ".bench"))
+    args = parser.parse_args()
+    if not os.path.exists(args.binary):
+        sys.exit(f"{args.binary} is missing: swift build -c release --product browser-demo --scratch-path .build-bench")
+    return args
+
+
 def ensure_store(books: int, work: str) -> tuple[str, str, dict]:
     """The generated store of `books` books in `work` (generated once per size and generator version), its model
     and its sidecar info."""

@@ -15,7 +15,6 @@ Serves a private copy of the generated store (scripts/bench/.bench/library-<N>.s
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import shutil
@@ -30,7 +29,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from bench import Server, ensure_store  # noqa: E402
+from bench import Server, ensure_store, side_benchmark_arguments  # noqa: E402
 
 
 def cpu_seconds(pid: int) -> float:
@@ -81,14 +80,7 @@ def insert_book(db: sqlite3.Connection, number: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--books", type=int, default=20_000)
-    parser.add_argument("--commits", type=int, default=50)
-    parser.add_argument("--binary", default=os.path.join(REPO, ".build-bench", "release", "browser-demo"))
-    parser.add_argument("--work", default=os.path.join(HERE, ".bench"))
-    args = parser.parse_args()
-    if not os.path.exists(args.binary):
-        sys.exit(f"{args.binary} is missing: swift build -c release --product browser-demo --scratch-path .build-bench")
+    args = side_benchmark_arguments(__doc__, 20_000, commits=50)
     store, model, _ = ensure_store(args.books, args.work)
     folder = tempfile.mkdtemp(prefix="cdb-events-")
     copy = os.path.join(folder, os.path.basename(store))

@@ -17,7 +17,6 @@ The store is the one `scripts/bench/run.sh` generates (scripts/bench/.bench/libr
 
 from __future__ import annotations
 
-import argparse
 import http.client
 import os
 import statistics
@@ -29,7 +28,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from bench import Server, ensure_store  # noqa: E402  (the one store generator and server runner)
+from bench import Server, ensure_store, side_benchmark_arguments  # noqa: E402  (the one store generator and server runner)
 
 #: Core Data's reference date (2001-01-01) in Unix time: TIMESTAMP columns count seconds from it.
 REFERENCE_DATE = 978307200
@@ -111,14 +110,7 @@ def time_export(port: int, path: str) -> tuple[float, int, int, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--books", type=int, default=1_000_000)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--binary", default=os.path.join(REPO, ".build-bench", "release", "browser-demo"))
-    parser.add_argument("--work", default=os.path.join(HERE, ".bench"))
-    args = parser.parse_args()
-    if not os.path.exists(args.binary):
-        sys.exit(f"{args.binary} is missing: swift build -c release --product browser-demo --scratch-path .build-bench")
+    args = side_benchmark_arguments(__doc__, 1_000_000, runs=3)
 
     store, model, info = ensure_store(args.books, args.work)
     sql = shell_sql(info["storeUUID"])
