@@ -204,6 +204,26 @@
     storeKey: "", // /api/health's store description: the key of the "Name by" choices (shared with the Inspector)
   };
 
+  /**
+   * What the grid looked like when the person came to it, so a refresh of the same list (Live or Refresh) marks
+   * what changed since: rows new or changed on the page (and their changed cells), rows gone (kept as ghost
+   * rows), count deltas in the sidebar. Moving to another list starts a new baseline.
+   */
+  const since = {
+    key: null,
+    /** id -> the row's attrs when first seen, and the row itself (for a ghost). */
+    rows: new Map(),
+    order: [],
+    /** entity -> count when the list was first seen. */
+    counts: null,
+    countsKey: null,
+  };
+
+  function listKey() {
+    return JSON.stringify([state.entity, state.search, state.searchAttr, state.sort, state.order, state.limit, state.offset,
+      state.relatedTo, state.via]);
+  }
+
   const inflight = { entities: null, grid: null, record: null, health: null, related: null };
 
   // ------------------------------------------------------------ Small helpers
@@ -619,6 +639,11 @@
   }
 
   function renderSidebar() {
+    // Counts are compared with those of when the person came to the list in the grid (taken with its first rows,
+    // or here when the entities arrive after them).
+    if (since.countsKey === listKey() && since.counts && since.counts.size === 0) {
+      since.counts = new Map(state.entities.map((entity) => [entity.name, entity.count]));
+    }
     const frag = document.createDocumentFragment();
     for (const { entity, depth } of entityTree()) {
       const li = el("li");
@@ -637,6 +662,14 @@
         li.title = `${entity.name}: abstract, lists its sub-entities' records`;
       }
       li.append(el("span", "count", Number.isFinite(entity.count) ? entity.count.toLocaleString() : ""));
+      const before = since.counts && since.countsKey === listKey() ? since.counts.get(entity.name) : undefined;
+      if (Number.isFinite(before) && Number.isFinite(entity.count) && before !== entity.count) {
+        const delta = entity.count - before;
+        li.dataset.delta = String(delta);
+        const badge = el("span", "entity-delta", delta > 0 ? `+${delta.toLocaleString()}` : `−${(-delta).toLocaleString()}`);
+        badge.title = `${Math.abs(delta)} ${delta > 0 ? "more" : "fewer"} since you looked`;
+        li.append(badge);
+      }
       frag.append(li);
     }
     dom.entityList.replaceChildren(frag);
@@ -888,6 +921,7 @@
       rowById.set(tr.dataset.id, tr);
       frag.append(tr);
     });
+    markChangesSinceYouLooked(frag, columns);
     dom.gridBody.replaceChildren(frag);
     state.rowById = rowById;
     paintColumnWidths();
@@ -910,6 +944,64 @@
     markSelectedRow({ scroll: true });
     updatePager();
     updateStatus();
+  }
+
+  /** Marks, in the rows just built, what changed since the list was first drawn (see `since`); on a new list,
+   *  takes the baseline instead. Ghost rows have no data-id: selection, keys and clicks pass them by. */
+  function markChangesSinceYouLooked(frag, columns) {
+    const key = listKey();
+    if (since.key !== key) {
+      since.key = key;
+      since.countsKey = key;
+      since.counts = new Map(state.entities.map((entity) => [entity.name, entity.count]));
+      since.order = state.rows.map((row) => String(row.id));
+      since.rows = new Map(state.rows.map((row) => [String(row.id), { attrs: isPlainObject(row.attrs) ? row.attrs : {}, row }]));
+      // Deltas belonged to the list the person left.
+      if (dom.entityList.querySelector("[data-delta]")) renderSidebar();
+      return;
+    }
+    const shown = new Set();
+    for (const tr of frag.querySelectorAll("tr[data-id]")) {
+      shown.add(tr.dataset.id);
+      const before = since.rows.get(tr.dataset.id);
+      if (!before) {
+        markChange(tr, "created", "New since you looked");
+        continue;
+      }
+      const now = state.rows.find((r) => String(r.id) === tr.dataset.id);
+      const attrs = now && isPlainObject(now.attrs) ? now.attrs : {};
+      let changed = false;
+      for (const td of tr.querySelectorAll("td[data-col]")) {
+        if (JSON.stringify(attrs[td.dataset.col]) !== JSON.stringify(before.attrs[td.dataset.col])) {
+          markChange(td, "changed", `Changed since you looked (was ${JSON.stringify(before.attrs[td.dataset.col]) ?? "absent"})`);
+          changed = true;
+        }
+      }
+      if (changed || JSON.stringify(attrs) !== JSON.stringify(before.attrs)) markChange(tr, "changed", "Changed since you looked");
+    }
+    for (const id of since.order) {
+      if (shown.has(id)) continue;
+      const gone = since.rows.get(id);
+      const ghost = el("tr", "row-ghost");
+      ghost.dataset.ghostId = id;
+      ghost.setAttribute("aria-disabled", "true");
+      ghost.append(el("td", "col-select", "–"));
+      columns.forEach((column, index) => {
+        const td = el("td");
+        td.dataset.col = column.name;
+        if (index === 0) td.textContent = `${nameOf(gone.row)} · no longer in this list`;
+        ghost.append(td);
+      });
+      markChange(ghost, "deleted", "Gone since you looked (deleted, or moved out of this list)");
+      frag.append(ghost);
+    }
+  }
+
+  /** Tints a row or cell that changed since the person looked, and says so to assistive technology. */
+  function markChange(node, kind, label) {
+    node.dataset.change = kind;
+    node.title = node.title ? `${node.title} · ${label}` : label;
+    node.setAttribute("aria-description", label);
   }
 
   function renderHeader(columns) {

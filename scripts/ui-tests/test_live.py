@@ -139,3 +139,41 @@ def test_the_inspector_marks_what_changed_since_you_looked(driver, store_server,
     wait_for(driver, lambda d: "search" not in d.current_url, message="the search cleared")
     wait_for(driver, lambda d: not any(change for _, change in d.execute_script(marks)), message="no marks on a new list")
     assert console_errors(driver) == []
+
+
+def test_the_lab_marks_new_rows_changed_cells_and_gone_rows(driver, store_server, api, wait_for, screenshot):
+    base, api = store_server(STORE)
+    path = store_path(api)
+    for _ in range(3):
+        add_post(path, "LABMARK")
+    first, second, third = [row["id"] for row in api("/api/entities/Post", search="LABMARK")["rows"]]
+    open_lab(driver, base, wait_for, entity="Post", search="LABMARK")
+    wait_for(driver, lambda d: live_state(d) == "on", message="the Live stream open")
+
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM ZPOST WHERE Z_PK = ?", (int(second.rsplit("/p", 1)[1]),))
+        db.execute("UPDATE ZPOST SET ZPOSTID = 'renamed', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", (int(first.rsplit("/p", 1)[1]),))
+    add_post(path, "LABMARK")
+    add_post(path, "LABMARK")
+
+    marks = """return [...document.querySelectorAll('#grid-body tr[data-id]')].map(tr => [tr.dataset.id, tr.dataset.change || '',
+        [...tr.querySelectorAll('td[data-change]')].map(td => td.dataset.col)]);"""
+    wait_for(driver, lambda d: sum(1 for _, change, _ in d.execute_script(marks) if change == "created") == 2,
+             message="the two new posts marked")
+    shown = {row_id: (change, cells) for row_id, change, cells in driver.execute_script(marks)}
+    assert shown[first] == ("changed", ["postID"]) and shown[third] == ("", []) and second not in shown
+    assert driver.execute_script("return [...document.querySelectorAll('#grid-body tr.row-ghost')].map(tr => tr.dataset.ghostId)") == [second]
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.querySelector('#entity-list li[data-entity=\"Post\"]').dataset.delta") == "1",
+        message="the sidebar's Post delta")
+    screenshot(driver, "live-marks-lab")
+    # A ghost cannot be opened; another list starts a new baseline, and the sidebar's deltas go with the old one.
+    driver.execute_script("document.querySelector('#grid-body tr.row-ghost td[data-col]').click()")
+    assert "id" not in driver.execute_script("return Object.fromEntries(new URLSearchParams(location.search))")
+    search = driver.find_element(By.ID, "grid-search")
+    search.send_keys(Keys.CONTROL, "a")
+    search.send_keys(Keys.DELETE)
+    wait_for(driver, lambda d: "search" not in d.current_url, message="the search cleared")
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.querySelectorAll('#grid-body tr[data-change], #entity-list [data-delta]').length") == 0,
+        message="no marks on a new list")
