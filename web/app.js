@@ -286,32 +286,13 @@
     return String(err && err.message ? err.message : err);
   }
 
-  function apiPath(path, params) {
-    const q = new URLSearchParams();
-    for (const [key, value] of Object.entries(params || {})) {
-      if (value !== '' && value !== null && value !== undefined) q.set(key, String(value));
-    }
-    const text = q.toString();
-    return text ? `${path}?${text}` : path;
-  }
-
   // ---------------------------------------------------------------------------------------------
   // DOM helpers
   // ---------------------------------------------------------------------------------------------
 
   /** shared.js: invisible characters shown as markers, dates in the chosen zone. */
-  const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect } = window.CDBShared;
-
-  /**
-   * createElement + className + text; never HTML. The text goes through setVisibleText, so a bidi override or
-   * another invisible character in store data shows as a ⟨U+202E⟩ marker wherever it is displayed.
-   */
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) setVisibleText(node, text);
-    return node;
-  }
+  const { el, apiPath, markChange, countDelta, setVisibleText, visibleText, formatDate, readDateZone, repaintDates,
+    wireDateZoneSelect } = window.CDBShared;
 
   /** Shows a status line in a pane; kind is loading | empty | error | hint, or null to hide it. */
   function setStatus(pane, statusEl, state, kind, message) {
@@ -537,9 +518,7 @@
       if (before !== undefined && before !== null && before !== entity.count) {
         const delta = entity.count - before;
         li.dataset.delta = String(delta);
-        const badge = el('span', 'entity-delta', delta > 0 ? `+${formatCount(delta)}` : `−${formatCount(-delta)}`);
-        badge.title = `${delta > 0 ? delta : -delta} ${delta > 0 ? 'more' : 'fewer'} since you looked`;
-        button.append(badge);
+        button.append(countDelta(delta));
       }
       li.append(button);
       items.push(li);
@@ -943,13 +922,6 @@
     markSelectedRecord();
     // A redraw of the same list keeps the reader's place; a new list starts at the top.
     dom.recordList.scrollTop = sameList ? scrollTop : 0;
-  }
-
-  /** Tints a row (or attribute) that changed since the person looked, and says so to assistive technology. */
-  function markChange(node, kind, label) {
-    node.dataset.change = kind;
-    node.title = node.title ? `${node.title} · ${label}` : label;
-    node.setAttribute('aria-description', label);
   }
 
   function renderPager() {

@@ -28,6 +28,7 @@
 
 (() => {
   const S = window.CDBShared;
+  const { el } = S;
   const MAX_IN_FLIGHT = 3;
   /** Bytes per hex page: 256 rows of 16. */
   const HEX_PAGE = 4096;
@@ -38,13 +39,6 @@
 
   const query = (id, attr) => `id=${encodeURIComponent(id)}&attr=${encodeURIComponent(attr)}`;
   const blobURL = (id, attr) => `/api/object/blob?${query(id, attr)}`;
-
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) S.setVisibleText(node, String(text));
-    return node;
-  }
 
   // ------------------------------------------------------------------------------------- Reports
 

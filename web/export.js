@@ -23,6 +23,7 @@
 'use strict';
 
 (() => {
+  const { el, apiPath, setVisibleText } = window.CDBShared;
   const CHOICES = [
     { format: 'csv', bom: false, label: 'CSV', hint: 'RFC 4180, UTF-8' },
     { format: 'csv', bom: true, label: 'CSV for Excel', hint: 'with a UTF-8 byte-order mark' },
@@ -37,13 +38,6 @@
   /** The running export ({controller, name, counter}), or null. One export at a time. */
   let running = null;
 
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
   function formatBytes(bytes) {
     if (bytes < 1024) return `${bytes} B`;
     if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
@@ -53,13 +47,8 @@
   const count = (n) => n.toLocaleString('en-US');
 
   function exportPath(entity, params, choice) {
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(params || {})) {
-      if (value !== '' && value !== null && value !== undefined) query.set(key, String(value));
-    }
-    query.set('format', choice.format);
-    if (choice.bom) query.set('bom', '1');
-    return `/api/entities/${encodeURIComponent(entity)}/export?${query}`;
+    return apiPath(`/api/entities/${encodeURIComponent(entity)}/export`,
+      { ...params, format: choice.format, bom: choice.bom ? '1' : '' });
   }
 
   /** The file name of Content-Disposition (RFC 6266: filename* first), else `fallback`. */
@@ -123,7 +112,8 @@
     const node = ensurePanel();
     node.hidden = false;
     node.dataset.state = state;
-    node.querySelector('.export-text').textContent = message;
+    // The file name may quote the search: markers, not bidi tricks.
+    setVisibleText(node.querySelector('.export-text'), message);
     const bar = node.querySelector('.export-progress');
     bar.hidden = state !== 'running';
     if (fraction === null || fraction === undefined) bar.removeAttribute('value');

@@ -230,18 +230,7 @@
 
   /** shared.js: invisible characters shown as markers, dates in the chosen zone (the same code as the Inspector's). */
   const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect, copyText,
-    displayChoices, setDisplayChoices, displayName } = window.CDBShared;
-
-  /**
-   * createElement + className + text, never HTML. The text goes through setVisibleText, so a bidi override or
-   * another invisible character in store data shows as a ⟨U+202E⟩ marker wherever it is displayed.
-   */
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) setVisibleText(node, text);
-    return node;
-  }
+    displayChoices, setDisplayChoices, displayName, el, markChange, countDelta } = window.CDBShared;
 
   const clamp = (value, min, max) => Math.max(min, Math.min(max, value));
   const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -666,9 +655,7 @@
       if (Number.isFinite(before) && Number.isFinite(entity.count) && before !== entity.count) {
         const delta = entity.count - before;
         li.dataset.delta = String(delta);
-        const badge = el("span", "entity-delta", delta > 0 ? `+${delta.toLocaleString()}` : `−${(-delta).toLocaleString()}`);
-        badge.title = `${Math.abs(delta)} ${delta > 0 ? "more" : "fewer"} since you looked`;
-        li.append(badge);
+        li.append(countDelta(delta));
       }
       frag.append(li);
     }
@@ -961,6 +948,7 @@
       return;
     }
     const shown = new Set();
+    const rowsNow = new Map(state.rows.map((row) => [String(row.id), row]));
     for (const tr of frag.querySelectorAll("tr[data-id]")) {
       shown.add(tr.dataset.id);
       const before = since.rows.get(tr.dataset.id);
@@ -968,7 +956,7 @@
         markChange(tr, "created", "New since you looked");
         continue;
       }
-      const now = state.rows.find((r) => String(r.id) === tr.dataset.id);
+      const now = rowsNow.get(tr.dataset.id);
       const attrs = now && isPlainObject(now.attrs) ? now.attrs : {};
       let changed = false;
       for (const td of tr.querySelectorAll("td[data-col]")) {
@@ -995,13 +983,6 @@
       markChange(ghost, "deleted", "Gone since you looked (deleted, or moved out of this list)");
       frag.append(ghost);
     }
-  }
-
-  /** Tints a row or cell that changed since the person looked, and says so to assistive technology. */
-  function markChange(node, kind, label) {
-    node.dataset.change = kind;
-    node.title = node.title ? `${node.title} · ${label}` : label;
-    node.setAttribute("aria-description", label);
   }
 
   function renderHeader(columns) {

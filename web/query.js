@@ -21,17 +21,11 @@
 
 (() => {
   const S = window.CDBShared;
+  const { el, apiPath } = S;
   let drawer = null;
   let toggle = null;
   let describe = () => null;
   let inflight = null;
-
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
 
   function copyButton(text, label) {
     const button = el('button', 'qd-copy', label);
@@ -45,12 +39,7 @@
   }
 
   function explainPath(request) {
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(request.params || {})) {
-      if (value !== '' && value !== null && value !== undefined) query.set(key, String(value));
-    }
-    const text = query.toString();
-    return `/api/entities/${encodeURIComponent(request.entity)}/explain${text ? `?${text}` : ''}`;
+    return apiPath(`/api/entities/${encodeURIComponent(request.entity)}/explain`, request.params);
   }
 
   function ensureDrawer() {

@@ -321,7 +321,52 @@
     return values.length ? values.join(' ') : fallback;
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // DOM and URL plumbing every module uses
+  // ---------------------------------------------------------------------------------------------
+
+  /** createElement + className + text; never HTML. The text goes through setVisibleText, so a bidi override or a
+   *  zero-width character in user data shows as a marker wherever it is written. */
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) setVisibleText(node, text);
+    return node;
+  }
+
+  /** `path?query` with the parameters that have a value (empty strings, null and undefined are left out). */
+  function apiPath(path, params) {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(params || {})) {
+      if (value !== '' && value !== null && value !== undefined) query.set(key, String(value));
+    }
+    const text = query.toString();
+    return text ? `${path}?${text}` : path;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // What changed since the person looked (both views, after a Live or Refresh redraw of the same list)
+  // ---------------------------------------------------------------------------------------------
+
+  /** Marks a row, cell or attribute as created, changed or deleted since the person looked, and says so. */
+  function markChange(node, kind, label) {
+    node.dataset.change = kind;
+    node.title = node.title ? `${node.title} · ${label}` : label;
+    node.setAttribute('aria-description', label);
+  }
+
+  /** The sidebar's `+3` / `−1` badge for an entity whose count moved by `delta` since the person looked. */
+  function countDelta(delta) {
+    const badge = el('span', 'entity-delta', delta > 0 ? `+${delta.toLocaleString()}` : `−${(-delta).toLocaleString()}`);
+    badge.title = `${Math.abs(delta)} ${delta > 0 ? 'more' : 'fewer'} since you looked`;
+    return badge;
+  }
+
   window.CDBShared = Object.freeze({
+    el,
+    apiPath,
+    markChange,
+    countDelta,
     DISPLAY_KEY,
     displayChoices,
     setDisplayChoices,

@@ -24,8 +24,7 @@ extension BrowserService {
         unpaged.limit = nil
         unpaged.offset = nil
         let query = try await validatedQuery(of: entityName, parameters: unpaged, in: schema)
-        if let search = parameters.search, Self.mayNameARecord(search),
-           try Self.objectIDSearch(search, for: query, in: schema, storeIdentifier: await call { try await store.describe() }.storeIdentifier) != nil {
+        if let search = parameters.search, try await recordsNamed(by: search, for: query, in: schema) != nil {
             throw .badRequest("The search \"\(search)\" names one record by its ID: export it with /api/object/export?id=…")
         }
         guard let entity = schema.entity(named: query.entity) else { throw .notFound("No entity named \"\(entityName)\"") }

@@ -51,8 +51,7 @@ public struct BrowserService: Sendable {
     public func records(of entityName: String, parameters: RecordQueryParameters) async throws(BrowserError) -> RecordsPageDTO {
         let schema = try await call { try await store.schema() }
         let query = try await validatedQuery(of: entityName, parameters: parameters, in: schema)
-        if let search = parameters.search, Self.mayNameARecord(search),
-           let ids = try Self.objectIDSearch(search, for: query, in: schema, storeIdentifier: await storeIdentifier()) {
+        if let ids = try await recordsNamed(by: parameters.search, for: query, in: schema) {
             return try await recordWithID(ids, query: query, schema: schema)
         }
         let page = try await call { try await store.page(query) }
@@ -64,8 +63,7 @@ public struct BrowserService: Sendable {
     public func explain(of entityName: String, parameters: RecordQueryParameters) async throws(BrowserError) -> QueryExplanationDTO {
         let schema = try await call { try await store.schema() }
         let query = try await validatedQuery(of: entityName, parameters: parameters, in: schema)
-        if let search = parameters.search, Self.mayNameARecord(search),
-           let ids = try Self.objectIDSearch(search, for: query, in: schema, storeIdentifier: await storeIdentifier()) {
+        if let search = parameters.search, let ids = try await recordsNamed(by: search, for: query, in: schema) {
             let page = try await recordWithID(ids, query: query, schema: schema)
             return QueryExplanationDTO(
                 engine: try await call { try await store.describe() }.summary,
@@ -283,6 +281,13 @@ public struct BrowserService: Sendable {
         return subtree.sorted().compactMap { name in
             schema.entity(named: name).flatMap { $0.isAbstract ? nil : ObjectID(storeIdentifier: storeIdentifier, entity: name, primaryKey: key) }
         }
+    }
+
+    /// The records a list's search names by ID (see `objectIDSearch`), or nil when the search is text: the one
+    /// place records, explain and export tell an ID search from a text search.
+    func recordsNamed(by search: String?, for query: RecordQuery, in schema: StoreSchema) async throws(BrowserError) -> [ObjectID]? {
+        guard let search, Self.mayNameARecord(search) else { return nil }
+        return try Self.objectIDSearch(search, for: query, in: schema, storeIdentifier: await storeIdentifier())
     }
 
     /// Cheap test before asking the store for its identifier: only `x-coredata:` URIs and `p<digits>` can.

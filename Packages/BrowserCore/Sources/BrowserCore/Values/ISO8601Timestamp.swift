@@ -24,11 +24,9 @@ public enum ISO8601Timestamp {
         // Written as bytes into one buffer: a million-row export formats a million dates.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)
-        if (0...9999).contains(year) {
-            appendPadded(year, width: 4, to: &bytes)
-        } else {
-            bytes += Array(yearString(year).utf8)
-        }
+        // ISO 8601 writes years outside 0000…9999 with a sign and at least four digits.
+        if year < 0 { bytes.append(UInt8(ascii: "-")) } else if year > 9999 { bytes.append(UInt8(ascii: "+")) }
+        appendPadded(abs(year), width: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
         appendPadded(month, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
@@ -69,30 +67,8 @@ public enum ISO8601Timestamp {
 
     /// A non-negative value's decimal digits, left-padded with zeros to `width`.
     private static func appendPadded(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8) = (48, 48, 48, 48)
-        var rest = value
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 || count == 0, count < 4 {
-                buffer[3 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            }
-            guard rest == 0 else { return }
-            bytes.append(contentsOf: buffer[(4 - max(width, count))...])
-        }
-        if rest > 0 { bytes += Array(String(value).utf8) }  // wider than 4 digits: never for a date's fields
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-
-    /// ISO 8601 writes years outside 0000…9999 with a sign and at least four digits.
-    private static func yearString(_ year: Int64) -> String {
-        if year < 0 { return "-" + pad(-year, 4) }
-        if year > 9999 { return "+" + String(year) }
-        return pad(year, 4)
+        let digits = String(value).utf8
+        if digits.count < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
+        bytes.append(contentsOf: digits)
     }
 }

@@ -116,16 +116,9 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
                                                            in: connection)
                         if batch == nil || batch!.count < batchSize { finish() }
                         continuation.resume(returning: batch)
-                    } catch let error as SQLiteError {
-                        finish()
-                        if error.primaryCode == SQLITE_INTERRUPT, let reason = interruption.reason {
-                            return continuation.resume(throwing: QueryInterruption.error(for: reason))
-                        }
-                        continuation.resume(throwing: StoreConnection.fileError(error, path: path)
-                            ?? SQLiteStoreError.queryFailed(message: error.message, sql: error.sql))
                     } catch {
                         finish()
-                        continuation.resume(throwing: error)
+                        continuation.resume(throwing: StoreConnection.requestError(error, interruption: interruption, path: path))
                     }
                 }
             }

@@ -226,15 +226,9 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
                     defer { self.connection.interruption = nil }
                     do {
                         continuation.resume(returning: try body(self.connection))
-                    } catch let error as SQLiteError {
-                        if error.primaryCode == SQLITE_INTERRUPT, let reason = interruption.reason {
-                            continuation.resume(throwing: QueryInterruption.error(for: reason))
-                            return
-                        }
-                        continuation.resume(throwing: StoreConnection.fileError(error, path: self.url.standardizedFileURL.path)
-                            ?? SQLiteStoreError.queryFailed(message: error.message, sql: error.sql))
                     } catch {
-                        continuation.resume(throwing: error)
+                        continuation.resume(throwing: StoreConnection.requestError(
+                            error, interruption: interruption, path: self.url.standardizedFileURL.path))
                     }
                 }
             }

@@ -167,6 +167,17 @@ final class StoreConnection {
         }
     }
 
+    /// What a failure of a request's SQL becomes for its caller: the interruption's reason when it stopped the
+    /// statement (cancelled, over budget), the file's own error (not a database, corrupt, truncated), or a failed
+    /// query with its SQL. Errors that are not SQLite's pass through.
+    static func requestError(_ error: any Error, interruption: QueryInterruption, path: String) -> any Error {
+        guard let failure = error as? SQLiteError else { return error }
+        if failure.primaryCode == SQLITE_INTERRUPT, let reason = interruption.reason {
+            return QueryInterruption.error(for: reason)
+        }
+        return fileError(failure, path: path) ?? SQLiteStoreError.queryFailed(message: failure.message, sql: failure.sql)
+    }
+
     /// The public error for a failure that says something about the file itself, nil for other failures.
     static func fileError(_ error: any Error, path: String) -> SQLiteStoreError? {
         guard let error = error as? SQLiteError else { return nil }
