@@ -47,10 +47,19 @@ final class RawClient: @unchecked Sendable {
     /// Connects to 127.0.0.1:`port` from `source` (any 127.x.y.z address works on Linux, which routes the
     /// whole 127/8 block to loopback: how tests play several client machines).
     init(port: UInt16, from source: String? = nil, readTimeout: TimeInterval = 5) throws {
+        fd = try Self.connectedSocket(port: port, from: source)
+        setReadTimeout(readTimeout)
+    }
+
+    /// A socket connected to 127.0.0.1:`port`, closed here when binding or connecting fails. Made before `self`
+    /// is whole on purpose: an initializer that throws after every stored property is set still runs `deinit`,
+    /// which would close the descriptor a second time — by then possibly another test's socket or file with the
+    /// same number (all test targets share one process).
+    private static func connectedSocket(port: UInt16, from source: String?) throws -> Int32 {
         #if canImport(Darwin)
-        fd = socket(AF_INET, SOCK_STREAM, 0)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard fd >= 0 else { throw POSIXError(.EIO) }
         #if canImport(Darwin)
@@ -86,7 +95,7 @@ final class RawClient: @unchecked Sendable {
             _ = closeSocket(fd)
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
-        setReadTimeout(readTimeout)
+        return fd
     }
 
     deinit {

@@ -47,12 +47,21 @@ final class RawConnection: @unchecked Sendable {
     private var peerClosed = false
 
     init(port: UInt16, readTimeout: TimeInterval = 10) throws {
+        fd = try Self.connectedSocket(port: port)
+        var timeout = timeval(tv_sec: Int(readTimeout), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// A socket connected to 127.0.0.1:`port`, closed here when connecting fails. Made before `self` is whole on
+    /// purpose: an initializer that throws after every stored property is set still runs `deinit`, which would
+    /// close the descriptor a second time — by then possibly another test's socket or file with the same number.
+    private static func connectedSocket(port: UInt16) throws -> Int32 {
         #if canImport(Darwin)
-        fd = socket(AF_INET, SOCK_STREAM, 0)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #else
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_in()
@@ -66,8 +75,7 @@ final class RawConnection: @unchecked Sendable {
             close(fd)
             throw POSIXError(.ECONNREFUSED)
         }
-        var timeout = timeval(tv_sec: Int(readTimeout), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return fd
     }
 
     deinit { close(fd) }
