@@ -35,6 +35,12 @@ enum BrowserRoutes {
             response.headers.set(HTTPHeaderName.cacheControl, "no-store")
             return response
         }
+        router.add(.GET, "/api/history") { request, _ in
+            JSONResponses.ok(try await service.history(parameters: HistoryQueryParameters { request.query[$0] }))
+        }
+        router.add(.GET, "/api/pending") { _, _ in
+            JSONResponses.ok(try await service.pendingChanges())
+        }
         router.add(.GET, "/api/entities/:name/explain") { request, parameters in
             JSONResponses.ok(try await service.explain(
                 of: parameters["name"] ?? "", parameters: RecordQueryParameters { request.query[$0] }))
