@@ -195,6 +195,14 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         }
     }
 
+    // MARK: History
+
+    /// Core Data's persistent history of the store, read through the reading context when the app turned
+    /// tracking on (`ContextHistory`); otherwise why there is none.
+    public func history(_ query: HistoryQuery) async throws -> StoreHistory {
+        try await read { context in try ContextHistory.read(query, in: context) }
+    }
+
     // MARK: Relationships
 
     /// The IDs the scope's source reaches through its relationship, in the relationship's order when it is
