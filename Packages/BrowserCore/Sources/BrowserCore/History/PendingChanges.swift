@@ -6,13 +6,16 @@ public struct PendingChanges: Sendable, Hashable {
     public var deleted: [PendingObject]
     /// The name of the context read (`NSManagedObjectContext.name`), when it has one.
     public var contextName: String?
+    /// What the client should know about the lists (for example that one was cut at the adapter's limit).
+    public var notes: [String]
 
     public init(inserted: [PendingObject] = [], updated: [PendingObject] = [], deleted: [PendingObject] = [],
-                contextName: String? = nil) {
+                contextName: String? = nil, notes: [String] = []) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
         self.contextName = contextName
+        self.notes = notes
     }
 }
 
@@ -59,6 +62,7 @@ public struct PendingChangesDTO: Encodable, Sendable, Hashable {
     public var inserted: [PendingObjectDTO]
     public var updated: [PendingObjectDTO]
     public var deleted: [PendingObjectDTO]
+    public var notes: [String]
 }
 
 public struct PendingObjectDTO: Encodable, Sendable, Hashable {
@@ -80,11 +84,12 @@ extension BrowserService {
     public func pendingChanges() async throws(BrowserError) -> PendingChangesDTO {
         switch try await call({ try await store.pendingChanges() }) {
         case .unavailable(let reason):
-            return PendingChangesDTO(available: false, reason: reason, inserted: [], updated: [], deleted: [])
+            return PendingChangesDTO(available: false, reason: reason, inserted: [], updated: [], deleted: [], notes: [])
         case .changes(let changes):
             return PendingChangesDTO(
                 available: true, contextName: changes.contextName, inserted: changes.inserted.map(PendingObjectDTO.init),
-                updated: changes.updated.map(PendingObjectDTO.init), deleted: changes.deleted.map(PendingObjectDTO.init))
+                updated: changes.updated.map(PendingObjectDTO.init), deleted: changes.deleted.map(PendingObjectDTO.init),
+                notes: changes.notes)
         }
     }
 }
