@@ -269,7 +269,8 @@
       dom.pendingBody.replaceChildren(
         pendingGroup('Inserted', pending.inserted, true),
         pendingGroup('Updated', pending.updated, true),
-        pendingGroup('Deleted', pending.deleted, false));
+        pendingGroup('Deleted', pending.deleted, false),
+        ...(pending.notes || []).map((note) => el('p', 'history-notes', note)));
     } catch (_) {
       dom.pending.hidden = true;
     }
