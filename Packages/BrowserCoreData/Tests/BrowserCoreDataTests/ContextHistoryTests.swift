@@ -1,6 +1,7 @@
 #if canImport(CoreData)
 import BrowserCore
 import BrowserCoreData
+import BrowserSQLite
 import CoreData
 import Testing
 
@@ -142,6 +143,41 @@ import Testing
         let page = try await history(service)
         #expect(!page.available && page.transactions.isEmpty)
         #expect(page.reason?.contains("NSPersistentHistoryTrackingKey") == true)
+    }
+
+    /// The same history read from the store file (`HistoryReader`) agrees with Core Data on transactions, authors,
+    /// contexts, change types and objects. Which bits of `ACHANGE.ZCOLUMNS` an update sets is printed beside the
+    /// names Core Data reports: no store written by Core Data with updates in its history was at hand where the file
+    /// reader was written, so this run is what can tell how the bitmap maps to properties (PLAN.md "History").
+    @Test func theStoreFileReadsTheSameHistory() async throws {
+        try await TestStack.withFolder { folder in
+            let stack = try await makeHistory(in: folder)
+            let live = try await history(BrowserService(store: ManagedContextStore(context: stack.container.viewContext)),
+                                         ["changeLimit": "1000"])
+            let file = try await history(BrowserService(store: try SQLiteStore.open(storeAt: folder.appendingPathComponent("History.sqlite"))),
+                                         ["changeLimit": "1000"])
+            #expect(file.available)
+            #expect(file.transactions.map(\.id) == live.transactions.map(\.id))
+            #expect(file.transactions.map(\.author) == live.transactions.map(\.author))
+            #expect(file.transactions.map(\.contextName) == live.transactions.map(\.contextName))
+            #expect(file.authors == live.authors && file.contexts == live.contexts)
+            for (fileTransaction, liveTransaction) in zip(file.transactions, live.transactions) {
+                #expect(fileTransaction.timestamp == liveTransaction.timestamp)
+                let byID = Dictionary(liveTransaction.changes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                #expect(Set(fileTransaction.changes.map(\.id)) == Set(byID.keys))
+                for change in fileTransaction.changes {
+                    guard let match = byID[change.id] else { continue }
+                    #expect(change.type == match.type && change.entity == match.entity)
+                    if change.type == "update" {
+                        #expect(change.changedBits?.isEmpty == false, "an update's bitmap has bits set")
+                        print("ZCOLUMNS of \(change.entity) \(change.id): bits \(change.changedBits ?? []) — Core Data: \(match.changed ?? [])")
+                    }
+                    if change.type == "delete" {
+                        print("ACHANGE tombstone columns of \(change.id): \(change.tombstone ?? [:]) — Core Data: \(match.tombstone ?? [:])")
+                    }
+                }
+            }
+        }
     }
 }
 
