@@ -28,10 +28,10 @@ enum BrowserRoutes {
                 parameters: RecordQueryParameters { request.query[$0] }))
         }
         router.add(.GET, "/api/events") { request, _ in
-            let lastEventID = try EventStreamBody.lastEventID(request.headers[EventStreamBody.lastEventIDHeader])
+            let lastEventID = try EventStreamBody.lastEventID(request.headers[HTTPHeaderName.lastEventID])
             let items = await changes.subscribe(lastEventID: lastEventID)
             var response = HTTPResponse.stream(EventStreamBody(items: items), length: nil,
-                                               contentType: EventStreamBody.contentType, isOpenEnded: true)
+                                               contentType: ServerSentEvent.contentType, isOpenEnded: true)
             response.headers.set(HTTPHeaderName.cacheControl, "no-store")
             return response
         }
