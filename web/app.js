@@ -65,7 +65,6 @@
   const SPLITTER_KEY_STEP = 16;
   /** Longer strings are clamped in the detail (a 187,000-character value must not make one cell huge). */
   const LONG_VALUE_CHARS = 2000;
-  const HIDE_EMPTY_KEY = 'cdb.hideEmpty';
   /** Attribute types a list cannot be sorted by (the server refuses them too). */
   const UNSORTABLE_TYPES = new Set(['Binary', 'Transformable', 'Undefined', 'ObjectID']);
 
@@ -292,7 +291,7 @@
 
   /** shared.js: invisible characters shown as markers, dates in the chosen zone. */
   const { el, apiPath, markChange, countDelta, setVisibleText, visibleText, formatDate, readDateZone, repaintDates,
-    wireDateZoneSelect } = window.CDBShared;
+    wireDateZoneSelect, readHideEmpty, writeHideEmpty, shownEntities, entityTitle, entityListStep } = window.CDBShared;
 
   /** Shows a status line in a pane; kind is loading | empty | error | hint, or null to hide it. */
   function setStatus(pane, statusEl, state, kind, message) {
@@ -470,34 +469,10 @@
     return done;
   }
 
-  /** Entities in tree order: roots by name, each followed by its sub-entities (depth-first). */
-  function entitiesInTreeOrder() {
-    const children = new Map();
-    const known = new Set(data.entities.map((e) => e.name));
-    for (const entity of data.entities) {
-      const parent = entity.parent && known.has(entity.parent) ? entity.parent : '';
-      if (!children.has(parent)) children.set(parent, []);
-      children.get(parent).push(entity);
-    }
-    const ordered = [];
-    const visit = (parent, depth) => {
-      for (const entity of (children.get(parent) || []).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-        ordered.push({ entity, depth });
-        if (depth < 16) visit(entity.name, depth + 1);
-      }
-    };
-    visit('', 0);
-    return ordered;
-  }
-
   function renderEntities() {
-    const filter = dom.entityFilter.value.trim().toLowerCase();
-    const hideEmpty = dom.hideEmpty.checked;
     const items = [];
-    for (const { entity, depth } of entitiesInTreeOrder()) {
-      if (filter && !entity.name.toLowerCase().includes(filter)) continue;
-      // The selected entity stays visible even when empty, so the list never hides where you are.
-      if (hideEmpty && entity.count === 0 && entity.name !== view.entity) continue;
+    const shown = shownEntities(data.entities, { filter: dom.entityFilter.value, hideEmpty: dom.hideEmpty.checked, selected: view.entity });
+    for (const { entity, depth } of shown) {
       const li = el('li', 'entity-item');
       li.dataset.entity = entity.name;
       li.dataset.count = String(entity.count);
@@ -511,8 +486,7 @@
         li.dataset.abstract = 'true';
         button.append(el('span', 'entity-badge', 'abstract'));
       }
-      button.title = [entity.name, entity.parent ? `a sub-entity of ${entity.parent}` : '',
-        entity.abstract ? 'abstract: lists its sub-entities’ records' : ''].filter(Boolean).join(', ');
+      button.title = visibleText(entityTitle(entity));
       button.append(el('span', 'entity-count', formatCount(entity.count)));
       const before = since.counts && since.counts.key === listKey(view) ? since.counts.counts.get(entity.name) : undefined;
       if (before !== undefined && before !== null && before !== entity.count) {
@@ -529,21 +503,10 @@
 
   function onEntityListKey(event) {
     const items = [...dom.entityList.children];
-    if (!items.length) return;
-    const current = items.findIndex((li) => li.dataset.entity === view.entity);
-    let next = -1;
-    switch (event.key) {
-      case 'ArrowDown': next = current < 0 ? 0 : Math.min(items.length - 1, current + 1); break;
-      case 'ArrowUp': next = current < 0 ? items.length - 1 : Math.max(0, current - 1); break;
-      case 'Home': next = 0; break;
-      case 'End': next = items.length - 1; break;
-      default: return;
-    }
-    event.preventDefault();
-    if (next !== current) {
-      selectEntity(items[next].dataset.entity);
-      items[next].scrollIntoView({ block: 'nearest' });
-    }
+    const next = entityListStep(event, items.map((li) => li.dataset.entity), view.entity);
+    if (!next) return;
+    selectEntity(next);
+    items.find((li) => li.dataset.entity === next).scrollIntoView({ block: 'nearest' });
   }
 
   function onEntityFilterInput() {
@@ -551,11 +514,7 @@
   }
 
   function onHideEmptyChange() {
-    try {
-      window.localStorage.setItem(HIDE_EMPTY_KEY, dom.hideEmpty.checked ? '1' : '0');
-    } catch (_) {
-      // Storage may be unavailable; the choice then lasts for this page.
-    }
+    writeHideEmpty(dom.hideEmpty.checked);
     renderEntities();
   }
 
@@ -1554,11 +1513,7 @@
 
   function init() {
     rememberPreferredView();
-    try {
-      dom.hideEmpty.checked = window.localStorage.getItem(HIDE_EMPTY_KEY) === '1';
-    } catch (_) {
-      dom.hideEmpty.checked = false;
-    }
+    dom.hideEmpty.checked = readHideEmpty();
     paneSizes = readPaneSizes();
     applyPaneSizes();
     wireEvents();

@@ -12,7 +12,9 @@
  *                is the id of the record it shows.
  *   Pane states  #sidebar-state #grid-state #rel-state #content-state #detail-state
  *                (loading/empty/error messages; .is-error carries the server's message)
- *   Sidebar      #entity-list > li[data-entity] (.active on the grid's entity)
+ *   Sidebar      #entity-filter, #hide-empty (localStorage "cdb.hideEmpty", shared with the Inspector);
+ *                #entity-list (one tab stop: ArrowUp/ArrowDown/Home/End show the next entity)
+ *                > li[data-entity][data-depth][data-abstract] (.active on the grid's entity; title = full name and parent)
  *   Toolbar      #grid-search #grid-search-attr #grid-page-size #grid-first #grid-prev #grid-next
  *                #grid-last #grid-page-indicator (locale-grouped numbers) #grid-columns-btn
  *   Top bar      #grid-export-btn (the grid's list as a CSV / NDJSON file: export.js's menu and progress
@@ -122,6 +124,8 @@
 
       paneSidebar: byId("pane-sidebar"),
       entityList: byId("entity-list"),
+      entityFilter: byId("entity-filter"),
+      hideEmpty: byId("hide-empty"),
       sidebarState: byId("sidebar-state"),
 
       paneGrid: byId("pane-grid"),
@@ -230,7 +234,8 @@
 
   /** shared.js: invisible characters shown as markers, dates in the chosen zone (the same code as the Inspector's). */
   const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect, copyText,
-    displayChoices, setDisplayChoices, displayName, el, markChange, countDelta } = window.CDBShared;
+    displayChoices, setDisplayChoices, displayName, el, markChange, countDelta, readHideEmpty, writeHideEmpty, shownEntities,
+    entityTitle, entityListStep } = window.CDBShared;
 
   const clamp = (value, min, max) => Math.max(min, Math.min(max, value));
   const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -605,28 +610,6 @@
     }
   }
 
-  /** Entities in name order with each sub-entity listed under its parent. */
-  function entityTree() {
-    const children = new Map();
-    const roots = [];
-    for (const entity of state.entities) {
-      if (entity.parent && state.entityByName.has(entity.parent)) {
-        if (!children.has(entity.parent)) children.set(entity.parent, []);
-        children.get(entity.parent).push(entity);
-      } else {
-        roots.push(entity);
-      }
-    }
-    const ordered = [];
-    const visit = (entity, depth) => {
-      if (ordered.some((o) => o.entity === entity)) return; // a cycle in a malformed answer
-      ordered.push({ entity, depth });
-      for (const child of children.get(entity.name) || []) visit(child, depth + 1);
-    };
-    for (const root of roots) visit(root, 0);
-    return ordered;
-  }
-
   function renderSidebar() {
     // Counts are compared with those of when the person came to the list in the grid (taken with its first rows,
     // or here when the entities arrive after them).
@@ -634,21 +617,21 @@
       since.counts = new Map(state.entities.map((entity) => [entity.name, entity.count]));
     }
     const frag = document.createDocumentFragment();
-    for (const { entity, depth } of entityTree()) {
+    // The same tree, filter and "Hide empty" as the Inspector's sidebar (shared.js); the list is one tab stop.
+    const shown = shownEntities(state.entities, { filter: dom.entityFilter.value, hideEmpty: dom.hideEmpty.checked, selected: state.entity });
+    for (const { entity, depth } of shown) {
       const li = el("li");
       li.dataset.entity = entity.name;
-      li.tabIndex = 0;
-      li.setAttribute("role", "button");
+      li.dataset.depth = String(depth);
+      li.title = visibleText(entityTitle(entity));
       if (depth > 0) {
         li.classList.add("is-sub");
         li.style.paddingLeft = `${8 + 14 * depth}px`;
-        li.title = `${entity.name} (sub-entity of ${entity.parent})`;
       }
       li.append(el("span", "name", entity.name));
       if (entity.abstract) {
         li.dataset.abstract = "true";
         li.append(el("span", "entity-badge", "abstract"));
-        li.title = `${entity.name}: abstract, lists its sub-entities' records`;
       }
       li.append(el("span", "count", Number.isFinite(entity.count) ? entity.count.toLocaleString() : ""));
       const before = since.counts && since.countsKey === listKey() ? since.counts.get(entity.name) : undefined;
@@ -660,8 +643,9 @@
       frag.append(li);
     }
     dom.entityList.replaceChildren(frag);
-    if (state.entities.length) setPaneState(dom.paneSidebar, dom.sidebarState, "ready");
-    else setPaneState(dom.paneSidebar, dom.sidebarState, "empty", "The store has no entities.");
+    if (!state.entities.length) setPaneState(dom.paneSidebar, dom.sidebarState, "empty", "The store has no entities.");
+    else if (!shown.length) setPaneState(dom.paneSidebar, dom.sidebarState, "empty", "No entity matches the filter.");
+    else setPaneState(dom.paneSidebar, dom.sidebarState, "ready");
     markActiveEntity();
   }
 
@@ -674,12 +658,20 @@
     }
   }
 
-  function onSidebarActivate(event) {
+  function onSidebarClick(event) {
     const li = event.target.closest("li[data-entity]");
     if (!li) return;
-    if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
     event.preventDefault();
     selectEntity(li.dataset.entity);
+  }
+
+  /** The list is one tab stop: arrow keys, Home and End show the next entity (as in the Inspector). */
+  function onSidebarKeyDown(event) {
+    const items = [...dom.entityList.children];
+    const next = entityListStep(event, items.map((li) => li.dataset.entity), state.entity);
+    if (!next) return;
+    selectEntity(next);
+    items.find((li) => li.dataset.entity === next).scrollIntoView({ block: "nearest" });
   }
 
   function selectEntity(name) {
@@ -2257,8 +2249,14 @@
     wireRecordPanes();
     state.dateZone = readDateZone();
     wireDateZoneSelect(dom.dateZone, onDateZoneChange);
-    dom.entityList.addEventListener("click", onSidebarActivate);
-    dom.entityList.addEventListener("keydown", onSidebarActivate);
+    dom.entityList.addEventListener("click", onSidebarClick);
+    dom.entityList.addEventListener("keydown", onSidebarKeyDown);
+    dom.hideEmpty.checked = readHideEmpty();
+    dom.entityFilter.addEventListener("input", renderSidebar);
+    dom.hideEmpty.addEventListener("change", () => {
+      writeHideEmpty(dom.hideEmpty.checked);
+      renderSidebar();
+    });
     document.addEventListener("keydown", onDocumentKeyDown);
     window.addEventListener("click", (event) => {
       if (swallowClick) {

@@ -27,6 +27,17 @@
  *                          values, joined by a space, name a record (else the server's summary)
  *   copyText(text)         copies text (Clipboard API, or a selected textarea on plain http); resolves to success
  *
+ *   HIDE_EMPTY_KEY         localStorage "cdb.hideEmpty" = "1" | "0": the sidebars' "Hide empty" (one choice, both views)
+ *   readHideEmpty(), writeHideEmpty(on)
+ *   entityTree(entities)   [{entity, depth}]: roots by name, each followed by its sub-entities (depth-first)
+ *   shownEntities(entities, {filter, hideEmpty, selected})
+ *                          the tree without what the filter box and "Hide empty" leave out (the selected entity
+ *                          always stays, so the list never hides where you are)
+ *   entityTitle(entity)    the sidebar item's tooltip: full name, parent, abstract
+ *   entityListStep(event, names, current)
+ *                          the name ArrowUp/ArrowDown/Home/End move to in a sidebar that is one tab stop (null:
+ *                          not a move; the event's default is prevented when it is one)
+ *
  * Copying a value (the Inspector's copy buttons) always copies the original string, never this rendering.
  */
 'use strict';
@@ -362,6 +373,79 @@
     return badge;
   }
 
+
+  // ---------------------------------------------------------------------------------------------
+  // The entity sidebar (both views): tree, filter, "Hide empty", one tab stop with arrow keys
+  // ---------------------------------------------------------------------------------------------
+
+  const HIDE_EMPTY_KEY = 'cdb.hideEmpty';
+
+  function readHideEmpty() {
+    try {
+      return window.localStorage.getItem(HIDE_EMPTY_KEY) === '1';
+    } catch (_) {
+      return false;
+    }
+  }
+
+  function writeHideEmpty(on) {
+    try {
+      window.localStorage.setItem(HIDE_EMPTY_KEY, on ? '1' : '0');
+    } catch (_) {
+      // Storage may be unavailable; the choice then lasts for this page.
+    }
+  }
+
+  /** Entities in tree order: roots by name, each followed by its sub-entities by name (depth-first). */
+  function entityTree(entities) {
+    const children = new Map();
+    const known = new Set(entities.map((e) => e.name));
+    for (const entity of entities) {
+      const parent = entity.parent && known.has(entity.parent) ? entity.parent : '';
+      if (!children.has(parent)) children.set(parent, []);
+      children.get(parent).push(entity);
+    }
+    const ordered = [];
+    const visit = (parent, depth) => {
+      for (const entity of (children.get(parent) || []).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        ordered.push({ entity, depth });
+        if (depth < 16) visit(entity.name, depth + 1); // a cycle in a malformed answer stops here
+      }
+    };
+    visit('', 0);
+    return ordered;
+  }
+
+  /** The tree as the sidebar shows it: names containing the filter text (any case), empty entities left out
+   *  with hideEmpty, except the selected one. */
+  function shownEntities(entities, { filter = '', hideEmpty = false, selected = null } = {}) {
+    const needle = filter.trim().toLowerCase();
+    return entityTree(entities).filter(({ entity }) => (!needle || entity.name.toLowerCase().includes(needle))
+      && !(hideEmpty && entity.count === 0 && entity.name !== selected));
+  }
+
+  /** "CDCartItem, a sub-entity of CDCart, abstract: lists its sub-entities’ records": the full name, always. */
+  function entityTitle(entity) {
+    return [entity.name, entity.parent ? `a sub-entity of ${entity.parent}` : '',
+      entity.abstract ? 'abstract: lists its sub-entities’ records' : ''].filter(Boolean).join(', ');
+  }
+
+  /** A sidebar list is one tab stop: ArrowDown/ArrowUp/Home/End inside it pick the next entity to show. */
+  function entityListStep(event, names, current) {
+    if (!names.length || event.altKey || event.ctrlKey || event.metaKey) return null;
+    const index = names.indexOf(current);
+    let next;
+    switch (event.key) {
+      case 'ArrowDown': next = index < 0 ? 0 : Math.min(names.length - 1, index + 1); break;
+      case 'ArrowUp': next = index < 0 ? names.length - 1 : Math.max(0, index - 1); break;
+      case 'Home': next = 0; break;
+      case 'End': next = names.length - 1; break;
+      default: return null;
+    }
+    event.preventDefault();
+    return next === index ? null : names[next];
+  }
+
   window.CDBShared = Object.freeze({
     el,
     apiPath,
@@ -372,6 +456,13 @@
     setDisplayChoices,
     displayName,
     copyText,
+    HIDE_EMPTY_KEY,
+    readHideEmpty,
+    writeHideEmpty,
+    entityTree,
+    shownEntities,
+    entityTitle,
+    entityListStep,
     INVISIBLE_CHARACTERS,
     setVisibleText,
     visibleText,

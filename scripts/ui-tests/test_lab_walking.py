@@ -144,3 +144,87 @@ def test_breadcrumb_of_followed_records_and_in_app_history(lab, api, wait_for):
     # "/" focuses the search box.
     driver.find_element(By.TAG_NAME, "body").send_keys("/")
     wait_for(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "grid-search", message="search focused")
+
+
+JS_LAB_ENTITIES = "return [...document.querySelectorAll('#entity-list > li[data-entity]')].map(li => li.dataset.entity);"
+#: Every element of a sidebar list that Tab stops on (the list itself included).
+JS_TAB_STOPS = """
+const list = document.getElementById('entity-list');
+return [list, ...list.querySelectorAll('*')].filter(e => e.tabIndex >= 0 && !e.disabled).length;"""
+
+
+def test_the_lab_sidebar_filters_hides_empty_shows_full_names_and_is_one_tab_stop(driver, wait_for, store_server, screenshot):
+    from selenium.webdriver.common.keys import Keys
+
+    base, api = store_server("cartkit/coredata/CartStorage_v1.sqlite")
+    driver.get(lab_url(base))
+    wait_for(driver, lambda d: pane_state(d, "pane-grid") in ("ready", "empty"), message="the Lab")
+    names = lambda d: d.execute_script(JS_LAB_ENTITIES)  # noqa: E731
+    assert names(driver) == ["CDCart", "CDCartItem", "CDCartItemModifier"]
+    assert query_of(driver)["entity"] == "CDCart"
+    driver.find_element(By.ID, "hide-empty").click()
+    wait_for(driver, lambda d: names(d) == ["CDCart", "CDCartItem"], message="the empty entity hidden")
+    driver.find_element(By.ID, "entity-filter").send_keys("item")
+    wait_for(driver, lambda d: names(d) == ["CDCartItem"], message="filtered by name")
+    driver.refresh()
+    # "Hide empty" is remembered (one choice for both views); the filter text is not.
+    wait_for(driver, lambda d: names(d) == ["CDCart", "CDCartItem"], message="hide-empty remembered")
+    assert driver.find_element(By.ID, "hide-empty").is_selected()
+
+    # One tab stop for the whole list; arrow keys, Home and End move inside it and show the entity.
+    assert driver.execute_script(JS_TAB_STOPS) == 1
+    driver.find_element(By.ID, "hide-empty").send_keys(Keys.TAB)
+    assert driver.switch_to.active_element.get_attribute("id") == "entity-list"
+    driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    wait_for(driver, lambda d: query_of(d).get("entity") == "CDCartItem" and pane_state(d, "pane-grid") == "ready",
+             message="ArrowDown shows the next entity")
+    active = lambda d: [li.get_attribute("data-entity") for li in d.find_elements(By.CSS_SELECTOR, "#entity-list > li.active")]  # noqa: E731
+    assert active(driver) == ["CDCartItem"]
+    assert driver.switch_to.active_element.get_attribute("id") == "entity-list", "focus stays in the list"
+    driver.switch_to.active_element.send_keys(Keys.HOME)
+    wait_for(driver, lambda d: query_of(d).get("entity") == "CDCart", message="Home shows the first entity")
+    driver.switch_to.active_element.send_keys(Keys.END)
+    wait_for(driver, lambda d: query_of(d).get("entity") == "CDCartItem", message="End shows the last entity shown")
+
+    # Sub-entities under their parent, every item titled with its full name (and parent); names are never cut.
+    base, api = store_server("coredataplus/SampleModel2/SampleModel2_V1.sqlite")
+    driver.get(lab_url(base, entity="Writer"))
+    wait_for(driver, lambda d: pane_state(d, "pane-grid") == "ready", message="the Writer grid")
+    if driver.find_element(By.ID, "hide-empty").is_selected():
+        driver.find_element(By.ID, "hide-empty").click()
+    entities = api("/api/entities")
+    shown = names(driver)
+    assert sorted(shown) == sorted(e["name"] for e in entities)
+    for entity in entities:
+        li = driver.find_element(By.CSS_SELECTOR, f'#entity-list > li[data-entity="{entity["name"]}"]')
+        title = li.get_attribute("title")
+        assert title.startswith(entity["name"]), title
+        if entity.get("parent"):
+            assert f"a sub-entity of {entity['parent']}" in title
+            assert li.get_attribute("data-depth") != "0"
+            assert shown.index(entity["parent"]) < shown.index(entity["name"]), "a sub-entity comes after its parent"
+    cut = driver.execute_script("""
+        const name = document.querySelector('#entity-list > li .name');
+        name.textContent = 'ICAccountSyncingObjectWithAVeryLongNameThatPhotosReallyUses';
+        const s = getComputedStyle(name);
+        return {cut: name.scrollWidth > name.clientWidth + 1, ellipsis: s.textOverflow, height: name.getBoundingClientRect().height,
+                line: parseFloat(s.lineHeight) || 16};""")
+    assert not cut["cut"] and cut["ellipsis"] != "ellipsis", f"a long entity name is cut: {cut}"
+    assert cut["height"] > cut["line"] * 1.5, f"a long entity name wraps instead: {cut}"
+    screenshot(driver, "lab-sidebar-sub-entities")
+
+
+def test_the_inspector_sidebar_is_one_tab_stop_with_arrow_keys(driver, wait_for, store_server):
+    from selenium.webdriver.common.keys import Keys
+    from test_inspector import make_url, query_of as inspector_query
+
+    base, _ = store_server("cartkit/coredata/CartStorage_v1.sqlite")
+    driver.get(make_url(base, entity="CDCart"))
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#entity-list .entity-item"), message="the entity list")
+    assert driver.execute_script(JS_TAB_STOPS) == 1
+    driver.find_element(By.ID, "entity-list").send_keys(Keys.ARROW_DOWN)
+    wait_for(driver, lambda d: inspector_query(d).get("entity") == "CDCartItem", message="ArrowDown")
+    driver.find_element(By.ID, "entity-list").send_keys(Keys.END)
+    wait_for(driver, lambda d: inspector_query(d).get("entity") == "CDCartItemModifier", message="End")
+    driver.find_element(By.ID, "entity-list").send_keys(Keys.ARROW_UP)
+    wait_for(driver, lambda d: inspector_query(d).get("entity") == "CDCartItem", message="ArrowUp")
