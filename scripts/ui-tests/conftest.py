@@ -315,7 +315,7 @@ def driver(download_dir):
 
 #: Test files whose every passing test saves a screenshot of where it ended (artifacts/screenshots/<file>-<test>.png).
 EVIDENCE_MODULES = {"test_inspector_walking", "test_lab_walking", "test_everyday_moves", "test_content_viewers",
-                    "test_shared_display", "test_exports", "test_query_drawer", "test_live"}
+                    "test_shared_display", "test_exports", "test_query_drawer", "test_live", "test_swiftdata_store"}
 
 
 @pytest.hookimpl(hookwrapper=True)
