@@ -61,34 +61,86 @@ def test_a_to_many_relationship_opens_as_a_list_paged_to_its_end(driver, server,
     assert not console_errors(driver)
 
 
-def test_following_a_relationship_lands_on_the_page_that_holds_the_record(driver, server, api, wait_for):
-    # A book far down the Book list (primary-key order): following it from its author opens its page.
-    last_book = api("/api/entities/Book", order="desc", limit=1)["rows"][0]
-    author = next(r for r in api("/api/object", id=last_book["id"])["relationships"] if r["name"] == "author")["items"][0]
-    tag = next(r for r in api("/api/object", id=last_book["id"])["relationships"] if r["name"] == "tags")["items"][0]
-    tag_obj = api("/api/object", id=tag["id"])
-    item = next(i for i in next(r for r in tag_obj["relationships"] if r["name"] == "books")["items"])
-    position = api(f"/api/entities/{item['entity']}/position", id=item["id"], limit=100)
+def a_book_on_a_later_page(api):
+    """(tag, book, position): a book listed in a tag's detail that sits past the first page of Book (100 rows in
+    primary-key order), so landing on it needs the list moved to its page."""
+    for tag in api("/api/entities/Tag")["rows"]:
+        books = next(r for r in api("/api/object", id=tag["id"])["relationships"] if r["name"] == "books")
+        for item in reversed(books["items"]):
+            position = api(f"/api/entities/{item['entity']}/position", id=item["id"], limit=100)
+            if position["pageOffset"] > 0:
+                return tag, item, position
+    raise AssertionError("no tag lists a book past the first page of Book")
 
+
+def test_following_a_relationship_lands_on_the_page_that_holds_the_record(driver, server, api, wait_for):
+    tag, item, position = a_book_on_a_later_page(api)
+    total = api(f"/api/entities/{item['entity']}", limit=1)["total"]
     open_inspector(driver, server, wait_for, entity="Tag", id=tag["id"])
     wait_for(driver, lambda d: detail_id(d) == tag["id"], message="the tag's detail")
     driver.find_element(By.CSS_SELECTOR, f'.rel-block[data-rel="books"] a.rel-item[data-id="{item["id"]}"]').click()
     wait_for(driver, lambda d: detail_id(d) == item["id"], message="the book's detail")
     wait_for(driver, lambda d: selected_entity(d) == item["entity"], message="its concrete entity selected")
     wait_for(driver, lambda d: item["id"] in row_ids(d), message="the book in the list")
-    expected = {"entity": item["entity"], "id": item["id"]}
-    if position["pageOffset"]:
-        expected["offset"] = str(position["pageOffset"])
-    assert query_of(driver) == expected
+    # The list is on the book's page, not the first one: the URL, the pager and the rows say so.
+    offset = position["pageOffset"]
+    assert query_of(driver) == {"entity": item["entity"], "id": item["id"], "offset": str(offset)}
+    assert indicator(driver) == f"{offset + 1:,}–{min(offset + 100, total):,} of {total:,}"
+    page = api(f"/api/entities/{item['entity']}", offset=offset)
+    assert row_ids(driver) == [r["id"] for r in page["rows"]]
     row = driver.find_element(By.CSS_SELECTOR, f'.record-row[data-id="{item["id"]}"]')
     assert row.get_attribute("aria-selected") == "true"
-    # The in-app Back button returns to the tag; Forward to the book again.
+    # The in-app Back button returns to the tag; Forward to the book again, on its page.
     driver.find_element(By.ID, "nav-back").click()
     wait_for(driver, lambda d: detail_id(d) == tag["id"] and selected_entity(d) == "Tag", message="the tag after Back")
     driver.find_element(By.ID, "nav-forward").click()
-    wait_for(driver, lambda d: detail_id(d) == item["id"], message="the book after Forward")
-    # The author link of that book works the same way (a to-one).
-    assert author["entity"] == "Author"
+    wait_for(driver, lambda d: detail_id(d) == item["id"] and query_of(d).get("offset") == str(offset), message="the book after Forward")
+
+
+def test_following_a_relationship_into_an_abstract_entity_lands_on_the_concrete_record(driver, wait_for, abstract_store,
+                                                                                       console_errors, screenshot):
+    # Folder → childCollections → GenericAlbum (abstract): its items are Albums and SmartAlbums.
+    base, api = abstract_store
+    family = next(r for r in api("/api/entities/Folder")["rows"] if r["summary"] == "Family")
+    items = next(r for r in api("/api/object", id=family["id"])["relationships"] if r["name"] == "childCollections")["items"]
+    album = next(i for i in items if i["entity"] == "Album")
+    smart = next(i for i in items if i["entity"] == "SmartAlbum")
+    offset = api("/api/entities/Album/position", id=album["id"], limit=100)["pageOffset"]
+    assert offset == 200, "Album p251 is the 201st Album"
+    albums = api("/api/entities/Album", limit=1)["total"]
+
+    open_inspector(driver, base, wait_for, entity="Folder", id=family["id"])
+    wait_for(driver, lambda d: detail_id(d) == family["id"], message="the folder's detail")
+    block = driver.find_element(By.CSS_SELECTOR, '.rel-block[data-rel="childCollections"]')
+    assert block.get_attribute("data-destination") == "GenericAlbum"
+    block.find_element(By.CSS_SELECTOR, f'a.rel-item[data-id="{album["id"]}"]').click()
+    wait_for(driver, lambda d: detail_id(d) == album["id"], message="the album's detail")
+    wait_for(driver, lambda d: selected_entity(d) == "Album", message="the concrete entity selected, not GenericAlbum")
+    wait_for(driver, lambda d: album["id"] in row_ids(d), message="the album on its page")
+    assert query_of(driver) == {"entity": "Album", "id": album["id"], "offset": str(offset)}
+    assert indicator(driver) == f"{offset + 1}–{albums} of {albums}"
+    for status in ("records-status", "detail-status"):
+        assert driver.find_element(By.ID, status).get_attribute("data-kind") != "error"
+    screenshot(driver, "inspector-walking-abstract-destination")
+
+    # A SmartAlbum from the same folder: its own entity, found on its own page.
+    driver.find_element(By.ID, "nav-back").click()
+    wait_for(driver, lambda d: detail_id(d) == family["id"], message="the folder again")
+    smart_offset = api("/api/entities/SmartAlbum/position", id=smart["id"], limit=100)["pageOffset"]
+    driver.find_element(By.CSS_SELECTOR, f'.rel-block[data-rel="childCollections"] a.rel-item[data-id="{smart["id"]}"]').click()
+    wait_for(driver, lambda d: detail_id(d) == smart["id"] and selected_entity(d) == "SmartAlbum", message="the smart album")
+    wait_for(driver, lambda d: smart["id"] in row_ids(d), message="the smart album in its list")
+    assert query_of(driver).get("offset", "0") == str(smart_offset)
+
+    # The destination link opens the abstract entity's own list: every album, no 404.
+    driver.find_element(By.ID, "nav-back").click()
+    wait_for(driver, lambda d: detail_id(d) == family["id"], message="the folder again")
+    driver.find_element(By.CSS_SELECTOR, '.rel-block[data-rel="childCollections"] a.rel-destination-link').click()
+    every = api("/api/entities/GenericAlbum")
+    wait_for(driver, lambda d: selected_entity(d) == "GenericAlbum" and row_ids(d) == [r["id"] for r in every["rows"]],
+             message="the GenericAlbum list")
+    assert indicator(driver) == f"1–100 of {every['total']}"
+    assert not console_errors(driver)
 
 
 def test_paging_first_last_go_to_and_page_keys(driver, server, api, wait_for):

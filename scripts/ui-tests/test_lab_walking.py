@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from conftest import _browser_demo_binary, _DemoServer, _wait_until_healthy, REPO_ROOT
-from test_lab import JS_REL_IDS, lab, lab_url, pane_state, query_of, row_ids, wait_detail  # noqa: F401 (lab is a fixture)
+from test_lab import JS_REL_IDS, lab, lab_url, pane_state, query_of, row_ids, selected_rows, wait_detail  # noqa: F401 (lab is a fixture)
 
 
 def indicator(driver):
@@ -61,6 +61,73 @@ def test_a_to_many_pages_to_its_end_and_opens_in_the_grid(lab, api, wait_for):
     wait_for(driver, lambda d: row_ids(d) == [r["id"] for r in api("/api/entities/Book")["rows"]], message="every Book")
 
 
+def test_following_a_relationship_lands_on_the_page_that_holds_the_record(lab, api, wait_for):
+    from test_inspector_walking import a_book_on_a_later_page
+
+    tag, item, position = a_book_on_a_later_page(api)
+    total = api(f"/api/entities/{item['entity']}", limit=1)["total"]
+    driver = lab(entity="Tag", id=tag["id"])
+    wait_detail(wait_for, driver, tag["id"])
+    Select(driver.find_element(By.ID, "rel-select")).select_by_value("books")
+    wait_for(driver, lambda d: item["id"] in d.execute_script(JS_REL_IDS), message="the book in the relationships pane")
+    driver.find_element(By.CSS_SELECTOR, f'#rel-list > li[data-id="{item["id"]}"]').click()
+    wait_detail(wait_for, driver, item["id"], "the book's detail")
+    offset = position["pageOffset"]
+    page = [r["id"] for r in api(f"/api/entities/{item['entity']}", offset=offset)["rows"]]
+    # The grid is on the book's page (not the first), the book's row selected there.
+    wait_for(driver, lambda d: row_ids(d) == page, message=f"the page at offset {offset}")
+    wait_for(driver, lambda d: selected_rows(d) == [item["id"]], message="the book's row selected")
+    assert query_of(driver) == {"entity": item["entity"], "id": item["id"], "offset": str(offset)}
+    assert indicator(driver) == f"{offset + 1:,}–{min(offset + 100, total):,} of {total:,}"
+    active = [li.get_attribute("data-entity") for li in driver.find_elements(By.CSS_SELECTOR, "#entity-list > li.active")]
+    assert active == [item["entity"]]
+
+
+def test_following_a_relationship_into_an_abstract_entity_lands_on_the_concrete_record(driver, wait_for, abstract_store,
+                                                                                       console_errors, screenshot):
+    # Folder → childCollections → GenericAlbum (abstract): its items are Albums and SmartAlbums.
+    base, api = abstract_store
+    family = next(r for r in api("/api/entities/Folder")["rows"] if r["summary"] == "Family")
+    items = next(r for r in api("/api/object", id=family["id"])["relationships"] if r["name"] == "childCollections")["items"]
+    album = next(i for i in items if i["entity"] == "Album")
+    smart = next(i for i in items if i["entity"] == "SmartAlbum")
+    offset = api("/api/entities/Album/position", id=album["id"], limit=100)["pageOffset"]
+    assert offset == 200, "Album p251 is the 201st Album"
+    albums = api("/api/entities/Album", limit=1)["total"]
+
+    driver.get(lab_url(base, entity="Folder", id=family["id"]))
+    wait_detail(wait_for, driver, family["id"], "the folder's detail")
+    Select(driver.find_element(By.ID, "rel-select")).select_by_value("childCollections")
+    wait_for(driver, lambda d: album["id"] in d.execute_script(JS_REL_IDS), message="the folder's albums")
+    driver.find_element(By.CSS_SELECTOR, f'#rel-list > li[data-id="{album["id"]}"]').click()
+    wait_detail(wait_for, driver, album["id"], "the album's detail")
+    wait_for(driver, lambda d: selected_rows(d) == [album["id"]], message="the album's row selected on its page")
+    assert query_of(driver) == {"entity": "Album", "id": album["id"], "offset": str(offset)}
+    assert indicator(driver) == f"{offset + 1}–{albums} of {albums}"
+    active = [li.get_attribute("data-entity") for li in driver.find_elements(By.CSS_SELECTOR, "#entity-list > li.active")]
+    assert active == ["Album"], "the concrete entity, not GenericAlbum"
+    for pane in ("pane-grid", "pane-detail"):
+        assert pane_state(driver, pane) == "ready"
+    screenshot(driver, "lab-walking-abstract-destination")
+
+    # A SmartAlbum from the detail pane of the same folder: its own entity.
+    driver.back()
+    wait_detail(wait_for, driver, family["id"], "the folder again")
+    item = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#pane-detail .rel-item[data-id="{smart["id"]}"]'),
+                    message="the smart album in the detail pane")
+    item[0].click()
+    wait_detail(wait_for, driver, smart["id"], "the smart album")
+    wait_for(driver, lambda d: selected_rows(d) == [smart["id"]], message="the smart album's row selected")
+    assert query_of(driver)["entity"] == "SmartAlbum"
+
+    # The abstract entity's own list: every album, each row saying which entity it is.
+    driver.find_element(By.CSS_SELECTOR, '#entity-list > li[data-entity="GenericAlbum"]').click()
+    every = api("/api/entities/GenericAlbum")
+    wait_for(driver, lambda d: row_ids(d) == [r["id"] for r in every["rows"]], message="the GenericAlbum grid")
+    assert indicator(driver) == f"1–100 of {every['total']}"
+    assert not console_errors(driver)
+
+
 def test_page_sizes_from_the_url_last_page_and_unsortable_bytes(lab, api, wait_for):
     total = api("/api/entities/Book", limit=1)["total"]
     driver = lab(entity="Book", limit=30)
@@ -74,11 +141,23 @@ def test_page_sizes_from_the_url_last_page_and_unsortable_bytes(lab, api, wait_f
     driver.find_element(By.ID, "grid-first").click()
     wait_for(driver, lambda d: indicator(d) == f"1–30 of {total}", message="the first page")
 
-    # A Binary column has no order: clicking its header does not sort.
-    cover = driver.find_element(By.CSS_SELECTOR, '#grid-head-row th[data-col="cover"] .th-label')
-    cover.click()
+    # A Binary column has no order: clicking its header leaves the grid unsorted and asks the server nothing.
+    # (A click on a sortable header sends its request at once, in the click's own task, so "none yet" is final.)
+    driver.execute_script("""
+        window.__pageRequests = [];
+        const realFetch = window.fetch;
+        window.fetch = (input, init) => {
+          if (String(input).includes('/api/entities/')) window.__pageRequests.push(String(input));
+          return realFetch(input, init);
+        };""")
+    cover = driver.find_element(By.CSS_SELECTOR, '#grid-head-row th[data-col="cover"]')
+    cover.find_element(By.CSS_SELECTOR, ".th-label").click()
+    assert driver.execute_script("return window.__pageRequests") == []
+    assert "sort" not in query_of(driver)
+    assert cover.get_attribute("aria-sort") in (None, "none")
     title = driver.find_element(By.CSS_SELECTOR, '#grid-head-row th[data-col="title"] .th-label')
     title.click()
+    assert any("sort=title" in url for url in driver.execute_script("return window.__pageRequests")), "a sortable header asks"
     wait_for(driver, lambda d: query_of(d).get("sort") == "title", message="title sorts")
     assert pane_state(driver, "pane-grid") != "error"
 
