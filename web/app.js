@@ -400,7 +400,7 @@
       dom.storeName.classList.remove('is-error');
       const storeChanged = data.storeKey !== dom.storeName.textContent;
       data.storeKey = dom.storeName.textContent;
-      renderModelLine(health.model);
+      window.CDBShared.showModelLine(dom.modelLine, health.model);
       renderToolbar();
       // A page drawn before the store was known used no store's choices: its names may differ now.
       if (storeChanged) repaintNames();
@@ -411,28 +411,6 @@
       dom.storeName.title = dom.storeName.textContent;
       dom.storeName.classList.add('is-error');
     }
-  }
-
-  /** Says where the model came from; a model guessed from the tables gets a warning. */
-  function renderModelLine(model) {
-    if (!model || typeof model.source !== 'string') {
-      dom.modelLine.hidden = true;
-      return;
-    }
-    const name = typeof model.name === 'string' && model.name ? ` “${model.name}”` : '';
-    const texts = {
-      file: `Model: ${model.path || 'the named file'}${name}`,
-      'store-cache': `Model: the store's cached model${name}`,
-      inferred: '⚠ Model guessed from the tables: names and types may differ from the app’s',
-      live: 'Model: the app’s own',
-    };
-    dom.modelLine.textContent = texts[model.source] || `Model: ${model.source}`;
-    dom.modelLine.title = model.source === 'inferred'
-      ? 'No model file was given and the store holds no cached model, so entities and attributes were read from the table layout. Pass --model to use the app’s .xcdatamodeld.'
-      : dom.modelLine.textContent;
-    dom.modelLine.dataset.source = model.source;
-    dom.modelLine.classList.toggle('is-warning', model.source === 'inferred');
-    dom.modelLine.hidden = false;
   }
 
   // ---------------------------------------------------------------------------------------------

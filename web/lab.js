@@ -37,6 +37,8 @@
  *                (pages the rest of a to-many in) and #rel-show-all (the grid, restricted to the relationship)
  *   History      #nav-back, #nav-forward (the browser's history); #breadcrumb > button[data-id] for each
  *                record followed to reach the shown one, .current for the shown one
+ *   Status bar   #status-store, #model-line[data-source] (where the model came from: .is-warning when guessed
+ *                from the tables), #status-text
  *   Offline      body[data-offline] and the status dot's .is-offline while the server does not answer
  *   Content      #content-select, #content-view (.cv-text | .cv-json | .cv-value), #content-meta
  *   Detail       #detail-content (dl.attr-list > .attr-row[data-attr], .rel-card[data-rel]
@@ -119,6 +121,7 @@
       exportBtn: byId("export-btn"),
       modeChip: byId("mode-chip"),
       statusStore: byId("status-store"),
+      modelLine: byId("model-line"),
       statusText: byId("status-text"),
       pulse: document.querySelector(".statusbar .pulse"),
 
@@ -546,8 +549,11 @@
       const health = await api.health(ctl.signal);
       dom.pulse.classList.remove("is-offline");
       dom.statusStore.textContent = typeof health.store === "string" ? health.store : "";
+      dom.statusStore.title = dom.statusStore.textContent;
       // The key of this store's "Name by" choices: the same text the Inspector uses.
       state.storeKey = dom.statusStore.textContent;
+      // Where the model came from, as the Inspector says it (a warning when it was guessed from the tables).
+      window.CDBShared.showModelLine(dom.modelLine, health.model);
       if (state.record) renderDetail(state.record);  // names may follow this store's choices now
       dom.modeChip.textContent = health.readOnly === false ? "read-write" : "read-only";
     } catch (err) {

@@ -27,6 +27,10 @@
  *                          values, joined by a space, name a record (else the server's summary)
  *   copyText(text)         copies text (Clipboard API, or a selected textarea on plain http); resolves to success
  *
+ *   showModelLine(node, model)
+ *                          where the model came from (/api/health's `model`), said the same way in both views:
+ *                          node gets the text, a title, data-source and .is-warning when guessed from the tables
+ *
  *   HIDE_EMPTY_KEY         localStorage "cdb.hideEmpty" = "1" | "0": the sidebars' "Hide empty" (one choice, both views)
  *   readHideEmpty(), writeHideEmpty(on)
  *   entityTree(entities)   [{entity, depth}]: roots by name, each followed by its sub-entities (depth-first)
@@ -375,6 +379,32 @@
 
 
   // ---------------------------------------------------------------------------------------------
+  // Where the model came from (both views)
+  // ---------------------------------------------------------------------------------------------
+
+  /** Says where the model came from (/api/health's `model`); a model guessed from the tables gets a warning. */
+  function showModelLine(node, model) {
+    if (!model || typeof model.source !== 'string') {
+      node.hidden = true;
+      return;
+    }
+    const name = typeof model.name === 'string' && model.name ? ` “${model.name}”` : '';
+    const texts = {
+      file: `Model: ${model.path || 'the named file'}${name}`,
+      'store-cache': `Model: the store's cached model${name}`,
+      inferred: '⚠ Model guessed from the tables: names and types may differ from the app’s',
+      live: 'Model: the app’s own',
+    };
+    setVisibleText(node, texts[model.source] || `Model: ${model.source}`);
+    node.title = model.source === 'inferred'
+      ? 'No model file was given and the store holds no cached model, so entities and attributes were read from the table layout. Pass --model to use the app’s .xcdatamodeld.'
+      : visibleText(node.textContent);
+    node.dataset.source = model.source;
+    node.classList.toggle('is-warning', model.source === 'inferred');
+    node.hidden = false;
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // The entity sidebar (both views): tree, filter, "Hide empty", one tab stop with arrow keys
   // ---------------------------------------------------------------------------------------------
 
@@ -456,6 +486,7 @@
     setDisplayChoices,
     displayName,
     copyText,
+    showModelLine,
     HIDE_EMPTY_KEY,
     readHideEmpty,
     writeHideEmpty,

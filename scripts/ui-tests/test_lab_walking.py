@@ -307,3 +307,18 @@ def test_the_inspector_sidebar_is_one_tab_stop_with_arrow_keys(driver, wait_for,
     wait_for(driver, lambda d: inspector_query(d).get("entity") == "CDCartItemModifier", message="End")
     driver.find_element(By.ID, "entity-list").send_keys(Keys.ARROW_UP)
     wait_for(driver, lambda d: inspector_query(d).get("entity") == "CDCartItem", message="ArrowUp")
+
+
+def test_the_status_bar_says_where_the_model_came_from(driver, server, wait_for, store_server, screenshot):
+    driver.get(lab_url(server, entity="Book"))
+    line = driver.find_element(By.ID, "model-line")
+    wait_for(driver, lambda d: line.get_attribute("data-source") == "live", message="the demo's model")
+    assert line.is_displayed() and line.text == "Model: the app’s own"
+    # A store without a cached model and no --model: guessed from the tables, and the Lab says so, as a warning.
+    base, _ = store_server("restkit-seed/RKSeedDatabase.sqlite")
+    driver.get(lab_url(base))
+    line = driver.find_element(By.ID, "model-line")
+    wait_for(driver, lambda d: line.get_attribute("data-source") == "inferred", message="the guessed model")
+    assert line.is_displayed() and "guessed from the tables" in line.text and "is-warning" in line.get_attribute("class")
+    assert "--model" in line.get_attribute("title")
+    screenshot(driver, "lab-model-guessed")

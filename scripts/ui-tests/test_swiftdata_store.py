@@ -60,3 +60,9 @@ def test_both_views_say_the_swiftdata_model_came_from_the_store(driver, wait_for
     wait_for(driver, lambda d: line.get_attribute("data-source") == "store-cache", message="the Inspector's model line")
     assert line.text == "Model: the store's cached model “1.0.0”"
     assert "is-warning" not in line.get_attribute("class")
+    driver.get(lab_url(base, entity="CartModel"))
+    wait_for(driver, lambda d: pane_state(d, "pane-grid") == "ready", message="the Lab")
+    lab_line = driver.find_element(By.ID, "model-line")
+    wait_for(driver, lambda d: lab_line.get_attribute("data-source") == "store-cache", message="the Lab's model line")
+    assert lab_line.is_displayed() and lab_line.text == "Model: the store's cached model “1.0.0”"
+    assert "is-warning" not in lab_line.get_attribute("class")
