@@ -291,7 +291,8 @@
 
   /** shared.js: invisible characters shown as markers, dates in the chosen zone. */
   const { el, apiPath, markChange, countDelta, setVisibleText, visibleText, formatDate, readDateZone, repaintDates,
-    wireDateZoneSelect, readHideEmpty, writeHideEmpty, shownEntities, entityTitle, entityListStep } = window.CDBShared;
+    wireDateZoneSelect, readHideEmpty, writeHideEmpty, shownEntities, entityTitle, entityListStep, formatCount, steppedOffset,
+    pageOffsetOf } = window.CDBShared;
 
   /** Shows a status line in a pane; kind is loading | empty | error | hint, or null to hide it. */
   function setStatus(pane, statusEl, state, kind, message) {
@@ -343,7 +344,7 @@
     if (typeof value === 'object') {
       if (value.type === 'binary') {
         const bytes = Number.isFinite(value.bytes) ? value.bytes : '?';
-        return span('binary', `‹binary, ${bytes} byte${bytes === 1 ? '' : 's'}›`, `${type || 'Binary'} value; contents are not sent`);
+        return span('binary', `‹binary, ${formatCount(bytes)} byte${bytes === 1 ? '' : 's'}›`, `${type || 'Binary'} value; contents are not sent`);
       }
       if (value.type === 'error') {
         const message = typeof value.message === 'string' ? value.message : 'undecodable value';
@@ -494,11 +495,6 @@
   function onHideEmptyChange() {
     writeHideEmpty(dom.hideEmpty.checked);
     renderEntities();
-  }
-
-  /** A count grouped by the browser's locale (1,000,000). */
-  function formatCount(n) {
-    return Number.isFinite(n) ? n.toLocaleString() : String(n);
   }
 
   function markSelectedEntity() {
@@ -696,9 +692,8 @@
 
   function onPageStep(direction) {
     const page = data.page;
-    let offset = view.offset + direction * view.limit;
-    if (page && offset >= page.total) offset = Math.max(0, page.total - view.limit);
-    offset = Math.max(0, offset);
+    // Within the first and last pages (the last page's offset is a multiple of the page size, as Last's is).
+    const offset = page ? steppedOffset(view.offset, direction, view.limit, page.total) : Math.max(0, view.offset + direction * view.limit);
     if (offset === view.offset) return;
     refineQuery({ offset }, { resetOffset: false });
   }
@@ -711,21 +706,19 @@
   }
 
   function lastPageOffset(total) {
-    return total > 0 ? Math.floor((total - 1) / view.limit) * view.limit : 0;
+    return window.CDBShared.lastPageOffset(total, view.limit);
   }
 
   function onPageInputKey(event) {
     if (event.key !== 'Enter') return;
-    const text = dom.pageInput.value.replace(/[\s,.’']/g, '');
     const page = data.page;
-    const number = parsePositiveInt(text, 0, { min: 1 });
-    if (!number || !page) {
+    const offset = page ? pageOffsetOf(dom.pageInput.value, view.limit, page.total) : null;
+    if (offset === null) {
       dom.pageInput.setCustomValidity('Type a page number');
       dom.pageInput.reportValidity();
       return;
     }
     dom.pageInput.setCustomValidity('');
-    const offset = Math.min((number - 1) * view.limit, lastPageOffset(page.total));
     dom.pageInput.value = '';
     if (offset !== view.offset) refineQuery({ offset }, { resetOffset: false });
   }
@@ -785,7 +778,7 @@
       renderPager();
       if (!page.rows.length) {
         const message = page.total > 0
-          ? `No records on this page (${page.total} in all).`
+          ? `No records on this page (${formatCount(page.total)} in all).`
           : requested.search ? `No ${requested.entity} records match “${requested.search}”.` : `No ${requested.entity} records.`;
         setStatus(dom.recordsPane, dom.recordsStatus, 'ready', 'empty', message);
       } else {
@@ -1176,7 +1169,7 @@
       el('span', 'rel-arrow', rel.toMany ? '→→' : '→'),
       destinationLink(rel.destination),
       el('span', 'rel-kind', rel.toMany ? (rel.ordered ? 'to-many, ordered' : 'to-many') : 'to-one'),
-      el('span', 'rel-count', rel.count),
+      el('span', 'rel-count', formatCount(rel.count)),
     );
     block.append(head);
 

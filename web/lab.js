@@ -16,7 +16,8 @@
  *                #entity-list (one tab stop: ArrowUp/ArrowDown/Home/End show the next entity)
  *                > li[data-entity][data-depth][data-abstract] (.active on the grid's entity; title = full name and parent)
  *   Toolbar      #grid-search #grid-search-attr #grid-page-size #grid-first #grid-prev #grid-next
- *                #grid-last #grid-page-indicator (locale-grouped numbers) #grid-columns-btn
+ *                #grid-last #grid-page-indicator (locale-grouped numbers) #grid-page-input (go to page: its
+ *                number, then Enter) #grid-columns-btn; PageUp/PageDown in the grid turn the page
  *   Top bar      #grid-export-btn (the grid's list as a CSV / NDJSON file: export.js's menu and progress
  *                panel), #grid-query-btn (query.js's drawer: the SQL and plan behind the grid's page); in the
  *                top bar so the grid's toolbar stays one row
@@ -146,6 +147,7 @@
       relLoadMore: byId("rel-load-more"),
       relShowAll: byId("rel-show-all"),
       pageIndicator: byId("grid-page-indicator"),
+      pageInput: byId("grid-page-input"),
       columnsBtn: byId("grid-columns-btn"),
       gridExportBtn: byId("grid-export-btn"),
       gridQueryBtn: byId("grid-query-btn"),
@@ -208,6 +210,7 @@
     panes: { ...PANE_DEFAULT },
     dateZone: "local", // "local" | "utc": localStorage "cdb.dateZone", read at start and on a change
     refocusPane: null, // the pane a relationship was followed from with the keyboard, to keep focus in
+    selectOnPage: null, // {offset, index}: PageDown/PageUp select the row at this position once that page is drawn
     storeKey: "", // /api/health's store description: the key of the "Name by" choices (shared with the Inspector)
   };
 
@@ -238,7 +241,7 @@
   /** shared.js: invisible characters shown as markers, dates in the chosen zone (the same code as the Inspector's). */
   const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect, copyText,
     displayChoices, setDisplayChoices, displayName, el, markChange, countDelta, readHideEmpty, writeHideEmpty, shownEntities,
-    entityTitle, entityListStep } = window.CDBShared;
+    entityTitle, entityListStep, formatCount, steppedOffset, pageOffsetOf } = window.CDBShared;
 
   const clamp = (value, min, max) => Math.max(min, Math.min(max, value));
   const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -322,7 +325,7 @@
     if ((document.body.dataset.offline === "true") === offline) return;
     if (offline) document.body.dataset.offline = "true"; else delete document.body.dataset.offline;
     dom.pulse.classList.toggle("is-offline", offline);
-    for (const control of [dom.search, dom.searchAttr, dom.pageSize, dom.prev, dom.next, dom.first, dom.last, dom.columnsBtn, dom.exportBtn,
+    for (const control of [dom.search, dom.searchAttr, dom.pageSize, dom.prev, dom.next, dom.first, dom.last, dom.pageInput, dom.columnsBtn, dom.exportBtn,
       dom.gridExportBtn, dom.gridQueryBtn]) {
       control.disabled = offline || (control === dom.exportBtn && !state.selectedId)
         || ((control === dom.gridExportBtn || control === dom.gridQueryBtn) && !state.entity);
@@ -386,7 +389,7 @@
   function describeValue(value, type) {
     if (value === null || value === undefined) return { text: "null", classes: ["val-null"] };
     if (isPlainObject(value)) {
-      if (value.type === "binary") return { text: `‹binary, ${value.bytes} bytes›`, classes: ["val-binary"] };
+      if (value.type === "binary") return { text: `‹binary, ${formatCount(value.bytes)} bytes›`, classes: ["val-binary"] };
       if (value.type === "error") {
         const message = typeof value.message === "string" ? value.message : "undecodable value";
         return { text: `⚠ ${message}`, classes: ["val-error"], title: message };
@@ -587,7 +590,7 @@
       dom.statusText.textContent = "";
       return;
     }
-    const parts = [`${state.entity}: ${state.total} record${state.total === 1 ? "" : "s"}`];
+    const parts = [`${state.entity}: ${formatCount(state.total)} record${state.total === 1 ? "" : "s"}`];
     if (state.search) parts.push(`matching “${state.search}”`);
     if (state.sort) parts.push(`sorted by ${state.sort} ${state.order === "asc" ? "▲" : "▼"}`);
     if (typeof window.__cdbLastRenderMs === "number") {
@@ -788,6 +791,19 @@
     dom.next.addEventListener("click", () => goToOffset(state.offset + state.limit));
     dom.first.addEventListener("click", () => goToOffset(0));
     dom.last.addEventListener("click", () => goToOffset(lastPageOffset()));
+    dom.pageInput.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter") return;
+      const offset = pageOffsetOf(dom.pageInput.value, state.limit, state.total);
+      if (offset === null) {
+        dom.pageInput.setCustomValidity("Type a page number");
+        dom.pageInput.reportValidity();
+        return;
+      }
+      dom.pageInput.setCustomValidity("");
+      dom.pageInput.value = "";
+      goToOffset(offset);
+    });
+    dom.pageInput.addEventListener("input", () => dom.pageInput.setCustomValidity(""));
     dom.scopeClear.addEventListener("click", () => {
       state.relatedTo = "";
       state.via = "";
@@ -824,7 +840,7 @@
   }
 
   function lastPageOffset() {
-    return state.total > 0 ? Math.floor((state.total - 1) / state.limit) * state.limit : 0;
+    return window.CDBShared.lastPageOffset(state.total, state.limit);
   }
 
   function updatePager() {
@@ -837,6 +853,8 @@
     dom.first.disabled = state.offset <= 0;
     dom.next.disabled = state.offset + state.limit >= state.total;
     dom.last.disabled = state.offset >= lastPageOffset();
+    dom.pageInput.disabled = state.total <= state.limit;
+    dom.pageInput.placeholder = `/ ${formatCount(Math.max(1, Math.ceil(state.total / state.limit)))}`;
   }
 
   // ------------------------------------------------------------ Grid: data
@@ -927,6 +945,7 @@
     }
     dom.gridScroll.dataset.state = dom.paneGrid.dataset.state;
     markSelectedRow({ scroll: true });
+    selectKeptRow();
     updatePager();
     updateStatus();
   }
@@ -1114,8 +1133,11 @@
 
   function onGridKeyDown(event) {
     if (event.target.closest("thead") || event.altKey) return;
-    const moves = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10, Home: -Infinity, End: Infinity };
-    if (event.key in moves && !event.metaKey) {
+    const moves = { ArrowDown: 1, ArrowUp: -1, Home: -Infinity, End: Infinity };
+    if ((event.key === "PageDown" || event.key === "PageUp") && !event.metaKey) {
+      event.preventDefault();
+      turnPage(event.key === "PageDown" ? 1 : -1);
+    } else if (event.key in moves && !event.metaKey) {
       event.preventDefault();
       moveSelection(moves[event.key]);
     } else if (event.key === "Enter") {
@@ -1135,6 +1157,33 @@
       const row = rowData(state.selectedId);
       if (row) copyText(String(row.id));
     }
+  }
+
+  /**
+   * PageDown / PageUp: the next or previous page (as in the Inspector). A selected row's place is kept: the row at
+   * the same position on the new page is selected, so a keyboard walk goes on; past the last page (or before the
+   * first) the selection goes to the last (first) row instead.
+   */
+  function turnPage(direction) {
+    const rows = [...dom.gridBody.querySelectorAll("tr[data-id]")];
+    const current = state.selectedId ? state.rowById.get(state.selectedId) : null;
+    const index = current ? rows.indexOf(current) : -1;
+    const offset = steppedOffset(state.offset, direction, state.limit, state.total);
+    if (offset === state.offset) {
+      if (index >= 0) moveSelection(direction > 0 ? Infinity : -Infinity);
+      return;
+    }
+    state.selectOnPage = index >= 0 ? { offset, index } : null;
+    goToOffset(offset);
+  }
+
+  /** After turnPage: selects the row at the kept position once its page is drawn. */
+  function selectKeptRow() {
+    const kept = state.selectOnPage;
+    state.selectOnPage = null;
+    if (!kept || kept.offset !== state.offset) return;
+    const rows = dom.gridBody.querySelectorAll("tr[data-id]");
+    if (rows.length) selectRecord(rows[Math.min(kept.index, rows.length - 1)].dataset.id, { history: "replace", scroll: true });
   }
 
   function openInInspector(tr) {
@@ -1737,7 +1786,7 @@
       head.append(
         el("span", "rel-name", rel.name),
         el("span", "rel-dest", `→ ${rel.destination}${rel.toMany ? (rel.ordered ? " · ordered to-many" : " · to-many") : " · to-one"}`),
-        el("span", "count", rel.count),
+        el("span", "count", formatCount(rel.count)),
       );
       card.append(head);
       const items = Array.isArray(rel.items) ? rel.items : [];
@@ -1759,7 +1808,7 @@
   function renderRelationships(record) {
     const relationships = Array.isArray(record.relationships) ? record.relationships : [];
     const options = relationships.map((rel) => {
-      const option = el("option", null, `${rel.name} → ${rel.destination} (${rel.count})`);
+      const option = el("option", null, `${rel.name} → ${rel.destination} (${formatCount(rel.count)})`);
       option.value = rel.name;
       return option;
     });
@@ -1905,12 +1954,12 @@
       const pre = el("pre", "cv-json");
       renderJSONInto(pre, value, asJSON);
       view.append(pre);
-      meta = `${attr.type} · JSON · ${value.length} chars`;
+      meta = `${attr.type} · JSON · ${formatCount(value.length)} chars`;
     } else if (typeof value === "string" && (attr.type === "String" || attr.type === "URI" || !attr.type)) {
       const pre = el("pre", "cv-text", value);
       view.append(pre);
       if (value === "") view.append(el("div", "cv-note", "(empty string)"));
-      meta = `${attr.type || "text"} · ${value.length} chars`;
+      meta = `${attr.type || "text"} · ${formatCount(value.length)} chars`;
     } else {
       const box = el("div", "cv-value");
       paintValue(box, value, attr.type);
@@ -1918,7 +1967,7 @@
       if (isBinary(value)) {
         // What is inside: the kind's viewer, a hex view paged with Range requests, and a download.
         view.replaceChildren(window.CDBContent.viewer(String(record.id), name, Number.isFinite(value.bytes) ? value.bytes : 0));
-        meta = `${attr.type} · ${value.bytes} bytes`;
+        meta = `${attr.type} · ${formatCount(value.bytes)} bytes`;
       }
     }
     dom.contentMeta.textContent = meta;

@@ -27,6 +27,11 @@
  *                          values, joined by a space, name a record (else the server's summary)
  *   copyText(text)         copies text (Clipboard API, or a selected textarea on plain http); resolves to success
  *
+ *   formatCount(n)         a count grouped by the browser's locale ("1,000,000")
+ *   lastPageOffset(total, limit), steppedOffset(offset, direction, limit, total), pageOffsetOf(text, limit, total)
+ *                          paging both views share: the last page's offset; one page forward (+1) or back (-1),
+ *                          kept within the first and last pages; the offset a typed page number asks for ("3",
+ *                          "1,204"), clamped to the last page, or null when the text is not a page number
  *   showModelLine(node, model)
  *                          where the model came from (/api/health's `model`), said the same way in both views:
  *                          node gets the text, a title, data-source and .is-warning when guessed from the tables
@@ -379,6 +384,33 @@
 
 
   // ---------------------------------------------------------------------------------------------
+  // Counts and paging (both views)
+  // ---------------------------------------------------------------------------------------------
+
+  /** A count grouped by the browser's locale (1,000,000). */
+  function formatCount(n) {
+    return Number.isFinite(n) ? n.toLocaleString() : String(n ?? '');
+  }
+
+  function lastPageOffset(total, limit) {
+    return total > 0 && limit > 0 ? Math.floor((total - 1) / limit) * limit : 0;
+  }
+
+  /** One page forward or back, never before the first page nor past the last one. */
+  function steppedOffset(offset, direction, limit, total) {
+    return Math.max(0, Math.min(offset + direction * limit, lastPageOffset(total, limit)));
+  }
+
+  /** "3" → the third page's offset; group separators and spaces are ignored ("1,204", "1 204"). */
+  function pageOffsetOf(text, limit, total) {
+    const digits = String(text).replace(/[\s,.’'\u00A0\u202F]/g, '');
+    if (!/^\d{1,15}$/.test(digits)) return null;
+    const number = Number(digits);
+    if (number < 1) return null;
+    return Math.min((number - 1) * limit, lastPageOffset(total, limit));
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Where the model came from (both views)
   // ---------------------------------------------------------------------------------------------
 
@@ -486,6 +518,10 @@
     setDisplayChoices,
     displayName,
     copyText,
+    formatCount,
+    lastPageOffset,
+    steppedOffset,
+    pageOffsetOf,
     showModelLine,
     HIDE_EMPTY_KEY,
     readHideEmpty,

@@ -3,9 +3,9 @@ childCollections → GenericAlbum), which no fixture holds: written here with th
 `.xcdatamodeld` describing it.
 
 Entities: Folder (1), GenericAlbum (2, abstract), Album (3) and SmartAlbum (4), both sub-entities of GenericAlbum
-and sharing its table. 320 albums: every fifth a SmartAlbum; albums 1–250 in the folder "Trips", 251–320 in
-"Family". So in primary-key order Album p251 is the 201st Album (on the third page of 100), and SmartAlbum p255 the
-51st SmartAlbum.
+and sharing its table. 1,400 albums (so counts need grouping: "1,400"): every fifth a SmartAlbum; albums 251–320 in
+the folder "Family", the others in "Trips". So in primary-key order Album p251 is the 201st Album (on the third page
+of 100), and SmartAlbum p255 the 51st SmartAlbum.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 
 STORE_UUID = "0C7A1B2D-3E4F-4A5B-8C6D-7E8F9A0B1C2D"
-ALBUMS = 320
+ALBUMS = 1400
 FOLDERS = {1: "Trips", 2: "Family"}
 
 MODEL = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -61,7 +61,7 @@ def build(folder: Path) -> tuple[Path, Path]:
     rows = []
     for key in range(1, ALBUMS + 1):
         smart = key % 5 == 0
-        rows.append((key, 4 if smart else 3, 1 if key <= 250 else 2, f"Album {key:03d}",
+        rows.append((key, 4 if smart else 3, 2 if 251 <= key <= 320 else 1, f"Album {key:04d}",
                      None if smart else "user", "favorites" if smart else None))
     db.executemany("INSERT INTO ZGENERICALBUM VALUES (?, ?, 1, ?, ?, ?, ?)", rows)
     db.executemany("INSERT INTO Z_PRIMARYKEY VALUES (?, ?, ?, ?)",

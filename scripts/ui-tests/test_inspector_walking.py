@@ -118,7 +118,7 @@ def test_following_a_relationship_into_an_abstract_entity_lands_on_the_concrete_
     wait_for(driver, lambda d: selected_entity(d) == "Album", message="the concrete entity selected, not GenericAlbum")
     wait_for(driver, lambda d: album["id"] in row_ids(d), message="the album on its page")
     assert query_of(driver) == {"entity": "Album", "id": album["id"], "offset": str(offset)}
-    assert indicator(driver) == f"{offset + 1}–{albums} of {albums}"
+    assert indicator(driver) == f"{offset + 1:,}–{min(offset + 100, albums):,} of {albums:,}"
     for status in ("records-status", "detail-status"):
         assert driver.find_element(By.ID, status).get_attribute("data-kind") != "error"
     screenshot(driver, "inspector-walking-abstract-destination")
@@ -139,7 +139,7 @@ def test_following_a_relationship_into_an_abstract_entity_lands_on_the_concrete_
     every = api("/api/entities/GenericAlbum")
     wait_for(driver, lambda d: selected_entity(d) == "GenericAlbum" and row_ids(d) == [r["id"] for r in every["rows"]],
              message="the GenericAlbum list")
-    assert indicator(driver) == f"1–100 of {every['total']}"
+    assert indicator(driver) == f"1–100 of {every['total']:,}"
     assert not console_errors(driver)
 
 
@@ -162,6 +162,11 @@ def test_paging_first_last_go_to_and_page_keys(driver, server, api, wait_for):
     wait_for(driver, lambda d: indicator(d) == f"301–400 of {total:,}", message="PageDown")
     driver.find_element(By.ID, "record-list").send_keys(Keys.PAGE_UP)
     wait_for(driver, lambda d: indicator(d) == f"201–300 of {total:,}", message="PageUp")
+    # On the last page PageDown stays there (it once went back to an unaligned page: 515–614 of 614).
+    driver.find_element(By.ID, "last-btn").click()
+    wait_for(driver, lambda d: indicator(d) == f"{last + 1:,}–{total:,} of {total:,}", message="the last page")
+    driver.find_element(By.ID, "record-list").send_keys(Keys.PAGE_DOWN, Keys.PAGE_UP)
+    wait_for(driver, lambda d: indicator(d) == f"{last - 99:,}–{last:,} of {total:,}", message="PageDown then PageUp from the last page")
 
 
 def test_rows_show_the_sorted_value_and_the_chosen_name(driver, server, api, wait_for):

@@ -103,7 +103,7 @@ def test_following_a_relationship_into_an_abstract_entity_lands_on_the_concrete_
     wait_detail(wait_for, driver, album["id"], "the album's detail")
     wait_for(driver, lambda d: selected_rows(d) == [album["id"]], message="the album's row selected on its page")
     assert query_of(driver) == {"entity": "Album", "id": album["id"], "offset": str(offset)}
-    assert indicator(driver) == f"{offset + 1}–{albums} of {albums}"
+    assert indicator(driver) == f"{offset + 1:,}–{min(offset + 100, albums):,} of {albums:,}"
     active = [li.get_attribute("data-entity") for li in driver.find_elements(By.CSS_SELECTOR, "#entity-list > li.active")]
     assert active == ["Album"], "the concrete entity, not GenericAlbum"
     for pane in ("pane-grid", "pane-detail"):
@@ -124,7 +124,7 @@ def test_following_a_relationship_into_an_abstract_entity_lands_on_the_concrete_
     driver.find_element(By.CSS_SELECTOR, '#entity-list > li[data-entity="GenericAlbum"]').click()
     every = api("/api/entities/GenericAlbum")
     wait_for(driver, lambda d: row_ids(d) == [r["id"] for r in every["rows"]], message="the GenericAlbum grid")
-    assert indicator(driver) == f"1–100 of {every['total']}"
+    assert indicator(driver) == f"1–100 of {every['total']:,}"
     assert not console_errors(driver)
 
 
@@ -322,3 +322,72 @@ def test_the_status_bar_says_where_the_model_came_from(driver, server, wait_for,
     assert line.is_displayed() and "guessed from the tables" in line.text and "is-warning" in line.get_attribute("class")
     assert "--model" in line.get_attribute("title")
     screenshot(driver, "lab-model-guessed")
+
+
+def test_go_to_page_page_keys_and_counts_grouped_by_locale(driver, wait_for, abstract_store, console_errors, screenshot):
+    from selenium.webdriver.common.keys import Keys
+    from test_lab import click_row
+
+    base, api = abstract_store
+    total = api("/api/entities/GenericAlbum", limit=1)["total"]
+    assert total >= 1000, "the store needs a count that is grouped"
+    last = (total - 1) // 100 * 100
+    driver.get(lab_url(base, entity="GenericAlbum"))
+    wait_for(driver, lambda d: pane_state(d, "pane-grid") == "ready", message="the grid")
+    # Counts grouped by the browser's locale everywhere: pager, status bar, sidebar, page input.
+    assert indicator(driver) == f"1–100 of {total:,}"
+    assert driver.find_element(By.ID, "status-text").text.startswith(f"GenericAlbum: {total:,} records")
+    assert driver.find_element(By.CSS_SELECTOR, '#entity-list > li[data-entity="GenericAlbum"] .count').text == f"{total:,}"
+    page_input = driver.find_element(By.ID, "grid-page-input")
+    assert page_input.get_attribute("placeholder") == f"/ {(total + 99) // 100}"
+
+    # Go to page: a number and Enter; past the end it is the last page; text that is no number changes nothing.
+    page_input.send_keys("3", Keys.ENTER)
+    wait_for(driver, lambda d: indicator(d) == f"201–300 of {total:,}", message="page 3")
+    assert query_of(driver)["offset"] == "200"
+    page_input.send_keys("999", Keys.ENTER)
+    wait_for(driver, lambda d: indicator(d) == f"{last + 1:,}–{total:,} of {total:,}", message="the last page")
+    page_input.send_keys("x", Keys.ENTER)
+    assert not driver.execute_script("return document.getElementById('grid-page-input').validity.valid")
+    page_input.clear()
+    page_input.send_keys("3", Keys.ENTER)
+    wait_for(driver, lambda d: indicator(d) == f"201–300 of {total:,}", message="page 3 again")
+
+    # PageDown / PageUp turn the page; the selected row's place is kept, so the walk goes on.
+    page3 = row_ids(driver)
+    click_row(driver, page3[4])
+    wait_detail(wait_for, driver, page3[4])
+    grid = driver.find_element(By.ID, "grid-scroll")
+    grid.send_keys(Keys.PAGE_DOWN)
+    page4 = [r["id"] for r in api("/api/entities/GenericAlbum", offset=300)["rows"]]
+    wait_for(driver, lambda d: row_ids(d) == page4 and selected_rows(d) == [page4[4]], message="PageDown: page 4, fifth row")
+    wait_detail(wait_for, driver, page4[4], "the fifth row of page 4 in the detail")
+    assert query_of(driver)["offset"] == "300" and query_of(driver)["id"] == page4[4]
+    grid.send_keys(Keys.PAGE_UP)
+    wait_for(driver, lambda d: row_ids(d) == page3 and selected_rows(d) == [page3[4]], message="PageUp: page 3, fifth row")
+    # On the last page there is no page further: PageDown goes to its last row.
+    driver.find_element(By.ID, "grid-last").click()
+    last_rows = [r["id"] for r in api("/api/entities/GenericAlbum", offset=last)["rows"]]
+    wait_for(driver, lambda d: row_ids(d) == last_rows, message="the last page")
+    click_row(driver, last_rows[0])
+    wait_detail(wait_for, driver, last_rows[0])
+    grid.send_keys(Keys.PAGE_DOWN)
+    wait_for(driver, lambda d: selected_rows(d) == [last_rows[-1]], message="the last row")
+    assert indicator(driver) == f"{last + 1:,}–{total:,} of {total:,}"
+
+    # Relationship counts are grouped too (the relationships pane's menu and the detail pane).
+    trips = next(r for r in api("/api/entities/Folder")["rows"] if r["summary"] == "Trips")
+    count = next(r for r in api("/api/object", id=trips["id"])["relationships"] if r["name"] == "childCollections")["count"]
+    assert count >= 1000
+    driver.get(lab_url(base, entity="Folder", id=trips["id"]))
+    wait_detail(wait_for, driver, trips["id"])
+    option = Select(driver.find_element(By.ID, "rel-select")).first_selected_option.text
+    assert option == f"childCollections → GenericAlbum ({count:,})"
+    assert driver.find_element(By.CSS_SELECTOR, '.rel-card[data-rel="childCollections"] .count').text == f"{count:,}"
+    screenshot(driver, "lab-grouped-counts")
+    from test_inspector import make_url
+    driver.get(make_url(base, entity="Folder", id=trips["id"]))
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.rel-block[data-rel="childCollections"] .rel-count'),
+             message="the Inspector's relationship")
+    assert driver.find_element(By.CSS_SELECTOR, '.rel-block[data-rel="childCollections"] .rel-count').text == f"{count:,}"
+    assert not console_errors(driver)
