@@ -27,7 +27,8 @@
  *   Scope      #scope-chip (shown for ?relatedTo=<id>&via=<rel>) with #scope-text and #scope-clear
  *   Sidebar    #entity-filter, #hide-empty; .entity-item[data-depth][data-abstract] (sub-entities under their parent)
  *   Top bar    #model-line[data-source] (where the model came from; .is-warning when guessed from the tables)
- *   Records    #record-list (listbox, ArrowUp/ArrowDown/Home/End move the selection, PageUp/PageDown the page)
+ *   Records    #record-list (listbox, ArrowUp/ArrowDown/Home/End move the selection, PageUp/PageDown the page,
+ *              Ctrl/Cmd+C copies the selected row's object ID, Shift+F10 / the context-menu key opens its copy menu)
  *              > li.record-row[data-id][data-entity][aria-selected] with .record-summary, .record-sub and, when
  *              sorted, .record-sort-value (the sorted attribute's value)
  *              (.record-sub holds .record-entity when the row's entity differs from the selected one)
@@ -912,7 +913,7 @@
     };
     menu.append(
       item('Copy object ID', 'copy-id', row.id),
-      item('Copy row as JSON', 'copy-json', JSON.stringify({ id: row.id, entity: row.entity, attrs: row.attrs }, null, 2)),
+      item('Copy row as JSON', 'copy-json', window.CDBShared.recordJSON(row)),
     );
     document.body.append(menu);
     const rect = menu.getBoundingClientRect();
@@ -964,6 +965,14 @@
       const selected = rows.find((li) => li.dataset.id === view.id);
       const rect = (selected || dom.recordList).getBoundingClientRect();
       openRowMenu(view.id, rect.left + 24, rect.bottom);
+      return;
+    }
+    if (view.id && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'c'
+        && !(window.getSelection() && window.getSelection().toString())) {
+      // Cmd/Ctrl+C on the selected row with no text selected: its object ID, as in the Lab (the row's JSON is in
+      // its menu: Shift+F10).
+      event.preventDefault();
+      window.CDBShared.copyText(view.id);
       return;
     }
     const current = rows.findIndex((li) => li.dataset.id === view.id);
@@ -1043,7 +1052,7 @@
     const copyJSON = el('button', 'copy-btn', 'Copy as JSON');
     copyJSON.type = 'button';
     copyJSON.id = 'copy-json-btn';
-    copyJSON.dataset.copy = JSON.stringify({ id: object.id, entity: object.entity, attrs: object.attrs }, null, 2);
+    copyJSON.dataset.copy = window.CDBShared.recordJSON(object);
     copies.append(copyID, copyJSON);
     header.append(entityBadge, title, idLine, copies);
 
@@ -1217,7 +1226,7 @@
   function onDetailClick(event) {
     const copy = event.target.closest('button.copy-btn');
     if (copy && dom.detail.contains(copy)) {
-      copyText(copy.dataset.copy || '', copy);
+      window.CDBShared.copyFrom(copy);
       return;
     }
     const link = event.target.closest('a.rel-item, a.rel-show-all, a.rel-destination-link');
@@ -1271,16 +1280,6 @@
     syncSearchInput();
     loadPage();
     loadDetail();
-  }
-
-  /** Copies text (CDBShared.copyText) and shows on `button` whether it worked. */
-  async function copyText(text, button) {
-    const copied = await window.CDBShared.copyText(text);
-    if (button) {
-      button.dataset.copied = copied ? 'true' : 'false';
-      button.classList.toggle('is-copied', copied);
-      window.setTimeout(() => button.classList.remove('is-copied'), 1200);
-    }
   }
 
   // ---------------------------------------------------------------------------------------------

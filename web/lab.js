@@ -42,7 +42,8 @@
  *                from the tables), #status-text
  *   Offline      body[data-offline] and the status dot's .is-offline while the server does not answer
  *   Content      #content-select, #content-view (.cv-text | .cv-json | .cv-value), #content-meta
- *   Detail       #detail-content (dl.attr-list > .attr-row[data-attr], .rel-card[data-rel]
+ *   Detail       #detail-copy-id, #detail-copy-json (data-copy: what they copy; data-copied once clicked),
+ *                #detail-content (dl.attr-list > .attr-row[data-attr] with button.copy-value[data-copy], .rel-card[data-rel]
  *                .rel-item[data-id]), #detail-export (a[href=/api/object/export?id=…])
  *   Top bar      .view-tabs a[data-view], #refresh-btn, #export-btn
  *   Splitters    #split-sidebar #split-detail #split-bottom #split-bottom-lr
@@ -241,7 +242,7 @@
   /** shared.js: invisible characters shown as markers, dates in the chosen zone (the same code as the Inspector's). */
   const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect, copyText,
     displayChoices, setDisplayChoices, displayName, el, markChange, countDelta, readHideEmpty, writeHideEmpty, shownEntities,
-    entityTitle, entityListStep, formatCount, steppedOffset, pageOffsetOf } = window.CDBShared;
+    entityTitle, entityListStep, formatCount, steppedOffset, pageOffsetOf, recordJSON } = window.CDBShared;
 
   const clamp = (value, min, max) => Math.max(min, Math.min(max, value));
   const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -1445,7 +1446,7 @@
     }
     menu.append(
       menuButton("Copy object ID", "copy-id", () => copyText(String(row.id))),
-      menuButton("Copy row as JSON", "copy-json", () => copyText(JSON.stringify({ id: row.id, entity: row.entity, attrs: row.attrs }, null, 2))),
+      menuButton("Copy row as JSON", "copy-json", () => copyText(recordJSON(row))),
     );
     openPopover("cell", menu, { x, y, returnFocus });
   }
@@ -1750,12 +1751,28 @@
     return holder;
   }
 
+  /** A button that copies `text` when clicked (shared.js copyFrom marks whether it worked). */
+  function copyButton(id, label, text, title) {
+    const button = el("button", "copy-btn", label);
+    button.type = "button";
+    if (id) button.id = id;
+    button.dataset.copy = text;
+    button.title = visibleText(title);
+    return button;
+  }
+
   function renderDetail(record) {
     renderBreadcrumb(record);
     const frag = document.createDocumentFragment();
     frag.append(nameByControls(record));
     frag.append(el("h2", "detail-heading", nameOf(record)));
     frag.append(el("p", "detail-id", `${record.entity} · ${record.id}`));
+    // Copying from the detail pane: the object ID, the record as JSON (the same text as the grid's menu and the
+    // Inspector's buttons), and each value with the button beside it.
+    const copies = el("div", "detail-copy");
+    copies.append(copyButton("detail-copy-id", "Copy ID", String(record.id), "Copy the object ID"),
+      copyButton("detail-copy-json", "Copy as JSON", recordJSON(record), "Copy the record's attributes as JSON"));
+    frag.append(copies);
 
     const attributes = recordAttributes(record);
     const values = isPlainObject(record.attrs) ? record.attrs : {};
@@ -1773,6 +1790,14 @@
       const link = window.CDBContent.webLink(values[attr.name]);
       if (link) dd.append(" ", link);
       row.append(dt, dd);
+      const value = values[attr.name];
+      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+        // The stored value (a date's ISO text, a big integer's digits), never the rendering.
+        const copy = copyButton(null, "⧉", String(value), `Copy ${attr.name}`);
+        copy.classList.add("copy-value");
+        copy.setAttribute("aria-label", `Copy ${attr.name}`);
+        row.append(copy);
+      }
       list.append(row);
     }
     frag.append(list);
@@ -2089,6 +2114,10 @@
     dom.contentSelect.addEventListener("change", () => {
       if (state.record) state.contentChoice.set(state.record.entity, dom.contentSelect.value);
       renderContentValue();
+    });
+    dom.detailContent.addEventListener("click", (event) => {
+      const copy = event.target.closest("button.copy-btn[data-copy]");
+      if (copy) window.CDBShared.copyFrom(copy);
     });
     for (const container of [dom.relList, dom.detailContent]) {
       container.addEventListener("click", onRelatedActivate);

@@ -26,6 +26,9 @@
  *                          the "Name by" choice of both views: one or several String attributes whose non-empty
  *                          values, joined by a space, name a record (else the server's summary)
  *   copyText(text)         copies text (Clipboard API, or a selected textarea on plain http); resolves to success
+ *   copyFrom(button)       a copy button's click: copies its data-copy and says whether it worked (data-copied,
+ *                          .is-copied for a moment)
+ *   recordJSON(record)     what "Copy as JSON" / "Copy row as JSON" copy in both views: {id, entity, attrs}, indented
  *
  *   formatCount(n)         a count grouped by the browser's locale ("1,000,000")
  *   lastPageOffset(total, limit), steppedOffset(offset, direction, limit, total), pageOffsetOf(text, limit, total)
@@ -297,6 +300,18 @@
     return copied;
   }
 
+  async function copyFrom(button) {
+    const copied = await copyText(button.dataset.copy || '');
+    button.dataset.copied = copied ? 'true' : 'false';
+    button.classList.toggle('is-copied', copied);
+    window.setTimeout(() => button.classList.remove('is-copied'), 1200);
+    return copied;
+  }
+
+  function recordJSON(record) {
+    return JSON.stringify({ id: record.id, entity: record.entity, attrs: record.attrs }, null, 2);
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Names of records: the attributes the user picked per entity and store ("Name by")
   // ---------------------------------------------------------------------------------------------
@@ -518,6 +533,8 @@
     setDisplayChoices,
     displayName,
     copyText,
+    copyFrom,
+    recordJSON,
     formatCount,
     lastPageOffset,
     steppedOffset,

@@ -209,3 +209,59 @@ def test_inspector_list_rows_copy_from_a_context_menu(driver, server, api, wait_
     driver.find_element(By.CSS_SELECTOR, '#row-menu [data-action="copy-json"]').click()
     wait_for(driver, lambda d: f'"id": "{row["id"]}"' in (d.execute_script("return window.__copied.at(-1)") or ""),
              message="the row as JSON")
+
+
+#: Records what would reach the clipboard (headless Chromium has no clipboard to read back).
+RECORD_CLIPBOARD = "window.__copied = []; navigator.clipboard.writeText = async (t) => { window.__copied.push(t); };"
+
+
+def test_the_lab_detail_pane_copies_the_id_the_record_and_each_value(driver, server, api, wait_for, screenshot):
+    import json
+
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    row = next(r for r in api("/api/entities/Book", limit=20)["rows"] if r["attrs"].get("publishedAt"))
+    record = api("/api/object", id=row["id"])
+    open_lab(driver, server, wait_for, entity="Book", id=row["id"])
+    wait_detail(wait_for, driver, row["id"])
+    driver.execute_script(RECORD_CLIPBOARD)
+    copied = lambda d: d.execute_script("return window.__copied.at(-1)")  # noqa: E731
+
+    button = driver.find_element(By.ID, "detail-copy-id")
+    button.click()
+    wait_for(driver, lambda d: copied(d) == row["id"], message="the object ID copied")
+    wait_for(driver, lambda d: button.get_attribute("data-copied") == "true", message="the button says so")
+    driver.find_element(By.ID, "detail-copy-json").click()
+    wait_for(driver, lambda d: (copied(d) or "").startswith("{"), message="the record as JSON")
+    assert json.loads(copied(driver)) == {"id": record["id"], "entity": record["entity"], "attrs": record["attrs"]}
+
+    # Each value: the stored value, not its rendering (a date's ISO text, a number's digits).
+    for name in ("title", "pageCount", "publishedAt"):
+        attr_row = driver.find_element(By.CSS_SELECTOR, f'#detail-content .attr-row[data-attr="{name}"]')
+        ActionChains(driver).move_to_element(attr_row).perform()
+        if name == "title":
+            screenshot(driver, "lab-detail-copy")
+        attr_row.find_element(By.CSS_SELECTOR, "button.copy-value").click()
+        wait_for(driver, lambda d: copied(d) == str(record["attrs"][name]), message=f"{name} copied")
+    # A null or binary value has nothing to copy.
+    assert not driver.find_elements(By.CSS_SELECTOR, '#detail-content .attr-row[data-attr="cover"] button.copy-value')
+
+
+def test_ctrl_c_on_the_inspectors_selected_row_copies_its_id(driver, server, api, wait_for):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    rows = api("/api/entities/Book", limit=3)["rows"]
+    driver.get(make_url(server, entity="Book"))
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#record-list .record-row[data-id="{rows[1]["id"]}"]'), message="rows")
+    driver.execute_script(RECORD_CLIPBOARD)
+    driver.find_element(By.CSS_SELECTOR, f'#record-list .record-row[data-id="{rows[1]["id"]}"]').click()
+    wait_for(driver, lambda d: detail_id(d) == rows[1]["id"], message="the row selected")
+    driver.find_element(By.ID, "record-list").send_keys(Keys.CONTROL, "c")
+    wait_for(driver, lambda d: d.execute_script("return window.__copied.at(-1)") == rows[1]["id"], message="Ctrl+C: the ID")
+    # The keyboard walk goes on and Ctrl+C follows the selection.
+    driver.find_element(By.ID, "record-list").send_keys(Keys.ARROW_DOWN)
+    wait_for(driver, lambda d: detail_id(d) == rows[2]["id"], message="the next row")
+    driver.find_element(By.ID, "record-list").send_keys(Keys.CONTROL, "c")
+    wait_for(driver, lambda d: d.execute_script("return window.__copied.at(-1)") == rows[2]["id"], message="Ctrl+C again")
