@@ -155,6 +155,8 @@
 
   /** One AbortController per kind of request: a newer request supersedes the older one. */
   const inflight = { health: null, entities: null, page: null, detail: null };
+  /** A relationship was followed from the keyboard: focus the followed record's detail once it is drawn. */
+  let refocusDetail = false;
   let searchTimer = 0;
 
   function emptyView() {
@@ -1014,6 +1016,8 @@
       renderDetail(object);
       setStatus(dom.detailPane, dom.detailStatus, 'ready', null);
       updateTitle(object);
+      if (refocusDetail) window.CDBShared.focusWithin(dom.detail, 'a.rel-item');
+      refocusDetail = false;
     } catch (err) {
       if (isAbort(err)) return;
       dom.detail.replaceChildren();
@@ -1234,11 +1238,17 @@
     // Let the browser handle new-tab / new-window clicks on the real href.
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
+    // Enter on a link (a click with no pointer: detail 0) keeps focus in the pane the view moved to, instead of
+    // letting it fall to the page when the link is replaced: the followed record's detail, or the list.
+    const fromKeyboard = event.detail === 0;
     if (link.classList.contains('rel-show-all')) {
       showRelatedList(link.dataset.destination, link.dataset.relatedTo, link.dataset.via);
+      if (fromKeyboard) dom.recordList.focus();
     } else if (link.classList.contains('rel-destination-link')) {
       selectEntity(link.dataset.entity);
+      if (fromKeyboard) dom.recordList.focus();
     } else {
+      refocusDetail = fromKeyboard;
       openRelated(link.dataset.id, link.dataset.entity);
     }
   }

@@ -1616,11 +1616,7 @@
   function refocusAfterFollow() {
     const pane = state.refocusPane;
     state.refocusPane = null;
-    if (!pane || !pane.isConnected) return;
-    const target = pane.querySelector(".rel-item[data-id], [data-id][tabindex='0']") || pane.querySelector(".pane-body");
-    if (!target) return;
-    if (target.tabIndex < 0 && !target.hasAttribute("tabindex")) target.tabIndex = -1;
-    target.focus({ preventScroll: false });
+    if (pane) window.CDBShared.focusWithin(pane.querySelector(".pane-body") || pane, ".rel-item[data-id], [data-id][tabindex='0']");
   }
 
   async function loadRecord() {

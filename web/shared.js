@@ -28,6 +28,9 @@
  *   copyText(text)         copies text (Clipboard API, or a selected textarea on plain http); resolves to success
  *   copyFrom(button)       a copy button's click: copies its data-copy and says whether it worked (data-copied,
  *                          .is-copied for a moment)
+ *   focusWithin(pane, selector)
+ *                          after a relationship was followed from the keyboard: focuses the first `selector` in
+ *                          the pane (the followed record's related items), else the pane, never the page
  *   recordJSON(record)     what "Copy as JSON" / "Copy row as JSON" copy in both views: {id, entity, attrs}, indented
  *
  *   formatCount(n)         a count grouped by the browser's locale ("1,000,000")
@@ -308,6 +311,13 @@
     return copied;
   }
 
+  function focusWithin(pane, selector) {
+    if (!pane || !pane.isConnected) return;
+    const target = pane.querySelector(selector) || pane;
+    if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.tabIndex = -1;
+    target.focus({ preventScroll: false });
+  }
+
   function recordJSON(record) {
     return JSON.stringify({ id: record.id, entity: record.entity, attrs: record.attrs }, null, 2);
   }
@@ -535,6 +545,7 @@
     copyText,
     copyFrom,
     recordJSON,
+    focusWithin,
     formatCount,
     lastPageOffset,
     steppedOffset,

@@ -265,3 +265,34 @@ def test_ctrl_c_on_the_inspectors_selected_row_copies_its_id(driver, server, api
     wait_for(driver, lambda d: detail_id(d) == rows[2]["id"], message="the next row")
     driver.find_element(By.ID, "record-list").send_keys(Keys.CONTROL, "c")
     wait_for(driver, lambda d: d.execute_script("return window.__copied.at(-1)") == rows[2]["id"], message="Ctrl+C again")
+
+
+def test_enter_on_a_relationship_keeps_focus_in_the_inspectors_panes(driver, server, api, wait_for):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    book = next(r for r in api("/api/entities/Book")["rows"] if r["entity"] == "Book")
+    author_id = next(rel for rel in api("/api/object", id=book["id"])["relationships"] if rel["name"] == "author")["items"][0]["id"]
+    driver.get(make_url(server, entity="Book", id=book["id"]))
+    wait_for(driver, lambda d: detail_id(d) == book["id"], message="the book's detail")
+    link = driver.find_element(By.CSS_SELECTOR, f'#detail .rel-block[data-rel="author"] a.rel-item[data-id="{author_id}"]')
+    driver.execute_script("arguments[0].focus()", link)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(driver, lambda d: detail_id(d) == author_id, message="the followed author")
+    # Focus is on the followed record's first related item, in the detail pane, not on the page.
+    wait_for(driver, lambda d: d.execute_script(
+        "const a = document.activeElement; return !!a.closest('#detail-pane') && a.matches('a.rel-item');"),
+        message="focus on the author's first related record")
+    # Enter again walks on from there, by keyboard only.
+    first = driver.switch_to.active_element.get_attribute("data-id")
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(driver, lambda d: detail_id(d) == first, message="the next record, by keyboard")
+    wait_for(driver, lambda d: d.execute_script("return !!document.activeElement.closest('#detail-pane')"),
+             message="focus still in the detail pane")
+    # "Show all in the list" by Enter: focus goes to the list it opened.
+    driver.get(make_url(server, entity="Author", id=author_id))
+    wait_for(driver, lambda d: detail_id(d) == author_id, message="the author")
+    show_all = driver.find_element(By.CSS_SELECTOR, '#detail .rel-block[data-rel="books"] a.rel-show-all')
+    driver.execute_script("arguments[0].focus()", show_all)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "record-list", message="focus in the list")
