@@ -36,7 +36,8 @@
  *              #attr-table > tbody > tr.attr-row[data-attr][data-type] > td.attr-value > span.val (+ kind class),
  *              #rel-list > .rel-block[data-rel][data-destination] with .rel-count, a.rel-destination-link,
  *              a.rel-item[data-id][data-entity], .rel-more ("+N more") holding a.rel-show-all, .rel-empty;
- *              #copy-id-btn, #copy-json-btn; long strings clamped with button.show-all-value
+ *              #copy-id-btn, #copy-json-btn; long strings clamped (shared.js longValue: .long-value[data-length]
+ *              with .long-value-count and button.show-all-value)
  *   Values     span.val plus one kind: val-string val-empty val-number val-nonfinite val-true val-false
  *              val-date val-uuid val-binary val-error val-null val-other; big integers sent as strings are
  *              "val-number val-bigint" (exact digits), Decimals "val-number val-decimal" (the string as sent);
@@ -65,7 +66,6 @@
   const PANE_MIN = { left: 160, middle: 280, right: 240 };
   const SPLITTER_KEY_STEP = 16;
   /** Longer strings are clamped in the detail (a 187,000-character value must not make one cell huge). */
-  const LONG_VALUE_CHARS = 2000;
   /** Attribute types a list cannot be sorted by (the server refuses them too). */
   const UNSORTABLE_TYPES = new Set(['Binary', 'Transformable', 'Undefined', 'ObjectID']);
 
@@ -1084,8 +1084,8 @@
         tr.dataset.type = type;
         const valueCell = el('td', 'attr-value');
         const value = Object.prototype.hasOwnProperty.call(attrs, name) ? attrs[name] : null;
-        valueCell.append(typeof value === 'string' && value.length > LONG_VALUE_CHARS
-          ? renderLongValue(value, type) : renderValue(value, type));
+        valueCell.append(window.CDBShared.isLongValue(value)
+          ? window.CDBShared.longValue(value, (text) => renderValue(text, type)) : renderValue(value, type));
         if (value && typeof value === 'object' && value.type === 'binary') appendContentControls(valueCell, object.id, name, value);
         const link = window.CDBContent.webLink(value);
         if (link) valueCell.append(link);
@@ -1155,20 +1155,6 @@
       look.setAttribute('aria-expanded', 'true');
     });
     cell.append(look);
-  }
-
-  /** A string longer than LONG_VALUE_CHARS: its start, its length and a button that shows the rest. */
-  function renderLongValue(value, type) {
-    const holder = el('span', 'long-value');
-    const shown = renderValue(value.slice(0, LONG_VALUE_CHARS), type);
-    shown.classList.add('is-clamped');
-    const button = el('button', 'show-all-value', `Show all (${formatCount(value.length)} characters)`);
-    button.type = 'button';
-    button.addEventListener('click', () => {
-      holder.replaceChildren(renderValue(value, type));
-    });
-    holder.append(shown, el('span', 'long-value-ellipsis', '…'), button);
-    return holder;
   }
 
   function renderRelationship(rel, object) {

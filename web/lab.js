@@ -1054,8 +1054,16 @@
     for (const column of columns) {
       const td = el("td");
       td.dataset.col = column.name;
-      paintValue(td, attrs[column.name], column.type);
-      if (isBinary(attrs[column.name])) window.CDBContent.lazySummary(td, String(row.id), column.name);
+      const value = attrs[column.name];
+      if (window.CDBShared.isLongValue(value)) {
+        // A cell shows one line: its start is enough (a 187,000-character value would cost layout and a tooltip
+        // as long); the detail pane and the content viewer hold it whole.
+        setVisibleText(td, `${value.slice(0, 500)}…`);
+        td.title = `${formatCount(value.length)} characters: the detail pane and the content viewer show it whole`;
+      } else {
+        paintValue(td, value, column.type);
+      }
+      if (isBinary(value)) window.CDBContent.lazySummary(td, String(row.id), column.name);
       tr.append(td);
     }
     return tr;
@@ -1781,7 +1789,13 @@
       dt.title = visibleText(attr.name);
       if (attr.type) dt.append(el("span", "attr-type", attr.type));
       const dd = el("dd");
-      paintValue(dd, values[attr.name], attr.type);
+      if (window.CDBShared.isLongValue(values[attr.name])) {
+        // A few lines, the length and "Show all" (the content viewer below shows it whole too).
+        dd.classList.add("has-long-value");
+        dd.append(window.CDBShared.longValue(values[attr.name], (text) => el("span", null, text)));
+      } else {
+        paintValue(dd, values[attr.name], attr.type);
+      }
       if (isBinary(values[attr.name])) window.CDBContent.lazySummary(dd, String(record.id), attr.name);
       const link = window.CDBContent.webLink(values[attr.name]);
       if (link) dd.append(" ", link);

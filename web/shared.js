@@ -38,6 +38,11 @@
  *                          paging both views share: the last page's offset; one page forward (+1) or back (-1),
  *                          kept within the first and last pages; the offset a typed page number asks for ("3",
  *                          "1,204"), clamped to the last page, or null when the text is not a page number
+ *   LONG_VALUE_CHARS, isLongValue(value), longValue(value, render)
+ *                          a string over 2,000 characters in a detail pane: its start, cut by height too (a few
+ *                          lines, tokens.css .long-value), "N characters" and a Show all / Show less button; shown
+ *                          whole it scrolls inside a box of at most 60% of the window, never making the pane
+ *                          188,000 px tall. render(text) makes the node for a piece of text (the view's own style)
  *   showModelLine(node, model)
  *                          where the model came from (/api/health's `model`), said the same way in both views:
  *                          node gets the text, a title, data-source and .is-warning when guessed from the tables
@@ -436,6 +441,39 @@
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Long values in a detail pane (both views)
+  // ---------------------------------------------------------------------------------------------
+
+  const LONG_VALUE_CHARS = 2000;
+
+  function isLongValue(value) {
+    return typeof value === 'string' && value.length > LONG_VALUE_CHARS;
+  }
+
+  function longValue(value, render) {
+    const holder = el('div', 'long-value is-clamped');
+    holder.dataset.length = String(value.length);
+    const text = el('div', 'long-value-text');
+    text.append(render(value.slice(0, LONG_VALUE_CHARS)));
+    const button = el('button', 'show-all-value', 'Show all');
+    button.type = 'button';
+    button.setAttribute('aria-expanded', 'false');
+    button.addEventListener('click', () => {
+      const opening = holder.classList.contains('is-clamped');
+      text.replaceChildren(render(opening ? value : value.slice(0, LONG_VALUE_CHARS)));
+      text.scrollTop = 0;
+      holder.classList.toggle('is-clamped', !opening);
+      holder.classList.toggle('is-open', opening);
+      button.textContent = opening ? 'Show less' : 'Show all';
+      button.setAttribute('aria-expanded', String(opening));
+    });
+    const bar = el('div', 'long-value-bar');
+    bar.append(el('span', 'long-value-count', `${formatCount(value.length)} characters`), button);
+    holder.append(text, bar);
+    return holder;
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Where the model came from (both views)
   // ---------------------------------------------------------------------------------------------
 
@@ -550,6 +588,9 @@
     lastPageOffset,
     steppedOffset,
     pageOffsetOf,
+    LONG_VALUE_CHARS,
+    isLongValue,
+    longValue,
     showModelLine,
     HIDE_EMPTY_KEY,
     readHideEmpty,

@@ -6,6 +6,9 @@ Entities: Folder (1), GenericAlbum (2, abstract), Album (3) and SmartAlbum (4), 
 and sharing its table. 1,400 albums (so counts need grouping: "1,400"): every fifth a SmartAlbum; albums 251–320 in
 the folder "Family", the others in "Trips". So in primary-key order Album p251 is the 201st Album (on the third page
 of 100), and SmartAlbum p255 the 51st SmartAlbum.
+
+Folder also has `notes`, a String: "Trips" holds a long one (LONG_NOTES_LENGTH characters, as long as the text that
+once made an Inspector cell 188,000 px tall), "Family" a short one.
 """
 
 from __future__ import annotations
@@ -17,6 +20,17 @@ from pathlib import Path
 STORE_UUID = "0C7A1B2D-3E4F-4A5B-8C6D-7E8F9A0B1C2D"
 ALBUMS = 1400
 FOLDERS = {1: "Trips", 2: "Family"}
+LONG_NOTES_LENGTH = 187_008
+
+
+def long_notes() -> str:
+    """Numbered lines of text, exactly LONG_NOTES_LENGTH characters."""
+    lines = []
+    number = 0
+    while sum(len(line) + 1 for line in lines) < LONG_NOTES_LENGTH:
+        number += 1
+        lines.append(f"{number:05d} Trips we took, the places we saw and the people we met on the way there.")
+    return "\n".join(lines)[:LONG_NOTES_LENGTH]
 
 MODEL = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22522" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
@@ -25,6 +39,7 @@ MODEL = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
     </entity>
     <entity name="Folder" representedClassName="Folder">
         <attribute name="name" optional="YES" attributeType="String"/>
+        <attribute name="notes" optional="YES" attributeType="String"/>
         <relationship name="childCollections" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="GenericAlbum" inverseName="parentFolder" inverseEntity="GenericAlbum"/>
     </entity>
     <entity name="GenericAlbum" representedClassName="GenericAlbum" isAbstract="YES">
@@ -50,14 +65,15 @@ def build(folder: Path) -> tuple[Path, Path]:
     (model / ".xccurrentversion").write_text(CURRENT_VERSION)
     store = folder / "Photos.sqlite"
     db = sqlite3.connect(store)
-    db.execute("CREATE TABLE ZFOLDER (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR)")
+    db.execute("CREATE TABLE ZFOLDER (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZNOTES VARCHAR)")
     db.execute("CREATE TABLE ZGENERICALBUM (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPARENTFOLDER INTEGER,"
                " ZTITLE VARCHAR, ZKIND VARCHAR, ZRULE VARCHAR)")
     db.execute("CREATE INDEX ZGENERICALBUM_ZPARENTFOLDER_INDEX ON ZGENERICALBUM (ZPARENTFOLDER)")
     db.execute("CREATE INDEX ZGENERICALBUM_Z_ENT_INDEX ON ZGENERICALBUM (Z_ENT)")
     db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
     db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-    db.executemany("INSERT INTO ZFOLDER VALUES (?, 1, 1, ?)", list(FOLDERS.items()))
+    notes = {1: long_notes(), 2: "Family albums."}
+    db.executemany("INSERT INTO ZFOLDER VALUES (?, 1, 1, ?, ?)", [(key, name, notes[key]) for key, name in FOLDERS.items()])
     rows = []
     for key in range(1, ALBUMS + 1):
         smart = key % 5 == 0

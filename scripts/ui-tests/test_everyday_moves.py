@@ -296,3 +296,59 @@ def test_enter_on_a_relationship_keeps_focus_in_the_inspectors_panes(driver, ser
     driver.execute_script("arguments[0].focus()", show_all)
     driver.switch_to.active_element.send_keys(Keys.ENTER)
     wait_for(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "record-list", message="focus in the list")
+
+
+#: The long value's parts in a detail pane: its height, the shown text's length, the count and the button.
+JS_LONG_VALUE = """
+const holder = document.querySelector(arguments[0] + ' .long-value');
+if (!holder) return null;
+const row = holder.closest(arguments[1]);
+return {rowHeight: row.getBoundingClientRect().height, window: window.innerHeight,
+        shown: holder.querySelector('.long-value-text').textContent.length,
+        textHeight: holder.querySelector('.long-value-text').getBoundingClientRect().height,
+        count: holder.querySelector('.long-value-count').textContent,
+        button: holder.querySelector('button.show-all-value').textContent,
+        clamped: holder.classList.contains('is-clamped')};"""
+
+
+def test_a_long_value_is_clamped_with_its_length_and_show_all_in_both_views(driver, wait_for, abstract_store, screenshot):
+    from selenium.webdriver.common.by import By
+    from test_lab import pane_state
+
+    base, api = abstract_store
+    trips = next(r for r in api("/api/entities/Folder")["rows"] if r["summary"] == "Trips")
+    notes = api("/api/object", id=trips["id"])["attrs"]["notes"]
+    assert len(notes) == 187_008
+
+    def check(cell, row_css, show_all):
+        clamped = wait_for(driver, lambda d: d.execute_script(JS_LONG_VALUE, cell, row_css), message="the clamped value")
+        # A few lines and the length: the row is short, not 188,000 px tall.
+        assert clamped["clamped"] and clamped["count"] == "187,008 characters" and clamped["button"] == "Show all", clamped
+        assert clamped["shown"] <= 2000 and clamped["rowHeight"] < 200, clamped
+        show_all().click()
+        opened = wait_for(driver, lambda d: (lambda v: v if v and not v["clamped"] else None)(d.execute_script(JS_LONG_VALUE, cell, row_css)),
+                          message="the whole value")
+        # Whole, in a box that scrolls: the row stays within the window.
+        assert opened["shown"] == len(notes) and opened["button"] == "Show less", opened
+        assert opened["textHeight"] <= opened["window"] * 0.6 + 2 and opened["rowHeight"] < opened["window"], opened
+        show_all().click()
+        wait_for(driver, lambda d: d.execute_script(JS_LONG_VALUE, cell, row_css)["clamped"], message="clamped again")
+
+    driver.get(make_url(base, entity="Folder", id=trips["id"]))
+    wait_for(driver, lambda d: detail_id(d) == trips["id"], message="the Inspector's detail")
+    cell = '#attr-table tr.attr-row[data-attr="notes"] td.attr-value'
+    check(cell, "tr", lambda: driver.find_element(By.CSS_SELECTOR, f"{cell} button.show-all-value"))
+    assert driver.find_element(By.CSS_SELECTOR, f"{cell} button.copy-value").get_attribute("data-copy") == notes
+    screenshot(driver, "long-value-inspector")
+
+    driver.get(lab_url(base, entity="Folder", id=trips["id"]))
+    wait_detail(wait_for, driver, trips["id"])
+    wait_for(driver, lambda d: pane_state(d, "pane-grid") == "ready", message="the grid")
+    dd = '#detail-content .attr-row[data-attr="notes"] dd'
+    check(dd, ".attr-row", lambda: driver.find_element(By.CSS_SELECTOR, f"{dd} button.show-all-value"))
+    assert driver.find_element(By.CSS_SELECTOR, '#detail-content .attr-row[data-attr="notes"] button.copy-value').get_attribute("data-copy") == notes
+    # The grid's cell shows the start of it, one line.
+    shown = driver.execute_script("""const td = document.querySelector('#grid-body tr[data-id="' + arguments[0] + '"] td[data-col="notes"]');
+        return {length: td.textContent.length, height: td.getBoundingClientRect().height, title: td.title};""", trips["id"])
+    assert shown["length"] <= 501 and shown["height"] < 40 and shown["title"].startswith("187,008 characters"), shown
+    screenshot(driver, "long-value-lab")
