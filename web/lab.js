@@ -445,12 +445,21 @@
 
   // ------------------------------------------------------------ Column preferences
 
-  /** The display attribute first, then the rest by name, bytes (Binary, Transformable) last. */
+  /** Identifiers: UUID attributes and names that say they hold one (`id`, `uuid`, `identifier`, `productId`,
+   *  `cloudID`, `owner_id`, `remoteUUID`, `albumGUID`). Read rarely, wide, alike: they go last by default. */
+  function isIdentifierLike(attribute) {
+    const name = attribute.name;
+    return attribute.type === "UUID" || /^(id|uuid|guid|identifier)$/i.test(name)
+      || /(Id|ID|_id|Identifier|UUID|Uuid|GUID|Guid)$/.test(name);
+  }
+
+  /** The display attribute first, then the rest in the model's order, identifiers after them, bytes (Binary,
+   *  Transformable) last. */
   function defaultCols(entityName) {
     const entity = state.entityByName.get(entityName);
     const first = entity && entity.summaryAttribute;
     const attributes = attributesOf(entityName);
-    const rank = (a) => (a.name === first ? 0 : UNSORTABLE_TYPES.has(a.type) ? 2 : 1);
+    const rank = (a) => (a.name === first ? 0 : UNSORTABLE_TYPES.has(a.type) ? 3 : isIdentifierLike(a) ? 2 : 1);
     const order = attributes.map((a, index) => ({ a, index }))
       .sort((x, y) => rank(x.a) - rank(y.a) || x.index - y.index)
       .map(({ a }) => a.name);
