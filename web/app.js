@@ -737,8 +737,8 @@
       dom.scopeChip.hidden = true;
       return;
     }
-    const source = entityFromId(view.relatedTo) || 'record';
-    dom.scopeText.textContent = `Related to ${source} ${shortId(view.relatedTo)} through ${view.via || '?'}`;
+    // "Related to Émile Zola (Author) through books": the record's name once it is known (shared.js).
+    window.CDBShared.showScope(dom.scopeText, view.relatedTo, view.via, data.storeKey);
     dom.scopeChip.title = view.relatedTo;
     dom.scopeChip.hidden = false;
   }

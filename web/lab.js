@@ -25,7 +25,8 @@
  *   Grid         #grid-scroll (scroll container, focusable) > #grid
  *                thead th[data-col] (.th-label .th-type .th-sort .col-resize; aria-sort)
  *                tbody tr[data-id][data-entity] (.is-selected), td[data-col]
- *                th.col-select / td.col-select is the row-number gutter (no data-col)
+ *                th.col-select / td.col-select is the row-number gutter (no data-col); a sub-entity's row
+ *                (tr.row-sub) names its entity there (span.row-entity)
  *   Cells        td.col-numeric td.col-date .val-true .val-false .val-null .val-binary
  *                .val-nonfinite .val-error .val-empty (the same classes in detail/content);
  *                a date cell carries data-iso (the stored value) and shows it in #date-zone's zone
@@ -44,6 +45,7 @@
  *   Content      #content-select, #content-view (.cv-text | .cv-json | .cv-value), #content-meta
  *   Detail       #detail-copy-id, #detail-copy-json (data-copy: what they copy; data-copied once clicked),
  *                #detail-content (dl.attr-list > .attr-row[data-attr] with button.copy-value[data-copy], .rel-card[data-rel]
+ *                with a.rel-destination-link[data-entity] (the destination's list)
  *                .rel-item[data-id]), #detail-export (a[href=/api/object/export?id=…])
  *   Top bar      .view-tabs a[data-view], #refresh-btn, #export-btn
  *   Splitters    #split-sidebar #split-detail #split-bottom #split-bottom-lr
@@ -752,8 +754,7 @@
       dom.scope.hidden = true;
       return;
     }
-    const match = /\/([^/]+)\/(p\d+)$/.exec(state.relatedTo);
-    dom.scopeText.textContent = `Related to ${match ? `${match[1]} ${match[2]}` : state.relatedTo} through ${state.via}`;
+    window.CDBShared.showScope(dom.scopeText, state.relatedTo, state.via, state.storeKey);
     dom.scope.title = state.relatedTo;
     dom.scope.hidden = false;
   }
@@ -1055,8 +1056,11 @@
     tr.setAttribute("aria-rowindex", String(state.offset + index + 1));
     const gutter = el("td", "col-select", state.offset + index + 1);
     if (row.entity && row.entity !== state.entity) {
+      // A sub-entity's row in its parent's (or an abstract entity's) list says which entity it is, as the
+      // Inspector's rows do.
       tr.classList.add("row-sub");
-      gutter.title = row.entity;
+      gutter.title = visibleText(`${row.entity} (a sub-entity of ${state.entity})`);
+      gutter.prepend(el("span", "row-entity", row.entity), " ");
     }
     tr.append(gutter);
     const attrs = isPlainObject(row.attrs) ? row.attrs : {};
@@ -1827,11 +1831,14 @@
       const card = el("div", "rel-card");
       card.dataset.rel = rel.name;
       const head = el("div", "rel-card-head");
-      head.append(
-        el("span", "rel-name", rel.name),
-        el("span", "rel-dest", `→ ${rel.destination}${rel.toMany ? (rel.ordered ? " · ordered to-many" : " · to-many") : " · to-one"}`),
-        el("span", "count", formatCount(rel.count)),
-      );
+      // The destination is a link to its list, as in the Inspector.
+      const destination = el("a", "rel-destination-link", rel.destination);
+      destination.href = `/lab?${new URLSearchParams({ entity: rel.destination })}`;
+      destination.dataset.entity = rel.destination;
+      destination.title = visibleText(`Browse every ${rel.destination}`);
+      const dest = el("span", "rel-dest", "→ ");
+      dest.append(destination, rel.toMany ? (rel.ordered ? " · ordered to-many" : " · to-many") : " · to-one");
+      head.append(el("span", "rel-name", rel.name), dest, el("span", "count", formatCount(rel.count)));
       card.append(head);
       const items = Array.isArray(rel.items) ? rel.items : [];
       for (const item of items.slice(0, DETAIL_REL_PREVIEW)) card.append(relatedItem("div", "rel-item", item, rel.destination));
@@ -2137,6 +2144,12 @@
     dom.detailContent.addEventListener("click", (event) => {
       const copy = event.target.closest("button.copy-btn[data-copy]");
       if (copy) window.CDBShared.copyFrom(copy);
+      const destination = event.target.closest("a.rel-destination-link");
+      // A plain click shows the destination's list here; with a modifier the browser opens the link.
+      if (!destination || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      selectEntity(destination.dataset.entity);
+      if (event.detail === 0) dom.gridScroll.focus(); // from the keyboard: focus goes with the view
     });
     for (const container of [dom.relList, dom.detailContent]) {
       container.addEventListener("click", onRelatedActivate);

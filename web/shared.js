@@ -25,6 +25,10 @@
  *   displayChoices(store, entity), setDisplayChoices(store, entity, names), displayName(attrs, names, fallback)
  *                          the "Name by" choice of both views: one or several String attributes whose non-empty
  *                          values, joined by a space, name a record (else the server's summary)
+ *   showScope(node, relatedTo, via, storeKey)
+ *                          the "related to" chip's text: "Related to Émile Zola (Author) through books" — the record's
+ *                          name (its "Name by" choice, else its summary) once /api/object answers (fetched once per
+ *                          record), "Related to Author p2 through books" until then
  *   copyText(text)         copies text (Clipboard API, or a selected textarea on plain http); resolves to success
  *   copyFrom(button)       a copy button's click: copies its data-copy and says whether it worked (data-copied,
  *                          .is-copied for a moment)
@@ -372,6 +376,36 @@
   }
 
   // ---------------------------------------------------------------------------------------------
+  // The "related to" chip of a list restricted to what one record reaches (both views)
+  // ---------------------------------------------------------------------------------------------
+
+  /** relatedTo id -> Promise of its /api/object answer (null when it failed: asked again next time). */
+  const scopeRecords = new Map();
+
+  function showScope(node, relatedTo, via, storeKey) {
+    const label = (name) => `Related to ${name} through ${via || '?'}`;
+    const match = /\/([^/]+)\/(p\d+)$/.exec(relatedTo);
+    setVisibleText(node, label(match ? `${match[1]} ${match[2]}` : relatedTo));
+    node.dataset.relatedTo = relatedTo;
+    let answer = scopeRecords.get(relatedTo);
+    if (!answer) {
+      answer = fetch(apiPath('/api/object', { id: relatedTo }), { cache: 'no-store', credentials: 'same-origin' })
+        .then((response) => (response.ok ? response.json() : null))
+        .catch(() => null);
+      scopeRecords.set(relatedTo, answer);
+    }
+    answer.then((record) => {
+      if (!record || typeof record !== 'object') {
+        scopeRecords.delete(relatedTo);
+        return;
+      }
+      if (node.dataset.relatedTo !== relatedTo) return; // the chip shows another scope by now
+      const name = displayName(record.attrs, displayChoices(storeKey, record.entity), record.summary || record.id);
+      setVisibleText(node, label(`${name} (${record.entity})`));
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // DOM and URL plumbing every module uses
   // ---------------------------------------------------------------------------------------------
 
@@ -580,6 +614,7 @@
     displayChoices,
     setDisplayChoices,
     displayName,
+    showScope,
     copyText,
     copyFrom,
     recordJSON,

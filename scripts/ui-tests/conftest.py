@@ -20,7 +20,9 @@ Fixtures
 ``driver`` (function)
     A fresh headless Chromium WebDriver (``--headless=new --no-sandbox --window-size=1400,900``) with a clean
     profile, downloads allowed into ``download_dir``, and the browser console captured (see ``console_errors``).
-    A failing test leaves ``artifacts/screenshots/FAILED-<test>.png`` behind.
+    A failing test leaves ``artifacts/screenshots/FAILED-<test>.png`` behind (those of earlier runs are removed when
+    a run starts). Every passing test of the files in ``EVIDENCE_MODULES`` saves ``<file>-<test>.png`` there too: the
+    screenshots reviewers look at. ``artifacts/`` is not in git: run the suite to get them.
 ``download_dir`` (function)
     ``pathlib.Path`` of the temp folder the driver downloads into.
 ``wait_for`` (session)
@@ -341,6 +343,12 @@ def driver(download_dir):
 #: Test files whose every passing test saves a screenshot of where it ended (artifacts/screenshots/<file>-<test>.png).
 EVIDENCE_MODULES = {"test_inspector_walking", "test_lab_walking", "test_everyday_moves", "test_content_viewers",
                     "test_shared_display", "test_exports", "test_query_drawer", "test_live", "test_swiftdata_store"}
+
+
+def pytest_sessionstart(session):
+    """A run starts without the failure screenshots of earlier runs, so every FAILED-*.png is this run's."""
+    for stale in SCREENSHOT_DIR.glob("FAILED-*.png"):
+        stale.unlink(missing_ok=True)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -352,3 +352,35 @@ def test_a_long_value_is_clamped_with_its_length_and_show_all_in_both_views(driv
         return {length: td.textContent.length, height: td.getBoundingClientRect().height, title: td.title};""", trips["id"])
     assert shown["length"] <= 501 and shown["height"] < 40 and shown["title"].startswith("187,008 characters"), shown
     screenshot(driver, "long-value-lab")
+
+
+def test_relationship_destinations_are_links_and_sub_entity_rows_say_their_entity(driver, server, api, wait_for, screenshot):
+    from selenium.webdriver.common.by import By
+    from test_inspector import selected_entity
+    from test_lab import pane_state, query_of
+
+    book = next(r for r in api("/api/entities/Book")["rows"] if r["entity"] == "Book")
+    # The Inspector: "→ Author" is a link to the Author list (a real href, so a new tab works too).
+    driver.get(make_url(server, entity="Book", id=book["id"]))
+    wait_for(driver, lambda d: detail_id(d) == book["id"], message="the book")
+    link = driver.find_element(By.CSS_SELECTOR, '#detail .rel-block[data-rel="author"] a.rel-destination-link')
+    assert link.text == "Author" and link.get_attribute("href").endswith("/?entity=Author")
+    link.click()
+    wait_for(driver, lambda d: selected_entity(d) == "Author", message="the Author list")
+    # The Lab: the same.
+    open_lab(driver, server, wait_for, entity="Book", id=book["id"])
+    wait_detail(wait_for, driver, book["id"])
+    link = driver.find_element(By.CSS_SELECTOR, '#detail-content .rel-card[data-rel="author"] a.rel-destination-link')
+    assert link.text == "Author" and link.get_attribute("href").endswith("/lab?entity=Author")
+    link.click()
+    wait_for(driver, lambda d: query_of(d).get("entity") == "Author" and pane_state(d, "pane-grid") == "ready", message="the Author grid")
+
+    # Rows of a sub-entity in its parent's list name it (the demo's AudioBooks among the Books).
+    audio = [r for r in api("/api/entities/Book", limit=500)["rows"] if r["entity"] == "AudioBook"]
+    assert audio, "the demo lists AudioBooks under Book"
+    open_lab(driver, server, wait_for, entity="Book", limit=500)
+    shown = driver.execute_script("""return [...document.querySelectorAll('#grid-body tr.row-sub')].map(tr =>
+        [tr.dataset.id, tr.querySelector('td.col-select .row-entity').textContent]);""")
+    assert shown == [[r["id"], "AudioBook"] for r in audio]
+    driver.execute_script("document.querySelector('#grid-body tr.row-sub').scrollIntoView({block: 'center'})")
+    screenshot(driver, "lab-sub-entity-rows")

@@ -41,7 +41,9 @@ def test_a_to_many_relationship_opens_as_a_list_paged_to_its_end(driver, server,
              message="the scoped list in the URL")
     wait_for(driver, lambda d: selected_entity(d) == "Book", message="Book selected")
     chip = driver.find_element(By.ID, "scope-chip")
-    wait_for(driver, lambda d: chip.is_displayed() and "through books" in chip.text, message="the 'related to' chip")
+    # The chip names the record, not its key.
+    wait_for(driver, lambda d: chip.is_displayed() and d.find_element(By.ID, "scope-text").text
+             == "Related to Émile Zola (Author) through books", message="the 'related to' chip")
     first_page = api("/api/object/related", id=author["id"], rel="books")
     wait_for(driver, lambda d: row_ids(d) == [r["id"] for r in first_page["rows"]], message="the first related page")
     assert indicator(driver) == f"1–100 of {books['count']}"

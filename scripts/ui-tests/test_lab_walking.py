@@ -50,7 +50,9 @@ def test_a_to_many_pages_to_its_end_and_opens_in_the_grid(lab, api, wait_for):
     wait_for(driver, lambda d: query_of(d).get("relatedTo") == author["id"] and query_of(d).get("via") == "books",
              message="the scope in the URL")
     chip = driver.find_element(By.ID, "grid-scope")
-    wait_for(driver, lambda d: chip.is_displayed() and "through books" in chip.text, message="the 'related to' chip")
+    # The chip names the record, not its key.
+    wait_for(driver, lambda d: chip.is_displayed() and d.find_element(By.ID, "grid-scope-text").text
+             == "Related to Émile Zola (Author) through books", message="the 'related to' chip")
     wait_for(driver, lambda d: indicator(d) == f"1–100 of {books['count']}", message="the scoped grid")
     driver.find_element(By.ID, "grid-last").click()
     last = (books["count"] - 1) // 100 * 100
@@ -125,6 +127,9 @@ def test_following_a_relationship_into_an_abstract_entity_lands_on_the_concrete_
     every = api("/api/entities/GenericAlbum")
     wait_for(driver, lambda d: row_ids(d) == [r["id"] for r in every["rows"]], message="the GenericAlbum grid")
     assert indicator(driver) == f"1–100 of {every['total']:,}"
+    named = driver.execute_script(
+        "return [...document.querySelectorAll('#grid-body tr[data-id]')].map(tr => tr.querySelector('.row-entity')?.textContent ?? null);")
+    assert named == [r["entity"] for r in every["rows"]], "each row of the abstract list names its entity"
     assert not console_errors(driver)
 
 
