@@ -20,6 +20,8 @@ def test_swiftdata_records_are_named_and_renamed_in_both_views(driver, wait_for,
     entities = {e["name"]: e for e in api("/api/entities")}
     assert entities["CartModel"]["summaryAttribute"] == "displayName"
     assert entities["CartItemModifierModel"]["summaryAttribute"] == "name"
+    # No name-like attribute: the line's own id, never `productId` (the product it points at) nor a currency code.
+    assert entities["CartItemModel"]["summaryAttribute"] == "id"
     cart = api("/api/entities/CartModel")["rows"][0]
     # The one cart has no displayName: it is named by its entity and key, never by another attribute's value.
     assert cart["attrs"]["displayName"] is None and cart["summary"] == "CartModel p1"
@@ -49,6 +51,13 @@ def test_swiftdata_records_are_named_and_renamed_in_both_views(driver, wait_for,
     assert headers(driver) == ["displayName", "context", "createdAt", "maxItemCount", "minSubtotalAmount",
                                "minSubtotalCurrencyCode", "status", "storeImageURLString", "updatedAt",
                                "id", "profileId", "storeId", "metadataJSON"]
+    # The empty CartItemModel's grid starts with its display attribute too; the foreign productId is with the IDs.
+    driver.find_element(By.CSS_SELECTOR, '#entity-list > li[data-entity="CartItemModel"]').click()
+    wait_for(driver, lambda d: headers(d) == default_columns(entities["CartItemModel"]), message="the CartItemModel grid")
+    assert headers(driver) == ["id", "availableStock", "imageURLString", "quantity", "totalPriceAmount",
+                               "totalPriceCurrencyCode", "unitPriceAmount", "unitPriceCurrencyCode", "productId"]
+    driver.back()
+    wait_detail(wait_for, driver, cart["id"])
     Select(driver.find_element(By.ID, "detail-name-by")).select_by_value("")
     wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".detail-heading").text == "CartModel p1", message="the default")
     screenshot(driver, "swiftdata-lab")
