@@ -294,8 +294,8 @@
 
   /** shared.js: invisible characters shown as markers, dates in the chosen zone. */
   const { el, apiPath, markChange, countDelta, setVisibleText, visibleText, formatDate, readDateZone, repaintDates,
-    wireDateZoneSelect, readHideEmpty, writeHideEmpty, shownEntities, entityTitle, entityListStep, formatCount, steppedOffset,
-    pageOffsetOf } = window.CDBShared;
+    wireDateZoneSelect, readHideEmpty, writeHideEmpty, shownEntities, entityTitle, formatCount,
+    steppedOffset } = window.CDBShared;
 
   /** Shows a status line in a pane; kind is loading | empty | error | hint, or null to hide it. */
   function setStatus(pane, statusEl, state, kind, message) {
@@ -481,14 +481,6 @@
     }
     dom.entityList.replaceChildren(...items);
     markSelectedEntity();
-  }
-
-  function onEntityListKey(event) {
-    const items = [...dom.entityList.children];
-    const next = entityListStep(event, items.map((li) => li.dataset.entity), view.entity);
-    if (!next) return;
-    selectEntity(next);
-    items.find((li) => li.dataset.entity === next).scrollIntoView({ block: 'nearest' });
   }
 
   function onEntityFilterInput() {
@@ -710,20 +702,6 @@
 
   function lastPageOffset(total) {
     return window.CDBShared.lastPageOffset(total, view.limit);
-  }
-
-  function onPageInputKey(event) {
-    if (event.key !== 'Enter') return;
-    const page = data.page;
-    const offset = page ? pageOffsetOf(dom.pageInput.value, view.limit, page.total) : null;
-    if (offset === null) {
-      dom.pageInput.setCustomValidity('Type a page number');
-      dom.pageInput.reportValidity();
-      return;
-    }
-    dom.pageInput.setCustomValidity('');
-    dom.pageInput.value = '';
-    if (offset !== view.offset) refineQuery({ offset }, { resetOffset: false });
   }
 
   function onScopeClear() {
@@ -1445,13 +1423,15 @@
     dom.nextBtn.addEventListener('click', () => onPageStep(1));
     dom.firstBtn.addEventListener('click', () => onPageJump(false));
     dom.lastBtn.addEventListener('click', () => onPageJump(true));
-    dom.pageInput.addEventListener('keydown', onPageInputKey);
+    window.CDBShared.wirePageInput(dom.pageInput, () => data.page && { limit: view.limit, total: data.page.total }, (offset) => {
+      if (offset !== view.offset) refineQuery({ offset }, { resetOffset: false });
+    });
     dom.scopeClear.addEventListener('click', onScopeClear);
     dom.displayAttr.addEventListener('change', onDisplayAttrChange);
     dom.displayAttr2.addEventListener('change', onDisplayAttrChange);
     dom.entityFilter.addEventListener('input', onEntityFilterInput);
     dom.hideEmpty.addEventListener('change', onHideEmptyChange);
-    dom.entityList.addEventListener('keydown', onEntityListKey);
+    dom.entityList.addEventListener('keydown', (event) => window.CDBShared.onEntityListKey(event, dom.entityList, view.entity, selectEntity));
     document.addEventListener('keydown', onGlobalKey);
     dom.recordList.addEventListener('click', onRecordClick);
     dom.recordList.addEventListener('contextmenu', onRecordContextMenu);

@@ -244,7 +244,7 @@
   /** shared.js: invisible characters shown as markers, dates in the chosen zone (the same code as the Inspector's). */
   const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect, copyText,
     displayChoices, setDisplayChoices, displayName, el, markChange, countDelta, readHideEmpty, writeHideEmpty, shownEntities,
-    entityTitle, entityListStep, formatCount, steppedOffset, pageOffsetOf, recordJSON } = window.CDBShared;
+    entityTitle, formatCount, steppedOffset, recordJSON } = window.CDBShared;
 
   const clamp = (value, min, max) => Math.max(min, Math.min(max, value));
   const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -686,14 +686,6 @@
     selectEntity(li.dataset.entity);
   }
 
-  /** The list is one tab stop: arrow keys, Home and End show the next entity (as in the Inspector). */
-  function onSidebarKeyDown(event) {
-    const items = [...dom.entityList.children];
-    const next = entityListStep(event, items.map((li) => li.dataset.entity), state.entity);
-    if (!next) return;
-    selectEntity(next);
-    items.find((li) => li.dataset.entity === next).scrollIntoView({ block: "nearest" });
-  }
 
   function selectEntity(name) {
     if (name === state.entity) return;
@@ -802,19 +794,7 @@
     dom.next.addEventListener("click", () => goToOffset(state.offset + state.limit));
     dom.first.addEventListener("click", () => goToOffset(0));
     dom.last.addEventListener("click", () => goToOffset(lastPageOffset()));
-    dom.pageInput.addEventListener("keydown", (event) => {
-      if (event.key !== "Enter") return;
-      const offset = pageOffsetOf(dom.pageInput.value, state.limit, state.total);
-      if (offset === null) {
-        dom.pageInput.setCustomValidity("Type a page number");
-        dom.pageInput.reportValidity();
-        return;
-      }
-      dom.pageInput.setCustomValidity("");
-      dom.pageInput.value = "";
-      goToOffset(offset);
-    });
-    dom.pageInput.addEventListener("input", () => dom.pageInput.setCustomValidity(""));
+    window.CDBShared.wirePageInput(dom.pageInput, () => ({ limit: state.limit, total: state.total }), goToOffset);
     dom.scopeClear.addEventListener("click", () => {
       state.relatedTo = "";
       state.via = "";
@@ -2366,7 +2346,8 @@
     state.dateZone = readDateZone();
     wireDateZoneSelect(dom.dateZone, onDateZoneChange);
     dom.entityList.addEventListener("click", onSidebarClick);
-    dom.entityList.addEventListener("keydown", onSidebarKeyDown);
+    // One tab stop: arrow keys, Home and End show the next entity (as in the Inspector).
+    dom.entityList.addEventListener("keydown", (event) => window.CDBShared.onEntityListKey(event, dom.entityList, state.entity, selectEntity));
     dom.hideEmpty.checked = readHideEmpty();
     dom.entityFilter.addEventListener("input", renderSidebar);
     dom.hideEmpty.addEventListener("change", () => {

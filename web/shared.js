@@ -42,6 +42,9 @@
  *                          paging both views share: the last page's offset; one page forward (+1) or back (-1),
  *                          kept within the first and last pages; the offset a typed page number asks for ("3",
  *                          "1,204"), clamped to the last page, or null when the text is not a page number
+ *   wirePageInput(input, paging, go)
+ *                          a go-to-page box: Enter calls go(offset) for the typed page (paging() gives {limit,
+ *                          total}, or null before the first page); text that is no page number is reported on it
  *   LONG_VALUE_CHARS, isLongValue(value), longValue(value, render)
  *                          a string over 2,000 characters in a detail pane: its start, cut by height too (a few
  *                          lines, tokens.css .long-value), "N characters" and a Show all / Show less button; shown
@@ -58,9 +61,9 @@
  *                          the tree without what the filter box and "Hide empty" leave out (the selected entity
  *                          always stays, so the list never hides where you are)
  *   entityTitle(entity)    the sidebar item's tooltip: full name, parent, abstract
- *   entityListStep(event, names, current)
- *                          the name ArrowUp/ArrowDown/Home/End move to in a sidebar that is one tab stop (null:
- *                          not a move; the event's default is prevented when it is one)
+ *   onEntityListKey(event, list, current, select)
+ *                          a sidebar list is one tab stop: ArrowUp/ArrowDown/Home/End in it call select(name) of
+ *                          the next entity (the items are list's children, with data-entity) and scroll it in
  *
  * Copying a value (the Inspector's copy buttons) always copies the original string, never this rendering.
  */
@@ -474,6 +477,23 @@
     return Math.min((number - 1) * limit, lastPageOffset(total, limit));
   }
 
+  function wirePageInput(input, paging, go) {
+    input.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter') return;
+      const now = paging();
+      const offset = now ? pageOffsetOf(input.value, now.limit, now.total) : null;
+      if (offset === null) {
+        input.setCustomValidity('Type a page number');
+        input.reportValidity();
+        return;
+      }
+      input.setCustomValidity('');
+      input.value = '';
+      go(offset);
+    });
+    input.addEventListener('input', () => input.setCustomValidity(''));
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Long values in a detail pane (both views)
   // ---------------------------------------------------------------------------------------------
@@ -589,7 +609,7 @@
       entity.abstract ? 'abstract: lists its sub-entities’ records' : ''].filter(Boolean).join(', ');
   }
 
-  /** A sidebar list is one tab stop: ArrowDown/ArrowUp/Home/End inside it pick the next entity to show. */
+  /** The entity ArrowDown/ArrowUp/Home/End move to from `current` (null: not a move, or nowhere to go). */
   function entityListStep(event, names, current) {
     if (!names.length || event.altKey || event.ctrlKey || event.metaKey) return null;
     const index = names.indexOf(current);
@@ -603,6 +623,14 @@
     }
     event.preventDefault();
     return next === index ? null : names[next];
+  }
+
+  function onEntityListKey(event, list, current, select) {
+    const items = [...list.children];
+    const next = entityListStep(event, items.map((li) => li.dataset.entity), current);
+    if (!next) return;
+    select(next);
+    items.find((li) => li.dataset.entity === next).scrollIntoView({ block: 'nearest' });
   }
 
   window.CDBShared = Object.freeze({
@@ -623,6 +651,7 @@
     lastPageOffset,
     steppedOffset,
     pageOffsetOf,
+    wirePageInput,
     LONG_VALUE_CHARS,
     isLongValue,
     longValue,
@@ -633,7 +662,7 @@
     entityTree,
     shownEntities,
     entityTitle,
-    entityListStep,
+    onEntityListKey,
     INVISIBLE_CHARACTERS,
     setVisibleText,
     visibleText,

@@ -99,17 +99,37 @@ def test_following_a_relationship_lands_on_the_page_that_holds_the_record(driver
     wait_for(driver, lambda d: detail_id(d) == item["id"] and query_of(d).get("offset") == str(offset), message="the book after Forward")
 
 
-def test_following_a_relationship_into_an_abstract_entity_lands_on_the_concrete_record(driver, wait_for, abstract_store,
-                                                                                       console_errors, screenshot):
-    # Folder → childCollections → GenericAlbum (abstract): its items are Albums and SmartAlbums.
-    base, api = abstract_store
+def family_albums(api):
+    """The synthetic store's folder "Family", an Album and a SmartAlbum among its childCollections (GenericAlbum,
+    abstract), the Album's page offset in the Album list (it is past the first page), and how many Albums there are."""
     family = next(r for r in api("/api/entities/Folder")["rows"] if r["summary"] == "Family")
     items = next(r for r in api("/api/object", id=family["id"])["relationships"] if r["name"] == "childCollections")["items"]
     album = next(i for i in items if i["entity"] == "Album")
     smart = next(i for i in items if i["entity"] == "SmartAlbum")
     offset = api("/api/entities/Album/position", id=album["id"], limit=100)["pageOffset"]
     assert offset == 200, "Album p251 is the 201st Album"
-    albums = api("/api/entities/Album", limit=1)["total"]
+    return family, album, smart, offset, api("/api/entities/Album", limit=1)["total"]
+
+
+def filter_and_hide_empty_on_cartkit(driver, wait_for, names):
+    """Either view's sidebar on the Core Data CartKit store: "Hide empty", the filter box, and a reload that keeps
+    the first and forgets the second. `names(driver)` lists the entities shown."""
+    assert names(driver) == ["CDCart", "CDCartItem", "CDCartItemModifier"]
+    driver.find_element(By.ID, "hide-empty").click()
+    wait_for(driver, lambda d: names(d) == ["CDCart", "CDCartItem"], message="the empty entity hidden")
+    driver.find_element(By.ID, "entity-filter").send_keys("item")
+    wait_for(driver, lambda d: names(d) == ["CDCartItem"], message="filtered by name")
+    driver.refresh()
+    # "Hide empty" is remembered (one choice for both views); the filter text is not.
+    wait_for(driver, lambda d: names(d) == ["CDCart", "CDCartItem"], message="hide-empty remembered")
+    assert driver.find_element(By.ID, "hide-empty").is_selected()
+
+
+def test_following_a_relationship_into_an_abstract_entity_lands_on_the_concrete_record(driver, wait_for, abstract_store,
+                                                                                       console_errors, screenshot):
+    # Folder → childCollections → GenericAlbum (abstract): its items are Albums and SmartAlbums.
+    base, api = abstract_store
+    family, album, smart, offset, albums = family_albums(api)
 
     open_inspector(driver, base, wait_for, entity="Folder", id=family["id"])
     wait_for(driver, lambda d: detail_id(d) == family["id"], message="the folder's detail")
@@ -271,15 +291,7 @@ def test_model_line_says_where_the_model_came_from(driver, server, wait_for, sto
 def test_sidebar_filter_hide_empty_and_abstract_parents_on_real_stores(driver, wait_for, store_server, screenshot):
     base, api = store_server("cartkit/coredata/CartStorage_v1.sqlite")
     open_inspector(driver, base, wait_for)
-    names = lambda d: [i["name"] for i in d.execute_script(JS_ENTITY_ITEMS)]
-    assert names(driver) == ["CDCart", "CDCartItem", "CDCartItemModifier"]
-    driver.find_element(By.ID, "hide-empty").click()
-    wait_for(driver, lambda d: names(d) == ["CDCart", "CDCartItem"], message="the empty entity hidden")
-    driver.find_element(By.ID, "entity-filter").send_keys("item")
-    wait_for(driver, lambda d: names(d) == ["CDCartItem"], message="filtered by name")
-    driver.refresh()
-    # The toggle is remembered; the filter text is not.
-    wait_for(driver, lambda d: names(d) == ["CDCart", "CDCartItem"], message="hide-empty remembered")
+    filter_and_hide_empty_on_cartkit(driver, wait_for, lambda d: [i["name"] for i in d.execute_script(JS_ENTITY_ITEMS)])
 
     # An abstract parent (SampleModel2: Writer ⊃ Author) is listed, marked, and lists its sub-entities' records.
     base, api = store_server("coredataplus/SampleModel2/SampleModel2_V1.sqlite")

@@ -12,6 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from conftest import _browser_demo_binary, _DemoServer, _wait_until_healthy, REPO_ROOT
+from test_inspector_walking import a_book_on_a_later_page, family_albums, filter_and_hide_empty_on_cartkit
 from test_lab import JS_REL_IDS, lab, lab_url, pane_state, query_of, row_ids, selected_rows, wait_detail  # noqa: F401 (lab is a fixture)
 
 
@@ -64,16 +65,11 @@ def test_a_to_many_pages_to_its_end_and_opens_in_the_grid(lab, api, wait_for):
 
 
 def test_following_a_relationship_lands_on_the_page_that_holds_the_record(lab, api, wait_for):
-    from test_inspector_walking import a_book_on_a_later_page
-
     tag, item, position = a_book_on_a_later_page(api)
     total = api(f"/api/entities/{item['entity']}", limit=1)["total"]
     driver = lab(entity="Tag", id=tag["id"])
     wait_detail(wait_for, driver, tag["id"])
-    Select(driver.find_element(By.ID, "rel-select")).select_by_value("books")
-    wait_for(driver, lambda d: item["id"] in d.execute_script(JS_REL_IDS), message="the book in the relationships pane")
-    driver.find_element(By.CSS_SELECTOR, f'#rel-list > li[data-id="{item["id"]}"]').click()
-    wait_detail(wait_for, driver, item["id"], "the book's detail")
+    follow_from_the_relationships_pane(driver, wait_for, "books", item["id"], "the book")
     offset = position["pageOffset"]
     page = [r["id"] for r in api(f"/api/entities/{item['entity']}", offset=offset)["rows"]]
     # The grid is on the book's page (not the first), the book's row selected there.
@@ -85,24 +81,23 @@ def test_following_a_relationship_lands_on_the_page_that_holds_the_record(lab, a
     assert active == [item["entity"]]
 
 
+def follow_from_the_relationships_pane(driver, wait_for, rel, item_id, message):
+    """Picks `rel` in the relationships pane, clicks the related record `item_id` there and waits for its detail."""
+    Select(driver.find_element(By.ID, "rel-select")).select_by_value(rel)
+    wait_for(driver, lambda d: item_id in d.execute_script(JS_REL_IDS), message=f"{message} in the relationships pane")
+    driver.find_element(By.CSS_SELECTOR, f'#rel-list > li[data-id="{item_id}"]').click()
+    wait_detail(wait_for, driver, item_id, message)
+
+
 def test_following_a_relationship_into_an_abstract_entity_lands_on_the_concrete_record(driver, wait_for, abstract_store,
                                                                                        console_errors, screenshot):
     # Folder → childCollections → GenericAlbum (abstract): its items are Albums and SmartAlbums.
     base, api = abstract_store
-    family = next(r for r in api("/api/entities/Folder")["rows"] if r["summary"] == "Family")
-    items = next(r for r in api("/api/object", id=family["id"])["relationships"] if r["name"] == "childCollections")["items"]
-    album = next(i for i in items if i["entity"] == "Album")
-    smart = next(i for i in items if i["entity"] == "SmartAlbum")
-    offset = api("/api/entities/Album/position", id=album["id"], limit=100)["pageOffset"]
-    assert offset == 200, "Album p251 is the 201st Album"
-    albums = api("/api/entities/Album", limit=1)["total"]
+    family, album, smart, offset, albums = family_albums(api)
 
     driver.get(lab_url(base, entity="Folder", id=family["id"]))
     wait_detail(wait_for, driver, family["id"], "the folder's detail")
-    Select(driver.find_element(By.ID, "rel-select")).select_by_value("childCollections")
-    wait_for(driver, lambda d: album["id"] in d.execute_script(JS_REL_IDS), message="the folder's albums")
-    driver.find_element(By.CSS_SELECTOR, f'#rel-list > li[data-id="{album["id"]}"]').click()
-    wait_detail(wait_for, driver, album["id"], "the album's detail")
+    follow_from_the_relationships_pane(driver, wait_for, "childCollections", album["id"], "the album")
     wait_for(driver, lambda d: selected_rows(d) == [album["id"]], message="the album's row selected on its page")
     assert query_of(driver) == {"entity": "Album", "id": album["id"], "offset": str(offset)}
     assert indicator(driver) == f"{offset + 1:,}–{min(offset + 100, albums):,} of {albums:,}"
@@ -206,10 +201,7 @@ def test_breadcrumb_of_followed_records_and_in_app_history(lab, api, wait_for):
     book = api("/api/object/related", id=author["id"], rel="books", limit=1)["rows"][0]
     driver = lab(entity="Author", id=author["id"])
     wait_detail(wait_for, driver, author["id"])
-    Select(driver.find_element(By.ID, "rel-select")).select_by_value("books")
-    wait_for(driver, lambda d: book["id"] in d.execute_script(JS_REL_IDS), message="the author's first book")
-    driver.find_element(By.CSS_SELECTOR, f'#rel-list > li[data-id="{book["id"]}"]').click()
-    wait_detail(wait_for, driver, book["id"], "the book")
+    follow_from_the_relationships_pane(driver, wait_for, "books", book["id"], "the author's first book")
     crumbs = driver.find_element(By.ID, "breadcrumb")
     wait_for(driver, lambda d: crumbs.is_displayed(), message="the breadcrumb")
     steps = driver.execute_script("return [...document.querySelectorAll('#breadcrumb button[data-id]')].map(b => b.dataset.id);")
@@ -244,16 +236,8 @@ def test_the_lab_sidebar_filters_hides_empty_shows_full_names_and_is_one_tab_sto
     driver.get(lab_url(base))
     wait_for(driver, lambda d: pane_state(d, "pane-grid") in ("ready", "empty"), message="the Lab")
     names = lambda d: d.execute_script(JS_LAB_ENTITIES)  # noqa: E731
-    assert names(driver) == ["CDCart", "CDCartItem", "CDCartItemModifier"]
     assert query_of(driver)["entity"] == "CDCart"
-    driver.find_element(By.ID, "hide-empty").click()
-    wait_for(driver, lambda d: names(d) == ["CDCart", "CDCartItem"], message="the empty entity hidden")
-    driver.find_element(By.ID, "entity-filter").send_keys("item")
-    wait_for(driver, lambda d: names(d) == ["CDCartItem"], message="filtered by name")
-    driver.refresh()
-    # "Hide empty" is remembered (one choice for both views); the filter text is not.
-    wait_for(driver, lambda d: names(d) == ["CDCart", "CDCartItem"], message="hide-empty remembered")
-    assert driver.find_element(By.ID, "hide-empty").is_selected()
+    filter_and_hide_empty_on_cartkit(driver, wait_for, names)
 
     # One tab stop for the whole list; arrow keys, Home and End move inside it and show the entity.
     assert driver.execute_script(JS_TAB_STOPS) == 1
