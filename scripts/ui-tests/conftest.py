@@ -20,7 +20,9 @@ Fixtures
 ``driver`` (function)
     A fresh headless Chromium WebDriver (``--headless=new --no-sandbox --window-size=1400,900``) with a clean
     profile, downloads allowed into ``download_dir``, and the browser console captured (see ``console_errors``).
-    A failing test leaves ``artifacts/screenshots/FAILED-<test>.png`` behind.
+    A failing test leaves ``artifacts/screenshots/FAILED-<test>.png`` behind (those of earlier runs are removed when
+    a run starts). Every passing test of the files in ``EVIDENCE_MODULES`` saves ``<file>-<test>.png`` there too: the
+    screenshots reviewers look at. ``artifacts/`` is not in git: run the suite to get them.
 ``download_dir`` (function)
     ``pathlib.Path`` of the temp folder the driver downloads into.
 ``wait_for`` (session)
@@ -31,6 +33,9 @@ Fixtures
     ``wait_css(driver, css, timeout=10, visible=True) -> WebElement``: the first element matching ``css``.
 ``screenshot`` (session)
     ``screenshot(driver, name) -> Path``: saves ``artifacts/screenshots/<name>.png`` at the repository root.
+``abstract_store`` (session)
+    ``(base URL, api)`` of a browser-demo serving a synthetic store with a relationship into an abstract entity
+    (Folder → childCollections → GenericAlbum ⊃ Album, SmartAlbum; ``abstract_store.py``).
 ``console_errors`` (session)
     ``console_errors(driver, ignore=("Failed to load resource",)) -> list[str]``: SEVERE browser-console entries
     since the last call (JavaScript errors, uncaught rejections). Network 4xx/5xx lines are ignored by default.
@@ -202,21 +207,43 @@ def store_server():
         for suffix in ("", "-wal", "-shm"):
             if Path(str(source) + suffix).exists():
                 shutil.copyfile(str(source) + suffix, str(target) + suffix)
-        web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
-        args = ["--store", str(target), *(extra or [])]
-        if web_root != "embedded":
-            args += ["--web-root", web_root]
-        demo = _DemoServer(_browser_demo_binary(), args)
-        servers.append(demo)
-        base = demo.wait_for_url(SERVER_START_TIMEOUT)
-        _wait_until_healthy(base, 10)
-        started[relative] = (base, _Api(base))
+        started[relative] = _serve_store(target, extra or [], servers)
         return started[relative]
 
     yield serve
     for demo in servers:
         demo.stop()
     for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _serve_store(store: Path, extra: list[str], servers: list[_DemoServer]) -> tuple[str, "_Api"]:
+    """Starts browser-demo on `store` (with the UI from web/ unless CDB_WEB_ROOT says otherwise)."""
+    web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
+    args = ["--store", str(store), *extra]
+    if web_root != "embedded":
+        args += ["--web-root", web_root]
+    demo = _DemoServer(_browser_demo_binary(), args)
+    servers.append(demo)
+    base = demo.wait_for_url(SERVER_START_TIMEOUT)
+    _wait_until_healthy(base, 10)
+    return base, _Api(base)
+
+
+@pytest.fixture(scope="session")
+def abstract_store():
+    """(base URL, api) of a browser-demo serving a store written here (abstract_store.py): Folder → childCollections
+    → the abstract GenericAlbum, whose records are Albums and SmartAlbums, as in Photos. Needs no fixtures."""
+    from abstract_store import build
+
+    folder = Path(tempfile.mkdtemp(prefix="cdb-ui-abstract-"))
+    servers: list[_DemoServer] = []
+    try:
+        store, model = build(folder)
+        yield _serve_store(store, ["--model", str(model)], servers)
+    finally:
+        for demo in servers:
+            demo.stop()
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -315,7 +342,13 @@ def driver(download_dir):
 
 #: Test files whose every passing test saves a screenshot of where it ended (artifacts/screenshots/<file>-<test>.png).
 EVIDENCE_MODULES = {"test_inspector_walking", "test_lab_walking", "test_everyday_moves", "test_content_viewers",
-                    "test_shared_display", "test_exports", "test_query_drawer", "test_live"}
+                    "test_shared_display", "test_exports", "test_query_drawer", "test_live", "test_swiftdata_store"}
+
+
+def pytest_sessionstart(session):
+    """A run starts without the failure screenshots of earlier runs, so every FAILED-*.png is this run's."""
+    for stale in SCREENSHOT_DIR.glob("FAILED-*.png"):
+        stale.unlink(missing_ok=True)
 
 
 @pytest.hookimpl(hookwrapper=True)
