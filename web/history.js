@@ -7,7 +7,7 @@
  *
  *   Filters   #filter-entity, #filter-author, #filter-context (kept in the URL: /history?entity=Book&author=app)
  *   Timeline  #transactions > li.transaction[data-id] (data-change="created" on transactions that arrived since the
- *             page was first drawn), each with a table.changes of tr[data-type]; a deleted object's row shows
+ *             page was first drawn; Live puts them on top without redrawing the others), each with a table.changes of tr[data-type]; a deleted object's row shows
  *             its tombstone; "more changes" pages through a transaction; #older-btn pages back in time
  *   Pending   #pending (shown only when /api/pending is available: a live context read through the app's context)
  *   State     document.body.dataset.historyState = loading | ready | unavailable | error (tests wait on it);
@@ -34,6 +34,10 @@
   /** The newest transaction drawn when the person started looking at this list: later ones are marked new. */
   let baseline = null;
   let olderCursor = null;
+  /** The newest transaction drawn: Live asks for the ones after it and puts them on top. */
+  let newestDrawn = null;
+  /** More new transactions than this at once (a burst of saves) redraw the first page instead. */
+  const FOLLOW_LIMIT = 200;
   let loads = 0;
   let controller = null;
   /** Changes shown per transaction at first (a timeline stays scannable), then per "more changes" click. */
@@ -219,13 +223,44 @@
         dom.status.classList.add('history-unavailable');
       } else {
         render(page, append);
-        const newest = page.transactions.length ? page.transactions[0].id : 0;
-        if (!append && baseline === null) baseline = newest;
+        if (!append) {
+          newestDrawn = page.newer ?? 0;
+          if (baseline === null) baseline = newestDrawn;
+        }
         setState('ready', '');
       }
     } catch (error) {
       if (error.name === 'AbortError') return;
       setState('error', `Could not load the history: ${error.message}`);
+    } finally {
+      loads += 1;
+      document.body.dataset.historyLoads = String(loads);
+    }
+    await loadPending();
+  }
+
+  /** Live: the transactions saved since the newest one drawn go on top; what the person paged back to stays. */
+  async function followNew() {
+    if (newestDrawn === null || document.body.dataset.historyState !== 'ready') return load(false);
+    try {
+      const page = await getJSON(apiPath('/api/history', {
+        ...filters(), after: newestDrawn, limit: FOLLOW_LIMIT, changeLimit: FIRST_CHANGES }));
+      if (!page.available || page.transactions.length >= FOLLOW_LIMIT) return load(false);
+      if (page.transactions.length) {
+        dom.list.querySelector('.history-empty')?.remove();
+        // Oldest first: each one goes above the one before it, so the newest ends on top.
+        for (const transaction of page.transactions) dom.list.prepend(transactionNode(transaction));
+        newestDrawn = page.newer ?? newestDrawn;
+      }
+      const chosen = filters();
+      fillSelect(dom.author, page.authors || [], chosen.author);
+      fillSelect(dom.context, page.contexts || [], chosen.context);
+      if ((page.notes || []).length) {
+        dom.notes.hidden = false;
+        dom.notes.textContent = page.notes.join(' ');
+      }
+    } catch (error) {
+      setState('error', `Could not follow the history: ${error.message}`);
     } finally {
       loads += 1;
       document.body.dataset.historyLoads = String(loads);
@@ -301,7 +336,7 @@
     dom.older.addEventListener('click', () => load(true));
     byId('refresh-btn').addEventListener('click', () => load(false));
     wireDateZoneSelect(byId('date-zone'), (zone) => repaintDates(dom.list, zone));
-    window.CDBLive.attach(byId('live-toggle'), () => load(false));
+    window.CDBLive.attach(byId('live-toggle'), followNew);
     await load(false);
   }
 

@@ -70,6 +70,8 @@ def test_history_follows_a_commit_and_links_its_changes(driver, store_server, wa
     before = driver.execute_script(JS_TRANSACTIONS)
     assert before, "the store's own transaction is listed"
     wait_for(driver, lambda d: live_state(d) == "on", message="the Live stream open")
+    # A mark on what is drawn: Live must add the new transaction on top, not redraw (and lose) the others.
+    driver.execute_script("document.querySelectorAll('#transactions li.transaction').forEach(li => li.dataset.probe = 'kept')")
 
     written = commit_feedback_transaction(path, "importer", "BackgroundImport")
     number = str(written["transaction"])
@@ -78,6 +80,7 @@ def test_history_follows_a_commit_and_links_its_changes(driver, store_server, wa
     assert driver.execute_script(f"return document.querySelector(\"{item}\").dataset.change") == "created"
     for old in before:
         assert driver.execute_script(f"return document.querySelector(\"#transactions li[data-id='{old}']\").dataset.change || ''") == ""
+        assert driver.execute_script(f"return document.querySelector(\"#transactions li[data-id='{old}']\").dataset.probe") == "kept"
     head = driver.find_element(By.CSS_SELECTOR, f"{item} .transaction-head").text
     assert "importer" in head and "BackgroundImport" in head and "3 changes" in head
     types = driver.execute_script(f"return [...document.querySelectorAll(\"{item} tr[data-type]\")].map(tr => tr.dataset.type);")
