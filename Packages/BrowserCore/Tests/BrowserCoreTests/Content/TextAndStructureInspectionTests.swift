@@ -50,8 +50,19 @@ import Testing
             levels += 1
         }
         #expect(levels == 64)
-        // One bracket short is not JSON.
-        #expect(text(String(json.dropLast())).kind == .utf8Text)
+        // One bracket short is not JSON: it is text, and the report says why it is no JSON.
+        let short = text(String(json.dropLast()))
+        #expect(short.kind == .utf8Text)
+        #expect(short.problems == ["JSON array that ends before it closes: the value is truncated"])
+    }
+
+    @Test func truncatedJSONIsTextThatSaysSo() {
+        let report = text(#"{"items": [{"id": 1}, {"id": 2"#)
+        #expect(report.kind == .utf8Text)
+        #expect(report.problems == ["JSON object that ends before it closes: the value is truncated"])
+        // Text that is simply not JSON gets no such note.
+        #expect(text(#"{"a": 1,}"#).problems.isEmpty)
+        #expect(text("[draft] a note").problems.isEmpty)
     }
 
     @Test func headOfJSONIsStillJSON() {
