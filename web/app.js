@@ -1144,6 +1144,7 @@
         valueCell.append(typeof value === 'string' && value.length > LONG_VALUE_CHARS
           ? renderLongValue(value, type) : renderValue(value, type));
         if (value && typeof value === 'object' && value.type === 'binary') appendContentControls(valueCell, object.id, name, value);
+        window.CDBContent.markURL(valueCell.firstElementChild, value, type);
         const link = window.CDBContent.webLink(value);
         if (link) valueCell.append(link);
         if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
@@ -1189,7 +1190,8 @@
 
   /**
    * A Binary or Transformable value: its summary fetched when it scrolls into view ("PNG 48×72 · 10 KB"), and a
-   * "Look inside" button that opens the content viewer (content.js) below it.
+   * "Look inside" button that opens the content viewer (content.js) in a row of its own below the attribute's,
+   * across the whole table: the value column alone is too narrow for a hex view.
    */
   function appendContentControls(cell, id, attr, value) {
     const shown = cell.querySelector('.val-binary');
@@ -1206,8 +1208,13 @@
         look.setAttribute('aria-expanded', 'false');
         return;
       }
-      opened = window.CDBContent.viewer(id, attr, Number.isFinite(value.bytes) ? value.bytes : 0);
-      cell.append(opened);
+      opened = el('tr', 'attr-viewer-row');
+      opened.dataset.viewerFor = attr;
+      const wide = el('td');
+      wide.colSpan = 3;
+      wide.append(window.CDBContent.viewer(id, attr, Number.isFinite(value.bytes) ? value.bytes : 0));
+      opened.append(wide);
+      look.closest('tr').after(opened);
       look.textContent = 'Close';
       look.setAttribute('aria-expanded', 'true');
     });

@@ -1038,6 +1038,7 @@
       td.dataset.col = column.name;
       paintValue(td, attrs[column.name], column.type);
       if (isBinary(attrs[column.name])) window.CDBContent.lazySummary(td, String(row.id), column.name);
+      else window.CDBContent.markURL(td, attrs[column.name], column.type);
       tr.append(td);
     }
     return tr;
@@ -1723,6 +1724,7 @@
       const dd = el("dd");
       paintValue(dd, values[attr.name], attr.type);
       if (isBinary(values[attr.name])) window.CDBContent.lazySummary(dd, String(record.id), attr.name);
+      else window.CDBContent.markURL(dd, values[attr.name], attr.type);
       const link = window.CDBContent.webLink(values[attr.name]);
       if (link) dd.append(" ", link);
       row.append(dt, dd);
@@ -1920,7 +1922,7 @@
       if (isBinary(value)) {
         // What is inside: the kind's viewer, a hex view paged with Range requests, and a download.
         view.replaceChildren(window.CDBContent.viewer(String(record.id), name, Number.isFinite(value.bytes) ? value.bytes : 0));
-        meta = `${attr.type} · ${value.bytes} bytes`;
+        meta = `${attr.type}${attr.transformer ? ` (${attr.transformer})` : ""} · ${value.bytes} bytes`;
       }
     }
     dom.contentMeta.textContent = meta;

@@ -14,6 +14,8 @@ Fixtures
     ``scripts/embed-web-assets.py`` has refreshed the compiled-in copy; env ``CDB_WEB_ROOT=embedded`` tests the
     compiled-in copy instead (or ``CDB_WEB_ROOT=DIR`` another folder). Env ``CDB_BASE_URL`` skips starting
     anything and tests an already running server instead.
+``store_server`` / ``synthetic_server`` (session)
+    A browser-demo serving a copy of a fixture store, or a store written for the test (see each fixture).
 ``api`` (session)
     ``api(path, **params) -> parsed JSON`` for GETs against ``server``; ``api.status(path, **params)`` returns
     ``(status, parsed JSON)`` without raising on 4xx/5xx. Use it to compute what the UI must show.
@@ -212,6 +214,44 @@ def store_server():
         _wait_until_healthy(base, 10)
         started[relative] = (base, _Api(base))
         return started[relative]
+
+    yield serve
+    for demo in servers:
+        demo.stop()
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def synthetic_server():
+    """synthetic_server(name, inline, external=None) -> (base URL, api, object ID by value name): a browser-demo
+    serving a store written by scripts/content-check/synthetic_store.py (entity ``Attachment``: a String ``name``
+    and a Binary ``payload`` allowing external storage) with those values, for contents no fixture and no demo
+    record holds. ``inline`` maps a record's name to its payload (None: no payload); ``external`` to bytes kept in
+    a file beside the store. One server per ``name`` for the whole session; needs no fixtures."""
+    sys.path.insert(0, str(REPO_ROOT / "scripts" / "content-check"))
+    import synthetic_store
+
+    started: dict[str, tuple[str, "_Api", dict[str, int]]] = {}
+    servers: list[_DemoServer] = []
+    folders: list[str] = []
+
+    def serve(name: str, inline: dict, external: dict | None = None):
+        if name in started:
+            return started[name]
+        folder = tempfile.mkdtemp(prefix="cdb-ui-synthetic-")
+        folders.append(folder)
+        store, model, keys = synthetic_store.build(Path(folder), inline, external)
+        web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
+        args = ["--store", str(store), "--model", str(model)]
+        if web_root != "embedded":
+            args += ["--web-root", web_root]
+        demo = _DemoServer(_browser_demo_binary(), args)
+        servers.append(demo)
+        base = demo.wait_for_url(SERVER_START_TIMEOUT)
+        _wait_until_healthy(base, 10)
+        started[name] = (base, _Api(base), {value: synthetic_store.object_id(key) for value, key in keys.items()})
+        return started[name]
 
     yield serve
     for demo in servers:
