@@ -205,8 +205,18 @@ def check_store(binary: Path, store: Path, problems: list[str], stats: dict) -> 
                         break
             db.close()
         finally:
-            process.terminate()
-            process.wait(timeout=10)
+            stop(process, str(store), problems)
+
+
+def stop(process: subprocess.Popen, where: str, problems: list[str]) -> None:
+    """Ends browser-demo with SIGTERM, as Ctrl-C would; one that has not exited 10 s later is a problem (and killed)."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        problems.append(f"{where}: browser-demo did not exit within 10 s of SIGTERM")
+        process.kill()
+        process.wait(timeout=10)
 
 
 def check_value(base: str, db: sqlite3.Connection, row: dict, attribute: str, store: Path,
@@ -420,8 +430,7 @@ def check_synthetic(binary: Path, problems: list[str], stats: dict) -> None:
                 stats["compared"] += 1
                 compare(where, report, expected, problems)
         finally:
-            process.terminate()
-            process.wait(timeout=10)
+            stop(process, "the synthetic store", problems)
 
 
 def main() -> int:

@@ -179,6 +179,36 @@ def server():
 FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "coredata"
 
 
+class _StoreServers:
+    """The browser-demo processes a session fixture starts, each serving a store from a temporary folder of its
+    own; ``close`` stops them and removes the folders."""
+
+    def __init__(self):
+        self._servers: list[_DemoServer] = []
+        self._folders: list[str] = []
+
+    def folder(self, prefix: str) -> Path:
+        folder = tempfile.mkdtemp(prefix=prefix)
+        self._folders.append(folder)
+        return Path(folder)
+
+    def start(self, store_args: list[str]) -> str:
+        """Starts browser-demo with ``store_args`` (and the web root, as ``server`` does); returns its base URL."""
+        web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
+        args = [*store_args, *([] if web_root == "embedded" else ["--web-root", web_root])]
+        demo = _DemoServer(_browser_demo_binary(), args)
+        self._servers.append(demo)
+        base = demo.wait_for_url(SERVER_START_TIMEOUT)
+        _wait_until_healthy(base, 10)
+        return base
+
+    def close(self) -> None:
+        for demo in self._servers:
+            demo.stop()
+        for folder in self._folders:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def store_server():
     """store_server("cartkit/coredata/CartStorage_v1.sqlite") -> (base URL, api) of a browser-demo serving a
@@ -187,8 +217,7 @@ def store_server():
     Skips the test when ../shared/fixtures is absent, unless REQUIRE_FIXTURES=1 (.ci/run), which makes it fail.
     One server per fixture for the whole session."""
     started: dict[str, tuple[str, "_Api"]] = {}
-    servers: list[_DemoServer] = []
-    folders: list[str] = []
+    servers = _StoreServers()
 
     def serve(relative: str, extra: list[str] | None = None):
         if relative in started:
@@ -197,29 +226,17 @@ def store_server():
             if os.environ.get("REQUIRE_FIXTURES") == "1":
                 pytest.fail(f"REQUIRE_FIXTURES=1 but there are no fixtures at {FIXTURES}")
             pytest.skip(f"needs the Core Data fixtures at {FIXTURES}")
-        folder = tempfile.mkdtemp(prefix="cdb-ui-store-")
-        folders.append(folder)
         source = FIXTURES / relative
-        target = Path(folder) / source.name
+        target = servers.folder("cdb-ui-store-") / source.name
         for suffix in ("", "-wal", "-shm"):
             if Path(str(source) + suffix).exists():
                 shutil.copyfile(str(source) + suffix, str(target) + suffix)
-        web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
-        args = ["--store", str(target), *(extra or [])]
-        if web_root != "embedded":
-            args += ["--web-root", web_root]
-        demo = _DemoServer(_browser_demo_binary(), args)
-        servers.append(demo)
-        base = demo.wait_for_url(SERVER_START_TIMEOUT)
-        _wait_until_healthy(base, 10)
+        base = servers.start(["--store", str(target), *(extra or [])])
         started[relative] = (base, _Api(base))
         return started[relative]
 
     yield serve
-    for demo in servers:
-        demo.stop()
-    for folder in folders:
-        shutil.rmtree(folder, ignore_errors=True)
+    servers.close()
 
 
 @pytest.fixture(scope="session")
@@ -232,32 +249,19 @@ def synthetic_server():
     sys.path.insert(0, str(REPO_ROOT / "scripts" / "content-check"))
     import synthetic_store
 
-    started: dict[str, tuple[str, "_Api", dict[str, int]]] = {}
-    servers: list[_DemoServer] = []
-    folders: list[str] = []
+    started: dict[str, tuple[str, "_Api", dict[str, str]]] = {}
+    servers = _StoreServers()
 
     def serve(name: str, inline: dict, external: dict | None = None):
         if name in started:
             return started[name]
-        folder = tempfile.mkdtemp(prefix="cdb-ui-synthetic-")
-        folders.append(folder)
-        store, model, keys = synthetic_store.build(Path(folder), inline, external)
-        web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
-        args = ["--store", str(store), "--model", str(model)]
-        if web_root != "embedded":
-            args += ["--web-root", web_root]
-        demo = _DemoServer(_browser_demo_binary(), args)
-        servers.append(demo)
-        base = demo.wait_for_url(SERVER_START_TIMEOUT)
-        _wait_until_healthy(base, 10)
+        store, model, keys = synthetic_store.build(servers.folder("cdb-ui-synthetic-"), inline, external)
+        base = servers.start(["--store", str(store), "--model", str(model)])
         started[name] = (base, _Api(base), {value: synthetic_store.object_id(key) for value, key in keys.items()})
         return started[name]
 
     yield serve
-    for demo in servers:
-        demo.stop()
-    for folder in folders:
-        shutil.rmtree(folder, ignore_errors=True)
+    servers.close()
 
 
 class _Api:
