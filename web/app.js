@@ -27,7 +27,8 @@
  *   Scope      #scope-chip (shown for ?relatedTo=<id>&via=<rel>) with #scope-text and #scope-clear
  *   Sidebar    #entity-filter, #hide-empty; .entity-item[data-depth][data-abstract] (sub-entities under their parent)
  *   Top bar    #model-line[data-source] (where the model came from; .is-warning when guessed from the tables)
- *   Records    #record-list (listbox, ArrowUp/ArrowDown/Home/End move the selection, PageUp/PageDown the page)
+ *   Records    #record-list (listbox, ArrowUp/ArrowDown/Home/End move the selection, PageUp/PageDown the page,
+ *              Ctrl/Cmd+C copies the selected row's object ID, Shift+F10 / the context-menu key opens its copy menu)
  *              > li.record-row[data-id][data-entity][aria-selected] with .record-summary, .record-sub and, when
  *              sorted, .record-sort-value (the sorted attribute's value)
  *              (.record-sub holds .record-entity when the row's entity differs from the selected one)
@@ -35,7 +36,8 @@
  *              #attr-table > tbody > tr.attr-row[data-attr][data-type] > td.attr-value > span.val (+ kind class),
  *              #rel-list > .rel-block[data-rel][data-destination] with .rel-count, a.rel-destination-link,
  *              a.rel-item[data-id][data-entity], .rel-more ("+N more") holding a.rel-show-all, .rel-empty;
- *              #copy-id-btn, #copy-json-btn; long strings clamped with button.show-all-value
+ *              #copy-id-btn, #copy-json-btn; long strings clamped (shared.js longValue: .long-value[data-length]
+ *              with .long-value-count and button.show-all-value)
  *   Values     span.val plus one kind: val-string val-empty val-number val-nonfinite val-true val-false
  *              val-date val-uuid val-binary val-error val-null val-other; big integers sent as strings are
  *              "val-number val-bigint" (exact digits), Decimals "val-number val-decimal" (the string as sent);
@@ -64,8 +66,6 @@
   const PANE_MIN = { left: 160, middle: 280, right: 240 };
   const SPLITTER_KEY_STEP = 16;
   /** Longer strings are clamped in the detail (a 187,000-character value must not make one cell huge). */
-  const LONG_VALUE_CHARS = 2000;
-  const HIDE_EMPTY_KEY = 'cdb.hideEmpty';
   /** Attribute types a list cannot be sorted by (the server refuses them too). */
   const UNSORTABLE_TYPES = new Set(['Binary', 'Transformable', 'Undefined', 'ObjectID']);
 
@@ -155,6 +155,8 @@
 
   /** One AbortController per kind of request: a newer request supersedes the older one. */
   const inflight = { health: null, entities: null, page: null, detail: null };
+  /** A relationship was followed from the keyboard: focus the followed record's detail once it is drawn. */
+  let refocusDetail = false;
   let searchTimer = 0;
 
   function emptyView() {
@@ -292,7 +294,8 @@
 
   /** shared.js: invisible characters shown as markers, dates in the chosen zone. */
   const { el, apiPath, markChange, countDelta, setVisibleText, visibleText, formatDate, readDateZone, repaintDates,
-    wireDateZoneSelect } = window.CDBShared;
+    wireDateZoneSelect, readHideEmpty, writeHideEmpty, shownEntities, entityTitle, formatCount,
+    steppedOffset } = window.CDBShared;
 
   /** Shows a status line in a pane; kind is loading | empty | error | hint, or null to hide it. */
   function setStatus(pane, statusEl, state, kind, message) {
@@ -344,7 +347,7 @@
     if (typeof value === 'object') {
       if (value.type === 'binary') {
         const bytes = Number.isFinite(value.bytes) ? value.bytes : '?';
-        return span('binary', `‹binary, ${bytes} byte${bytes === 1 ? '' : 's'}›`, `${type || 'Binary'} value; contents are not sent`);
+        return span('binary', `‹binary, ${formatCount(bytes)} byte${bytes === 1 ? '' : 's'}›`, `${type || 'Binary'} value; contents are not sent`);
       }
       if (value.type === 'error') {
         const message = typeof value.message === 'string' ? value.message : 'undecodable value';
@@ -401,7 +404,7 @@
       dom.storeName.classList.remove('is-error');
       const storeChanged = data.storeKey !== dom.storeName.textContent;
       data.storeKey = dom.storeName.textContent;
-      renderModelLine(health.model);
+      window.CDBShared.showModelLine(dom.modelLine, health.model);
       renderToolbar();
       // A page drawn before the store was known used no store's choices: its names may differ now.
       if (storeChanged) repaintNames();
@@ -412,28 +415,6 @@
       dom.storeName.title = dom.storeName.textContent;
       dom.storeName.classList.add('is-error');
     }
-  }
-
-  /** Says where the model came from; a model guessed from the tables gets a warning. */
-  function renderModelLine(model) {
-    if (!model || typeof model.source !== 'string') {
-      dom.modelLine.hidden = true;
-      return;
-    }
-    const name = typeof model.name === 'string' && model.name ? ` “${model.name}”` : '';
-    const texts = {
-      file: `Model: ${model.path || 'the named file'}${name}`,
-      'store-cache': `Model: the store's cached model${name}`,
-      inferred: '⚠ Model guessed from the tables: names and types may differ from the app’s',
-      live: 'Model: the app’s own',
-    };
-    dom.modelLine.textContent = texts[model.source] || `Model: ${model.source}`;
-    dom.modelLine.title = model.source === 'inferred'
-      ? 'No model file was given and the store holds no cached model, so entities and attributes were read from the table layout. Pass --model to use the app’s .xcdatamodeld.'
-      : dom.modelLine.textContent;
-    dom.modelLine.dataset.source = model.source;
-    dom.modelLine.classList.toggle('is-warning', model.source === 'inferred');
-    dom.modelLine.hidden = false;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -470,34 +451,10 @@
     return done;
   }
 
-  /** Entities in tree order: roots by name, each followed by its sub-entities (depth-first). */
-  function entitiesInTreeOrder() {
-    const children = new Map();
-    const known = new Set(data.entities.map((e) => e.name));
-    for (const entity of data.entities) {
-      const parent = entity.parent && known.has(entity.parent) ? entity.parent : '';
-      if (!children.has(parent)) children.set(parent, []);
-      children.get(parent).push(entity);
-    }
-    const ordered = [];
-    const visit = (parent, depth) => {
-      for (const entity of (children.get(parent) || []).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-        ordered.push({ entity, depth });
-        if (depth < 16) visit(entity.name, depth + 1);
-      }
-    };
-    visit('', 0);
-    return ordered;
-  }
-
   function renderEntities() {
-    const filter = dom.entityFilter.value.trim().toLowerCase();
-    const hideEmpty = dom.hideEmpty.checked;
     const items = [];
-    for (const { entity, depth } of entitiesInTreeOrder()) {
-      if (filter && !entity.name.toLowerCase().includes(filter)) continue;
-      // The selected entity stays visible even when empty, so the list never hides where you are.
-      if (hideEmpty && entity.count === 0 && entity.name !== view.entity) continue;
+    const shown = shownEntities(data.entities, { filter: dom.entityFilter.value, hideEmpty: dom.hideEmpty.checked, selected: view.entity });
+    for (const { entity, depth } of shown) {
       const li = el('li', 'entity-item');
       li.dataset.entity = entity.name;
       li.dataset.count = String(entity.count);
@@ -511,8 +468,7 @@
         li.dataset.abstract = 'true';
         button.append(el('span', 'entity-badge', 'abstract'));
       }
-      button.title = [entity.name, entity.parent ? `a sub-entity of ${entity.parent}` : '',
-        entity.abstract ? 'abstract: lists its sub-entities’ records' : ''].filter(Boolean).join(', ');
+      button.title = visibleText(entityTitle(entity));
       button.append(el('span', 'entity-count', formatCount(entity.count)));
       const before = since.counts && since.counts.key === listKey(view) ? since.counts.counts.get(entity.name) : undefined;
       if (before !== undefined && before !== null && before !== entity.count) {
@@ -527,41 +483,13 @@
     markSelectedEntity();
   }
 
-  function onEntityListKey(event) {
-    const items = [...dom.entityList.children];
-    if (!items.length) return;
-    const current = items.findIndex((li) => li.dataset.entity === view.entity);
-    let next = -1;
-    switch (event.key) {
-      case 'ArrowDown': next = current < 0 ? 0 : Math.min(items.length - 1, current + 1); break;
-      case 'ArrowUp': next = current < 0 ? items.length - 1 : Math.max(0, current - 1); break;
-      case 'Home': next = 0; break;
-      case 'End': next = items.length - 1; break;
-      default: return;
-    }
-    event.preventDefault();
-    if (next !== current) {
-      selectEntity(items[next].dataset.entity);
-      items[next].scrollIntoView({ block: 'nearest' });
-    }
-  }
-
   function onEntityFilterInput() {
     renderEntities();
   }
 
   function onHideEmptyChange() {
-    try {
-      window.localStorage.setItem(HIDE_EMPTY_KEY, dom.hideEmpty.checked ? '1' : '0');
-    } catch (_) {
-      // Storage may be unavailable; the choice then lasts for this page.
-    }
+    writeHideEmpty(dom.hideEmpty.checked);
     renderEntities();
-  }
-
-  /** A count grouped by the browser's locale (1,000,000). */
-  function formatCount(n) {
-    return Number.isFinite(n) ? n.toLocaleString() : String(n);
   }
 
   function markSelectedEntity() {
@@ -759,9 +687,8 @@
 
   function onPageStep(direction) {
     const page = data.page;
-    let offset = view.offset + direction * view.limit;
-    if (page && offset >= page.total) offset = Math.max(0, page.total - view.limit);
-    offset = Math.max(0, offset);
+    // Within the first and last pages (the last page's offset is a multiple of the page size, as Last's is).
+    const offset = page ? steppedOffset(view.offset, direction, view.limit, page.total) : Math.max(0, view.offset + direction * view.limit);
     if (offset === view.offset) return;
     refineQuery({ offset }, { resetOffset: false });
   }
@@ -774,23 +701,7 @@
   }
 
   function lastPageOffset(total) {
-    return total > 0 ? Math.floor((total - 1) / view.limit) * view.limit : 0;
-  }
-
-  function onPageInputKey(event) {
-    if (event.key !== 'Enter') return;
-    const text = dom.pageInput.value.replace(/[\s,.’']/g, '');
-    const page = data.page;
-    const number = parsePositiveInt(text, 0, { min: 1 });
-    if (!number || !page) {
-      dom.pageInput.setCustomValidity('Type a page number');
-      dom.pageInput.reportValidity();
-      return;
-    }
-    dom.pageInput.setCustomValidity('');
-    const offset = Math.min((number - 1) * view.limit, lastPageOffset(page.total));
-    dom.pageInput.value = '';
-    if (offset !== view.offset) refineQuery({ offset }, { resetOffset: false });
+    return window.CDBShared.lastPageOffset(total, view.limit);
   }
 
   function onScopeClear() {
@@ -804,8 +715,8 @@
       dom.scopeChip.hidden = true;
       return;
     }
-    const source = entityFromId(view.relatedTo) || 'record';
-    dom.scopeText.textContent = `Related to ${source} ${shortId(view.relatedTo)} through ${view.via || '?'}`;
+    // "Related to Émile Zola (Author) through books": the record's name once it is known (shared.js).
+    window.CDBShared.showScope(dom.scopeText, view.relatedTo, view.via, data.storeKey);
     dom.scopeChip.title = view.relatedTo;
     dom.scopeChip.hidden = false;
   }
@@ -848,7 +759,7 @@
       renderPager();
       if (!page.rows.length) {
         const message = page.total > 0
-          ? `No records on this page (${page.total} in all).`
+          ? `No records on this page (${formatCount(page.total)} in all).`
           : requested.search ? `No ${requested.entity} records match “${requested.search}”.` : `No ${requested.entity} records.`;
         setStatus(dom.recordsPane, dom.recordsStatus, 'ready', 'empty', message);
       } else {
@@ -982,7 +893,7 @@
     };
     menu.append(
       item('Copy object ID', 'copy-id', row.id),
-      item('Copy row as JSON', 'copy-json', JSON.stringify({ id: row.id, entity: row.entity, attrs: row.attrs }, null, 2)),
+      item('Copy row as JSON', 'copy-json', window.CDBShared.recordJSON(row)),
     );
     document.body.append(menu);
     const rect = menu.getBoundingClientRect();
@@ -1036,6 +947,14 @@
       openRowMenu(view.id, rect.left + 24, rect.bottom);
       return;
     }
+    if (view.id && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'c'
+        && !(window.getSelection() && window.getSelection().toString())) {
+      // Cmd/Ctrl+C on the selected row with no text selected: its object ID, as in the Lab (the row's JSON is in
+      // its menu: Shift+F10).
+      event.preventDefault();
+      window.CDBShared.copyText(view.id);
+      return;
+    }
     const current = rows.findIndex((li) => li.dataset.id === view.id);
     let next = -1;
     switch (event.key) {
@@ -1075,6 +994,8 @@
       renderDetail(object);
       setStatus(dom.detailPane, dom.detailStatus, 'ready', null);
       updateTitle(object);
+      if (refocusDetail) window.CDBShared.focusWithin(dom.detail, 'a.rel-item');
+      refocusDetail = false;
     } catch (err) {
       if (isAbort(err)) return;
       dom.detail.replaceChildren();
@@ -1113,7 +1034,7 @@
     const copyJSON = el('button', 'copy-btn', 'Copy as JSON');
     copyJSON.type = 'button';
     copyJSON.id = 'copy-json-btn';
-    copyJSON.dataset.copy = JSON.stringify({ id: object.id, entity: object.entity, attrs: object.attrs }, null, 2);
+    copyJSON.dataset.copy = window.CDBShared.recordJSON(object);
     copies.append(copyID, copyJSON);
     header.append(entityBadge, title, idLine, copies);
 
@@ -1141,8 +1062,8 @@
         tr.dataset.type = type;
         const valueCell = el('td', 'attr-value');
         const value = Object.prototype.hasOwnProperty.call(attrs, name) ? attrs[name] : null;
-        valueCell.append(typeof value === 'string' && value.length > LONG_VALUE_CHARS
-          ? renderLongValue(value, type) : renderValue(value, type));
+        valueCell.append(window.CDBShared.isLongValue(value)
+          ? window.CDBShared.longValue(value, (text) => renderValue(text, type)) : renderValue(value, type));
         if (value && typeof value === 'object' && value.type === 'binary') appendContentControls(valueCell, object.id, name, value);
         window.CDBContent.markURL(valueCell.firstElementChild, value, type);
         const link = window.CDBContent.webLink(value);
@@ -1221,20 +1142,6 @@
     cell.append(look);
   }
 
-  /** A string longer than LONG_VALUE_CHARS: its start, its length and a button that shows the rest. */
-  function renderLongValue(value, type) {
-    const holder = el('span', 'long-value');
-    const shown = renderValue(value.slice(0, LONG_VALUE_CHARS), type);
-    shown.classList.add('is-clamped');
-    const button = el('button', 'show-all-value', `Show all (${formatCount(value.length)} characters)`);
-    button.type = 'button';
-    button.addEventListener('click', () => {
-      holder.replaceChildren(renderValue(value, type));
-    });
-    holder.append(shown, el('span', 'long-value-ellipsis', '…'), button);
-    return holder;
-  }
-
   function renderRelationship(rel, object) {
     const block = el('div', 'rel-block');
     block.dataset.rel = rel.name;
@@ -1246,7 +1153,7 @@
       el('span', 'rel-arrow', rel.toMany ? '→→' : '→'),
       destinationLink(rel.destination),
       el('span', 'rel-kind', rel.toMany ? (rel.ordered ? 'to-many, ordered' : 'to-many') : 'to-one'),
-      el('span', 'rel-count', rel.count),
+      el('span', 'rel-count', formatCount(rel.count)),
     );
     block.append(head);
 
@@ -1294,7 +1201,7 @@
   function onDetailClick(event) {
     const copy = event.target.closest('button.copy-btn');
     if (copy && dom.detail.contains(copy)) {
-      copyText(copy.dataset.copy || '', copy);
+      window.CDBShared.copyFrom(copy);
       return;
     }
     const link = event.target.closest('a.rel-item, a.rel-show-all, a.rel-destination-link');
@@ -1302,11 +1209,17 @@
     // Let the browser handle new-tab / new-window clicks on the real href.
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
+    // Enter on a link (a click with no pointer: detail 0) keeps focus in the pane the view moved to, instead of
+    // letting it fall to the page when the link is replaced: the followed record's detail, or the list.
+    const fromKeyboard = event.detail === 0;
     if (link.classList.contains('rel-show-all')) {
       showRelatedList(link.dataset.destination, link.dataset.relatedTo, link.dataset.via);
+      if (fromKeyboard) dom.recordList.focus();
     } else if (link.classList.contains('rel-destination-link')) {
       selectEntity(link.dataset.entity);
+      if (fromKeyboard) dom.recordList.focus();
     } else {
+      refocusDetail = fromKeyboard;
       openRelated(link.dataset.id, link.dataset.entity);
     }
   }
@@ -1348,16 +1261,6 @@
     syncSearchInput();
     loadPage();
     loadDetail();
-  }
-
-  /** Copies text (CDBShared.copyText) and shows on `button` whether it worked. */
-  async function copyText(text, button) {
-    const copied = await window.CDBShared.copyText(text);
-    if (button) {
-      button.dataset.copied = copied ? 'true' : 'false';
-      button.classList.toggle('is-copied', copied);
-      window.setTimeout(() => button.classList.remove('is-copied'), 1200);
-    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1527,13 +1430,15 @@
     dom.nextBtn.addEventListener('click', () => onPageStep(1));
     dom.firstBtn.addEventListener('click', () => onPageJump(false));
     dom.lastBtn.addEventListener('click', () => onPageJump(true));
-    dom.pageInput.addEventListener('keydown', onPageInputKey);
+    window.CDBShared.wirePageInput(dom.pageInput, () => data.page && { limit: view.limit, total: data.page.total }, (offset) => {
+      if (offset !== view.offset) refineQuery({ offset }, { resetOffset: false });
+    });
     dom.scopeClear.addEventListener('click', onScopeClear);
     dom.displayAttr.addEventListener('change', onDisplayAttrChange);
     dom.displayAttr2.addEventListener('change', onDisplayAttrChange);
     dom.entityFilter.addEventListener('input', onEntityFilterInput);
     dom.hideEmpty.addEventListener('change', onHideEmptyChange);
-    dom.entityList.addEventListener('keydown', onEntityListKey);
+    dom.entityList.addEventListener('keydown', (event) => window.CDBShared.onEntityListKey(event, dom.entityList, view.entity, selectEntity));
     document.addEventListener('keydown', onGlobalKey);
     dom.recordList.addEventListener('click', onRecordClick);
     dom.recordList.addEventListener('contextmenu', onRecordContextMenu);
@@ -1561,11 +1466,7 @@
 
   function init() {
     rememberPreferredView();
-    try {
-      dom.hideEmpty.checked = window.localStorage.getItem(HIDE_EMPTY_KEY) === '1';
-    } catch (_) {
-      dom.hideEmpty.checked = false;
-    }
+    dom.hideEmpty.checked = readHideEmpty();
     paneSizes = readPaneSizes();
     applyPaneSizes();
     wireEvents();

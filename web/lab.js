@@ -12,9 +12,12 @@
  *                is the id of the record it shows.
  *   Pane states  #sidebar-state #grid-state #rel-state #content-state #detail-state
  *                (loading/empty/error messages; .is-error carries the server's message)
- *   Sidebar      #entity-list > li[data-entity] (.active on the grid's entity)
+ *   Sidebar      #entity-filter, #hide-empty (localStorage "cdb.hideEmpty", shared with the Inspector);
+ *                #entity-list (one tab stop: ArrowUp/ArrowDown/Home/End show the next entity)
+ *                > li[data-entity][data-depth][data-abstract] (.active on the grid's entity; title = full name and parent)
  *   Toolbar      #grid-search #grid-search-attr #grid-page-size #grid-first #grid-prev #grid-next
- *                #grid-last #grid-page-indicator (locale-grouped numbers) #grid-columns-btn
+ *                #grid-last #grid-page-indicator (locale-grouped numbers) #grid-page-input (go to page: its
+ *                number, then Enter) #grid-columns-btn; PageUp/PageDown in the grid turn the page
  *   Top bar      #grid-export-btn (the grid's list as a CSV / NDJSON file: export.js's menu and progress
  *                panel), #grid-query-btn (query.js's drawer: the SQL and plan behind the grid's page); in the
  *                top bar so the grid's toolbar stays one row
@@ -22,7 +25,8 @@
  *   Grid         #grid-scroll (scroll container, focusable) > #grid
  *                thead th[data-col] (.th-label .th-type .th-sort .col-resize; aria-sort)
  *                tbody tr[data-id][data-entity] (.is-selected), td[data-col]
- *                th.col-select / td.col-select is the row-number gutter (no data-col)
+ *                th.col-select / td.col-select is the row-number gutter (no data-col); a sub-entity's row
+ *                (tr.row-sub) names its entity there (span.row-entity)
  *   Cells        td.col-numeric td.col-date .val-true .val-false .val-null .val-binary
  *                .val-nonfinite .val-error .val-empty (the same classes in detail/content);
  *                a date cell carries data-iso (the stored value) and shows it in #date-zone's zone
@@ -35,9 +39,13 @@
  *                (pages the rest of a to-many in) and #rel-show-all (the grid, restricted to the relationship)
  *   History      #nav-back, #nav-forward (the browser's history); #breadcrumb > button[data-id] for each
  *                record followed to reach the shown one, .current for the shown one
+ *   Status bar   #status-store, #model-line[data-source] (where the model came from: .is-warning when guessed
+ *                from the tables), #status-text
  *   Offline      body[data-offline] and the status dot's .is-offline while the server does not answer
  *   Content      #content-select, #content-view (.cv-text | .cv-json | .cv-value), #content-meta
- *   Detail       #detail-content (dl.attr-list > .attr-row[data-attr], .rel-card[data-rel]
+ *   Detail       #detail-copy-id, #detail-copy-json (data-copy: what they copy; data-copied once clicked),
+ *                #detail-content (dl.attr-list > .attr-row[data-attr] with button.copy-value[data-copy], .rel-card[data-rel]
+ *                with a.rel-destination-link[data-entity] (the destination's list)
  *                .rel-item[data-id]), #detail-export (a[href=/api/object/export?id=…])
  *   Top bar      .view-tabs a[data-view], #refresh-btn, #export-btn
  *   Splitters    #split-sidebar #split-detail #split-bottom #split-bottom-lr
@@ -117,11 +125,14 @@
       exportBtn: byId("export-btn"),
       modeChip: byId("mode-chip"),
       statusStore: byId("status-store"),
+      modelLine: byId("model-line"),
       statusText: byId("status-text"),
       pulse: document.querySelector(".statusbar .pulse"),
 
       paneSidebar: byId("pane-sidebar"),
       entityList: byId("entity-list"),
+      entityFilter: byId("entity-filter"),
+      hideEmpty: byId("hide-empty"),
       sidebarState: byId("sidebar-state"),
 
       paneGrid: byId("pane-grid"),
@@ -139,6 +150,7 @@
       relLoadMore: byId("rel-load-more"),
       relShowAll: byId("rel-show-all"),
       pageIndicator: byId("grid-page-indicator"),
+      pageInput: byId("grid-page-input"),
       columnsBtn: byId("grid-columns-btn"),
       gridExportBtn: byId("grid-export-btn"),
       gridQueryBtn: byId("grid-query-btn"),
@@ -201,6 +213,7 @@
     panes: { ...PANE_DEFAULT },
     dateZone: "local", // "local" | "utc": localStorage "cdb.dateZone", read at start and on a change
     refocusPane: null, // the pane a relationship was followed from with the keyboard, to keep focus in
+    selectOnPage: null, // {offset, index}: PageDown/PageUp select the row at this position once that page is drawn
     storeKey: "", // /api/health's store description: the key of the "Name by" choices (shared with the Inspector)
   };
 
@@ -230,7 +243,8 @@
 
   /** shared.js: invisible characters shown as markers, dates in the chosen zone (the same code as the Inspector's). */
   const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect, copyText,
-    displayChoices, setDisplayChoices, displayName, el, markChange, countDelta } = window.CDBShared;
+    displayChoices, setDisplayChoices, displayName, el, markChange, countDelta, readHideEmpty, writeHideEmpty, shownEntities,
+    entityTitle, formatCount, steppedOffset, recordJSON } = window.CDBShared;
 
   const clamp = (value, min, max) => Math.max(min, Math.min(max, value));
   const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -314,7 +328,7 @@
     if ((document.body.dataset.offline === "true") === offline) return;
     if (offline) document.body.dataset.offline = "true"; else delete document.body.dataset.offline;
     dom.pulse.classList.toggle("is-offline", offline);
-    for (const control of [dom.search, dom.searchAttr, dom.pageSize, dom.prev, dom.next, dom.first, dom.last, dom.columnsBtn, dom.exportBtn,
+    for (const control of [dom.search, dom.searchAttr, dom.pageSize, dom.prev, dom.next, dom.first, dom.last, dom.pageInput, dom.columnsBtn, dom.exportBtn,
       dom.gridExportBtn, dom.gridQueryBtn]) {
       control.disabled = offline || (control === dom.exportBtn && !state.selectedId)
         || ((control === dom.gridExportBtn || control === dom.gridQueryBtn) && !state.entity);
@@ -378,7 +392,7 @@
   function describeValue(value, type) {
     if (value === null || value === undefined) return { text: "null", classes: ["val-null"] };
     if (isPlainObject(value)) {
-      if (value.type === "binary") return { text: `‹binary, ${value.bytes} bytes›`, classes: ["val-binary"] };
+      if (value.type === "binary") return { text: `‹binary, ${formatCount(value.bytes)} bytes›`, classes: ["val-binary"] };
       if (value.type === "error") {
         const message = typeof value.message === "string" ? value.message : "undecodable value";
         return { text: `⚠ ${message}`, classes: ["val-error"], title: message };
@@ -433,12 +447,21 @@
 
   // ------------------------------------------------------------ Column preferences
 
-  /** The display attribute first, then the rest by name, bytes (Binary, Transformable) last. */
+  /** Identifiers: UUID attributes and names that say they hold one (`id`, `uuid`, `identifier`, `productId`,
+   *  `cloudID`, `owner_id`, `remoteUUID`, `albumGUID`). Read rarely, wide, alike: they go last by default. */
+  function isIdentifierLike(attribute) {
+    const name = attribute.name;
+    return attribute.type === "UUID" || /^(id|uuid|guid|identifier)$/i.test(name)
+      || /(Id|ID|_id|Identifier|UUID|Uuid|GUID|Guid)$/.test(name);
+  }
+
+  /** The display attribute first, then the rest in the model's order, identifiers after them, bytes (Binary,
+   *  Transformable) last. */
   function defaultCols(entityName) {
     const entity = state.entityByName.get(entityName);
     const first = entity && entity.summaryAttribute;
     const attributes = attributesOf(entityName);
-    const rank = (a) => (a.name === first ? 0 : UNSORTABLE_TYPES.has(a.type) ? 2 : 1);
+    const rank = (a) => (a.name === first ? 0 : UNSORTABLE_TYPES.has(a.type) ? 3 : isIdentifierLike(a) ? 2 : 1);
     const order = attributes.map((a, index) => ({ a, index }))
       .sort((x, y) => rank(x.a) - rank(y.a) || x.index - y.index)
       .map(({ a }) => a.name);
@@ -541,8 +564,11 @@
       const health = await api.health(ctl.signal);
       dom.pulse.classList.remove("is-offline");
       dom.statusStore.textContent = typeof health.store === "string" ? health.store : "";
+      dom.statusStore.title = dom.statusStore.textContent;
       // The key of this store's "Name by" choices: the same text the Inspector uses.
       state.storeKey = dom.statusStore.textContent;
+      // Where the model came from, as the Inspector says it (a warning when it was guessed from the tables).
+      window.CDBShared.showModelLine(dom.modelLine, health.model);
       if (state.record) renderDetail(state.record);  // names may follow this store's choices now
       dom.modeChip.textContent = health.readOnly === false ? "read-write" : "read-only";
     } catch (err) {
@@ -576,7 +602,7 @@
       dom.statusText.textContent = "";
       return;
     }
-    const parts = [`${state.entity}: ${state.total} record${state.total === 1 ? "" : "s"}`];
+    const parts = [`${state.entity}: ${formatCount(state.total)} record${state.total === 1 ? "" : "s"}`];
     if (state.search) parts.push(`matching “${state.search}”`);
     if (state.sort) parts.push(`sorted by ${state.sort} ${state.order === "asc" ? "▲" : "▼"}`);
     if (typeof window.__cdbLastRenderMs === "number") {
@@ -605,28 +631,6 @@
     }
   }
 
-  /** Entities in name order with each sub-entity listed under its parent. */
-  function entityTree() {
-    const children = new Map();
-    const roots = [];
-    for (const entity of state.entities) {
-      if (entity.parent && state.entityByName.has(entity.parent)) {
-        if (!children.has(entity.parent)) children.set(entity.parent, []);
-        children.get(entity.parent).push(entity);
-      } else {
-        roots.push(entity);
-      }
-    }
-    const ordered = [];
-    const visit = (entity, depth) => {
-      if (ordered.some((o) => o.entity === entity)) return; // a cycle in a malformed answer
-      ordered.push({ entity, depth });
-      for (const child of children.get(entity.name) || []) visit(child, depth + 1);
-    };
-    for (const root of roots) visit(root, 0);
-    return ordered;
-  }
-
   function renderSidebar() {
     // Counts are compared with those of when the person came to the list in the grid (taken with its first rows,
     // or here when the entities arrive after them).
@@ -634,21 +638,21 @@
       since.counts = new Map(state.entities.map((entity) => [entity.name, entity.count]));
     }
     const frag = document.createDocumentFragment();
-    for (const { entity, depth } of entityTree()) {
+    // The same tree, filter and "Hide empty" as the Inspector's sidebar (shared.js); the list is one tab stop.
+    const shown = shownEntities(state.entities, { filter: dom.entityFilter.value, hideEmpty: dom.hideEmpty.checked, selected: state.entity });
+    for (const { entity, depth } of shown) {
       const li = el("li");
       li.dataset.entity = entity.name;
-      li.tabIndex = 0;
-      li.setAttribute("role", "button");
+      li.dataset.depth = String(depth);
+      li.title = visibleText(entityTitle(entity));
       if (depth > 0) {
         li.classList.add("is-sub");
         li.style.paddingLeft = `${8 + 14 * depth}px`;
-        li.title = `${entity.name} (sub-entity of ${entity.parent})`;
       }
       li.append(el("span", "name", entity.name));
       if (entity.abstract) {
         li.dataset.abstract = "true";
         li.append(el("span", "entity-badge", "abstract"));
-        li.title = `${entity.name}: abstract, lists its sub-entities' records`;
       }
       li.append(el("span", "count", Number.isFinite(entity.count) ? entity.count.toLocaleString() : ""));
       const before = since.counts && since.countsKey === listKey() ? since.counts.get(entity.name) : undefined;
@@ -660,8 +664,9 @@
       frag.append(li);
     }
     dom.entityList.replaceChildren(frag);
-    if (state.entities.length) setPaneState(dom.paneSidebar, dom.sidebarState, "ready");
-    else setPaneState(dom.paneSidebar, dom.sidebarState, "empty", "The store has no entities.");
+    if (!state.entities.length) setPaneState(dom.paneSidebar, dom.sidebarState, "empty", "The store has no entities.");
+    else if (!shown.length) setPaneState(dom.paneSidebar, dom.sidebarState, "empty", "No entity matches the filter.");
+    else setPaneState(dom.paneSidebar, dom.sidebarState, "ready");
     markActiveEntity();
   }
 
@@ -674,13 +679,13 @@
     }
   }
 
-  function onSidebarActivate(event) {
+  function onSidebarClick(event) {
     const li = event.target.closest("li[data-entity]");
     if (!li) return;
-    if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
     event.preventDefault();
     selectEntity(li.dataset.entity);
   }
+
 
   function selectEntity(name) {
     if (name === state.entity) return;
@@ -741,8 +746,7 @@
       dom.scope.hidden = true;
       return;
     }
-    const match = /\/([^/]+)\/(p\d+)$/.exec(state.relatedTo);
-    dom.scopeText.textContent = `Related to ${match ? `${match[1]} ${match[2]}` : state.relatedTo} through ${state.via}`;
+    window.CDBShared.showScope(dom.scopeText, state.relatedTo, state.via, state.storeKey);
     dom.scope.title = state.relatedTo;
     dom.scope.hidden = false;
   }
@@ -790,6 +794,7 @@
     dom.next.addEventListener("click", () => goToOffset(state.offset + state.limit));
     dom.first.addEventListener("click", () => goToOffset(0));
     dom.last.addEventListener("click", () => goToOffset(lastPageOffset()));
+    window.CDBShared.wirePageInput(dom.pageInput, () => ({ limit: state.limit, total: state.total }), goToOffset);
     dom.scopeClear.addEventListener("click", () => {
       state.relatedTo = "";
       state.via = "";
@@ -826,7 +831,7 @@
   }
 
   function lastPageOffset() {
-    return state.total > 0 ? Math.floor((state.total - 1) / state.limit) * state.limit : 0;
+    return window.CDBShared.lastPageOffset(state.total, state.limit);
   }
 
   function updatePager() {
@@ -839,6 +844,8 @@
     dom.first.disabled = state.offset <= 0;
     dom.next.disabled = state.offset + state.limit >= state.total;
     dom.last.disabled = state.offset >= lastPageOffset();
+    dom.pageInput.disabled = state.total <= state.limit;
+    dom.pageInput.placeholder = `/ ${formatCount(Math.max(1, Math.ceil(state.total / state.limit)))}`;
   }
 
   // ------------------------------------------------------------ Grid: data
@@ -929,6 +936,7 @@
     }
     dom.gridScroll.dataset.state = dom.paneGrid.dataset.state;
     markSelectedRow({ scroll: true });
+    selectKeptRow();
     updatePager();
     updateStatus();
   }
@@ -1028,17 +1036,28 @@
     tr.setAttribute("aria-rowindex", String(state.offset + index + 1));
     const gutter = el("td", "col-select", state.offset + index + 1);
     if (row.entity && row.entity !== state.entity) {
+      // A sub-entity's row in its parent's (or an abstract entity's) list says which entity it is, as the
+      // Inspector's rows do.
       tr.classList.add("row-sub");
-      gutter.title = row.entity;
+      gutter.title = visibleText(`${row.entity} (a sub-entity of ${state.entity})`);
+      gutter.prepend(el("span", "row-entity", row.entity), " ");
     }
     tr.append(gutter);
     const attrs = isPlainObject(row.attrs) ? row.attrs : {};
     for (const column of columns) {
       const td = el("td");
       td.dataset.col = column.name;
-      paintValue(td, attrs[column.name], column.type);
-      if (isBinary(attrs[column.name])) window.CDBContent.lazySummary(td, String(row.id), column.name);
-      else window.CDBContent.markURL(td, attrs[column.name], column.type);
+      const value = attrs[column.name];
+      if (window.CDBShared.isLongValue(value)) {
+        // A cell shows one line: its start is enough (a 187,000-character value would cost layout and a tooltip
+        // as long); the detail pane and the content viewer hold it whole.
+        setVisibleText(td, `${value.slice(0, 500)}…`);
+        td.title = `${formatCount(value.length)} characters: the detail pane and the content viewer show it whole`;
+      } else {
+        paintValue(td, value, column.type);
+      }
+      if (isBinary(value)) window.CDBContent.lazySummary(td, String(row.id), column.name);
+      else window.CDBContent.markURL(td, value, column.type);
       tr.append(td);
     }
     return tr;
@@ -1117,8 +1136,11 @@
 
   function onGridKeyDown(event) {
     if (event.target.closest("thead") || event.altKey) return;
-    const moves = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10, Home: -Infinity, End: Infinity };
-    if (event.key in moves && !event.metaKey) {
+    const moves = { ArrowDown: 1, ArrowUp: -1, Home: -Infinity, End: Infinity };
+    if ((event.key === "PageDown" || event.key === "PageUp") && !event.metaKey) {
+      event.preventDefault();
+      turnPage(event.key === "PageDown" ? 1 : -1);
+    } else if (event.key in moves && !event.metaKey) {
       event.preventDefault();
       moveSelection(moves[event.key]);
     } else if (event.key === "Enter") {
@@ -1138,6 +1160,33 @@
       const row = rowData(state.selectedId);
       if (row) copyText(String(row.id));
     }
+  }
+
+  /**
+   * PageDown / PageUp: the next or previous page (as in the Inspector). A selected row's place is kept: the row at
+   * the same position on the new page is selected, so a keyboard walk goes on; past the last page (or before the
+   * first) the selection goes to the last (first) row instead.
+   */
+  function turnPage(direction) {
+    const rows = [...dom.gridBody.querySelectorAll("tr[data-id]")];
+    const current = state.selectedId ? state.rowById.get(state.selectedId) : null;
+    const index = current ? rows.indexOf(current) : -1;
+    const offset = steppedOffset(state.offset, direction, state.limit, state.total);
+    if (offset === state.offset) {
+      if (index >= 0) moveSelection(direction > 0 ? Infinity : -Infinity);
+      return;
+    }
+    state.selectOnPage = index >= 0 ? { offset, index } : null;
+    goToOffset(offset);
+  }
+
+  /** After turnPage: selects the row at the kept position once its page is drawn. */
+  function selectKeptRow() {
+    const kept = state.selectOnPage;
+    state.selectOnPage = null;
+    if (!kept || kept.offset !== state.offset) return;
+    const rows = dom.gridBody.querySelectorAll("tr[data-id]");
+    if (rows.length) selectRecord(rows[Math.min(kept.index, rows.length - 1)].dataset.id, { history: "replace", scroll: true });
   }
 
   function openInInspector(tr) {
@@ -1399,7 +1448,7 @@
     }
     menu.append(
       menuButton("Copy object ID", "copy-id", () => copyText(String(row.id))),
-      menuButton("Copy row as JSON", "copy-json", () => copyText(JSON.stringify({ id: row.id, entity: row.entity, attrs: row.attrs }, null, 2))),
+      menuButton("Copy row as JSON", "copy-json", () => copyText(recordJSON(row))),
     );
     openPopover("cell", menu, { x, y, returnFocus });
   }
@@ -1569,11 +1618,7 @@
   function refocusAfterFollow() {
     const pane = state.refocusPane;
     state.refocusPane = null;
-    if (!pane || !pane.isConnected) return;
-    const target = pane.querySelector(".rel-item[data-id], [data-id][tabindex='0']") || pane.querySelector(".pane-body");
-    if (!target) return;
-    if (target.tabIndex < 0 && !target.hasAttribute("tabindex")) target.tabIndex = -1;
-    target.focus({ preventScroll: false });
+    if (pane) window.CDBShared.focusWithin(pane.querySelector(".pane-body") || pane, ".rel-item[data-id], [data-id][tabindex='0']");
   }
 
   async function loadRecord() {
@@ -1704,12 +1749,28 @@
     return holder;
   }
 
+  /** A button that copies `text` when clicked (shared.js copyFrom marks whether it worked). */
+  function copyButton(id, label, text, title) {
+    const button = el("button", "copy-btn", label);
+    button.type = "button";
+    if (id) button.id = id;
+    button.dataset.copy = text;
+    button.title = visibleText(title);
+    return button;
+  }
+
   function renderDetail(record) {
     renderBreadcrumb(record);
     const frag = document.createDocumentFragment();
     frag.append(nameByControls(record));
     frag.append(el("h2", "detail-heading", nameOf(record)));
     frag.append(el("p", "detail-id", `${record.entity} · ${record.id}`));
+    // Copying from the detail pane: the object ID, the record as JSON (the same text as the grid's menu and the
+    // Inspector's buttons), and each value with the button beside it.
+    const copies = el("div", "detail-copy");
+    copies.append(copyButton("detail-copy-id", "Copy ID", String(record.id), "Copy the object ID"),
+      copyButton("detail-copy-json", "Copy as JSON", recordJSON(record), "Copy the record's attributes as JSON"));
+    frag.append(copies);
 
     const attributes = recordAttributes(record);
     const values = isPlainObject(record.attrs) ? record.attrs : {};
@@ -1722,12 +1783,26 @@
       dt.title = visibleText(attr.name);
       if (attr.type) dt.append(el("span", "attr-type", attr.type));
       const dd = el("dd");
-      paintValue(dd, values[attr.name], attr.type);
+      if (window.CDBShared.isLongValue(values[attr.name])) {
+        // A few lines, the length and "Show all" (the content viewer below shows it whole too).
+        dd.classList.add("has-long-value");
+        dd.append(window.CDBShared.longValue(values[attr.name], (text) => el("span", null, text)));
+      } else {
+        paintValue(dd, values[attr.name], attr.type);
+      }
       if (isBinary(values[attr.name])) window.CDBContent.lazySummary(dd, String(record.id), attr.name);
       else window.CDBContent.markURL(dd, values[attr.name], attr.type);
       const link = window.CDBContent.webLink(values[attr.name]);
       if (link) dd.append(" ", link);
       row.append(dt, dd);
+      const value = values[attr.name];
+      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+        // The stored value (a date's ISO text, a big integer's digits), never the rendering.
+        const copy = copyButton(null, "⧉", String(value), `Copy ${attr.name}`);
+        copy.classList.add("copy-value");
+        copy.setAttribute("aria-label", `Copy ${attr.name}`);
+        row.append(copy);
+      }
       list.append(row);
     }
     frag.append(list);
@@ -1738,11 +1813,14 @@
       const card = el("div", "rel-card");
       card.dataset.rel = rel.name;
       const head = el("div", "rel-card-head");
-      head.append(
-        el("span", "rel-name", rel.name),
-        el("span", "rel-dest", `→ ${rel.destination}${rel.toMany ? (rel.ordered ? " · ordered to-many" : " · to-many") : " · to-one"}`),
-        el("span", "count", rel.count),
-      );
+      // The destination is a link to its list, as in the Inspector.
+      const destination = el("a", "rel-destination-link", rel.destination);
+      destination.href = `/lab?${new URLSearchParams({ entity: rel.destination })}`;
+      destination.dataset.entity = rel.destination;
+      destination.title = visibleText(`Browse every ${rel.destination}`);
+      const dest = el("span", "rel-dest", "→ ");
+      dest.append(destination, rel.toMany ? (rel.ordered ? " · ordered to-many" : " · to-many") : " · to-one");
+      head.append(el("span", "rel-name", rel.name), dest, el("span", "count", formatCount(rel.count)));
       card.append(head);
       const items = Array.isArray(rel.items) ? rel.items : [];
       for (const item of items.slice(0, DETAIL_REL_PREVIEW)) card.append(relatedItem("div", "rel-item", item, rel.destination));
@@ -1763,7 +1841,7 @@
   function renderRelationships(record) {
     const relationships = Array.isArray(record.relationships) ? record.relationships : [];
     const options = relationships.map((rel) => {
-      const option = el("option", null, `${rel.name} → ${rel.destination} (${rel.count})`);
+      const option = el("option", null, `${rel.name} → ${rel.destination} (${formatCount(rel.count)})`);
       option.value = rel.name;
       return option;
     });
@@ -1909,12 +1987,12 @@
       const pre = el("pre", "cv-json");
       renderJSONInto(pre, value, asJSON);
       view.append(pre);
-      meta = `${attr.type} · JSON · ${value.length} chars`;
+      meta = `${attr.type} · JSON · ${formatCount(value.length)} chars`;
     } else if (typeof value === "string" && (attr.type === "String" || attr.type === "URI" || !attr.type)) {
       const pre = el("pre", "cv-text", value);
       view.append(pre);
       if (value === "") view.append(el("div", "cv-note", "(empty string)"));
-      meta = `${attr.type || "text"} · ${value.length} chars`;
+      meta = `${attr.type || "text"} · ${formatCount(value.length)} chars`;
     } else {
       const box = el("div", "cv-value");
       paintValue(box, value, attr.type);
@@ -1922,7 +2000,7 @@
       if (isBinary(value)) {
         // What is inside: the kind's viewer, a hex view paged with Range requests, and a download.
         view.replaceChildren(window.CDBContent.viewer(String(record.id), name, Number.isFinite(value.bytes) ? value.bytes : 0));
-        meta = `${attr.type}${attr.transformer ? ` (${attr.transformer})` : ""} · ${value.bytes} bytes`;
+        meta = `${attr.type}${attr.transformer ? ` (${attr.transformer})` : ""} · ${formatCount(value.bytes)} bytes`;
       }
     }
     dom.contentMeta.textContent = meta;
@@ -2044,6 +2122,16 @@
     dom.contentSelect.addEventListener("change", () => {
       if (state.record) state.contentChoice.set(state.record.entity, dom.contentSelect.value);
       renderContentValue();
+    });
+    dom.detailContent.addEventListener("click", (event) => {
+      const copy = event.target.closest("button.copy-btn[data-copy]");
+      if (copy) window.CDBShared.copyFrom(copy);
+      const destination = event.target.closest("a.rel-destination-link");
+      // A plain click shows the destination's list here; with a modifier the browser opens the link.
+      if (!destination || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      selectEntity(destination.dataset.entity);
+      if (event.detail === 0) dom.gridScroll.focus(); // from the keyboard: focus goes with the view
     });
     for (const container of [dom.relList, dom.detailContent]) {
       container.addEventListener("click", onRelatedActivate);
@@ -2259,8 +2347,15 @@
     wireRecordPanes();
     state.dateZone = readDateZone();
     wireDateZoneSelect(dom.dateZone, onDateZoneChange);
-    dom.entityList.addEventListener("click", onSidebarActivate);
-    dom.entityList.addEventListener("keydown", onSidebarActivate);
+    dom.entityList.addEventListener("click", onSidebarClick);
+    // One tab stop: arrow keys, Home and End show the next entity (as in the Inspector).
+    dom.entityList.addEventListener("keydown", (event) => window.CDBShared.onEntityListKey(event, dom.entityList, state.entity, selectEntity));
+    dom.hideEmpty.checked = readHideEmpty();
+    dom.entityFilter.addEventListener("input", renderSidebar);
+    dom.hideEmpty.addEventListener("change", () => {
+      writeHideEmpty(dom.hideEmpty.checked);
+      renderSidebar();
+    });
     document.addEventListener("keydown", onDocumentKeyDown);
     window.addEventListener("click", (event) => {
       if (swallowClick) {

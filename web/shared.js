@@ -25,7 +25,45 @@
  *   displayChoices(store, entity), setDisplayChoices(store, entity, names), displayName(attrs, names, fallback)
  *                          the "Name by" choice of both views: one or several String attributes whose non-empty
  *                          values, joined by a space, name a record (else the server's summary)
+ *   showScope(node, relatedTo, via, storeKey)
+ *                          the "related to" chip's text: "Related to Émile Zola (Author) through books" — the record's
+ *                          name (its "Name by" choice, else its summary) once /api/object answers (fetched once per
+ *                          record), "Related to Author p2 through books" until then
  *   copyText(text)         copies text (Clipboard API, or a selected textarea on plain http); resolves to success
+ *   copyFrom(button)       a copy button's click: copies its data-copy and says whether it worked (data-copied,
+ *                          .is-copied for a moment)
+ *   focusWithin(pane, selector)
+ *                          after a relationship was followed from the keyboard: focuses the first `selector` in
+ *                          the pane (the followed record's related items), else the pane, never the page
+ *   recordJSON(record)     what "Copy as JSON" / "Copy row as JSON" copy in both views: {id, entity, attrs}, indented
+ *
+ *   formatCount(n)         a count grouped by the browser's locale ("1,000,000")
+ *   lastPageOffset(total, limit), steppedOffset(offset, direction, limit, total), pageOffsetOf(text, limit, total)
+ *                          paging both views share: the last page's offset; one page forward (+1) or back (-1),
+ *                          kept within the first and last pages; the offset a typed page number asks for ("3",
+ *                          "1,204"), clamped to the last page, or null when the text is not a page number
+ *   wirePageInput(input, paging, go)
+ *                          a go-to-page box: Enter calls go(offset) for the typed page (paging() gives {limit,
+ *                          total}, or null before the first page); text that is no page number is reported on it
+ *   LONG_VALUE_CHARS, isLongValue(value), longValue(value, render)
+ *                          a string over 2,000 characters in a detail pane: its start, cut by height too (a few
+ *                          lines, tokens.css .long-value), "N characters" and a Show all / Show less button; shown
+ *                          whole it scrolls inside a box of at most 60% of the window, never making the pane
+ *                          188,000 px tall. render(text) makes the node for a piece of text (the view's own style)
+ *   showModelLine(node, model)
+ *                          where the model came from (/api/health's `model`), said the same way in both views:
+ *                          node gets the text, a title, data-source and .is-warning when guessed from the tables
+ *
+ *   HIDE_EMPTY_KEY         localStorage "cdb.hideEmpty" = "1" | "0": the sidebars' "Hide empty" (one choice, both views)
+ *   readHideEmpty(), writeHideEmpty(on)
+ *   entityTree(entities)   [{entity, depth}]: roots by name, each followed by its sub-entities (depth-first)
+ *   shownEntities(entities, {filter, hideEmpty, selected})
+ *                          the tree without what the filter box and "Hide empty" leave out (the selected entity
+ *                          always stays, so the list never hides where you are)
+ *   entityTitle(entity)    the sidebar item's tooltip: full name, parent, abstract
+ *   onEntityListKey(event, list, current, select)
+ *                          a sidebar list is one tab stop: ArrowUp/ArrowDown/Home/End in it call select(name) of
+ *                          the next entity (the items are list's children, with data-entity) and scroll it in
  *
  * Copying a value (the Inspector's copy buttons) always copies the original string, never this rendering.
  */
@@ -277,6 +315,25 @@
     return copied;
   }
 
+  async function copyFrom(button) {
+    const copied = await copyText(button.dataset.copy || '');
+    button.dataset.copied = copied ? 'true' : 'false';
+    button.classList.toggle('is-copied', copied);
+    window.setTimeout(() => button.classList.remove('is-copied'), 1200);
+    return copied;
+  }
+
+  function focusWithin(pane, selector) {
+    if (!pane || !pane.isConnected) return;
+    const target = pane.querySelector(selector) || pane;
+    if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.tabIndex = -1;
+    target.focus({ preventScroll: false });
+  }
+
+  function recordJSON(record) {
+    return JSON.stringify({ id: record.id, entity: record.entity, attrs: record.attrs }, null, 2);
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Names of records: the attributes the user picked per entity and store ("Name by")
   // ---------------------------------------------------------------------------------------------
@@ -322,6 +379,36 @@
   }
 
   // ---------------------------------------------------------------------------------------------
+  // The "related to" chip of a list restricted to what one record reaches (both views)
+  // ---------------------------------------------------------------------------------------------
+
+  /** relatedTo id -> Promise of its /api/object answer (null when it failed: asked again next time). */
+  const scopeRecords = new Map();
+
+  function showScope(node, relatedTo, via, storeKey) {
+    const label = (name) => `Related to ${name} through ${via || '?'}`;
+    const match = /\/([^/]+)\/(p\d+)$/.exec(relatedTo);
+    setVisibleText(node, label(match ? `${match[1]} ${match[2]}` : relatedTo));
+    node.dataset.relatedTo = relatedTo;
+    let answer = scopeRecords.get(relatedTo);
+    if (!answer) {
+      answer = fetch(apiPath('/api/object', { id: relatedTo }), { cache: 'no-store', credentials: 'same-origin' })
+        .then((response) => (response.ok ? response.json() : null))
+        .catch(() => null);
+      scopeRecords.set(relatedTo, answer);
+    }
+    answer.then((record) => {
+      if (!record || typeof record !== 'object') {
+        scopeRecords.delete(relatedTo);
+        return;
+      }
+      if (node.dataset.relatedTo !== relatedTo) return; // the chip shows another scope by now
+      const name = displayName(record.attrs, displayChoices(storeKey, record.entity), record.summary || record.id);
+      setVisibleText(node, label(`${name} (${record.entity})`));
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // DOM and URL plumbing every module uses
   // ---------------------------------------------------------------------------------------------
 
@@ -362,6 +449,190 @@
     return badge;
   }
 
+
+  // ---------------------------------------------------------------------------------------------
+  // Counts and paging (both views)
+  // ---------------------------------------------------------------------------------------------
+
+  /** A count grouped by the browser's locale (1,000,000). */
+  function formatCount(n) {
+    return Number.isFinite(n) ? n.toLocaleString() : String(n ?? '');
+  }
+
+  function lastPageOffset(total, limit) {
+    return total > 0 && limit > 0 ? Math.floor((total - 1) / limit) * limit : 0;
+  }
+
+  /** One page forward or back, never before the first page nor past the last one. */
+  function steppedOffset(offset, direction, limit, total) {
+    return Math.max(0, Math.min(offset + direction * limit, lastPageOffset(total, limit)));
+  }
+
+  /** "3" → the third page's offset; group separators and spaces are ignored ("1,204", "1 204"). */
+  function pageOffsetOf(text, limit, total) {
+    const digits = String(text).replace(/[\s,.’'\u00A0\u202F]/g, '');
+    if (!/^\d{1,15}$/.test(digits)) return null;
+    const number = Number(digits);
+    if (number < 1) return null;
+    return Math.min((number - 1) * limit, lastPageOffset(total, limit));
+  }
+
+  function wirePageInput(input, paging, go) {
+    input.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter') return;
+      const now = paging();
+      const offset = now ? pageOffsetOf(input.value, now.limit, now.total) : null;
+      if (offset === null) {
+        input.setCustomValidity('Type a page number');
+        input.reportValidity();
+        return;
+      }
+      input.setCustomValidity('');
+      input.value = '';
+      go(offset);
+    });
+    input.addEventListener('input', () => input.setCustomValidity(''));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Long values in a detail pane (both views)
+  // ---------------------------------------------------------------------------------------------
+
+  const LONG_VALUE_CHARS = 2000;
+
+  function isLongValue(value) {
+    return typeof value === 'string' && value.length > LONG_VALUE_CHARS;
+  }
+
+  function longValue(value, render) {
+    const holder = el('div', 'long-value is-clamped');
+    holder.dataset.length = String(value.length);
+    const text = el('div', 'long-value-text');
+    text.append(render(value.slice(0, LONG_VALUE_CHARS)));
+    const button = el('button', 'show-all-value', 'Show all');
+    button.type = 'button';
+    button.setAttribute('aria-expanded', 'false');
+    button.addEventListener('click', () => {
+      const opening = holder.classList.contains('is-clamped');
+      text.replaceChildren(render(opening ? value : value.slice(0, LONG_VALUE_CHARS)));
+      text.scrollTop = 0;
+      holder.classList.toggle('is-clamped', !opening);
+      holder.classList.toggle('is-open', opening);
+      button.textContent = opening ? 'Show less' : 'Show all';
+      button.setAttribute('aria-expanded', String(opening));
+    });
+    const bar = el('div', 'long-value-bar');
+    bar.append(el('span', 'long-value-count', `${formatCount(value.length)} characters`), button);
+    holder.append(text, bar);
+    return holder;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Where the model came from (both views)
+  // ---------------------------------------------------------------------------------------------
+
+  /** Says where the model came from (/api/health's `model`); a model guessed from the tables gets a warning. */
+  function showModelLine(node, model) {
+    if (!model || typeof model.source !== 'string') {
+      node.hidden = true;
+      return;
+    }
+    const name = typeof model.name === 'string' && model.name ? ` “${model.name}”` : '';
+    const texts = {
+      file: `Model: ${model.path || 'the named file'}${name}`,
+      'store-cache': `Model: the store's cached model${name}`,
+      inferred: '⚠ Model guessed from the tables: names and types may differ from the app’s',
+      live: 'Model: the app’s own',
+    };
+    setVisibleText(node, texts[model.source] || `Model: ${model.source}`);
+    node.title = model.source === 'inferred'
+      ? 'No model file was given and the store holds no cached model, so entities and attributes were read from the table layout. Pass --model to use the app’s .xcdatamodeld.'
+      : visibleText(node.textContent);
+    node.dataset.source = model.source;
+    node.classList.toggle('is-warning', model.source === 'inferred');
+    node.hidden = false;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The entity sidebar (both views): tree, filter, "Hide empty", one tab stop with arrow keys
+  // ---------------------------------------------------------------------------------------------
+
+  const HIDE_EMPTY_KEY = 'cdb.hideEmpty';
+
+  function readHideEmpty() {
+    try {
+      return window.localStorage.getItem(HIDE_EMPTY_KEY) === '1';
+    } catch (_) {
+      return false;
+    }
+  }
+
+  function writeHideEmpty(on) {
+    try {
+      window.localStorage.setItem(HIDE_EMPTY_KEY, on ? '1' : '0');
+    } catch (_) {
+      // Storage may be unavailable; the choice then lasts for this page.
+    }
+  }
+
+  /** Entities in tree order: roots by name, each followed by its sub-entities by name (depth-first). */
+  function entityTree(entities) {
+    const children = new Map();
+    const known = new Set(entities.map((e) => e.name));
+    for (const entity of entities) {
+      const parent = entity.parent && known.has(entity.parent) ? entity.parent : '';
+      if (!children.has(parent)) children.set(parent, []);
+      children.get(parent).push(entity);
+    }
+    const ordered = [];
+    const visit = (parent, depth) => {
+      for (const entity of (children.get(parent) || []).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        ordered.push({ entity, depth });
+        if (depth < 16) visit(entity.name, depth + 1); // a cycle in a malformed answer stops here
+      }
+    };
+    visit('', 0);
+    return ordered;
+  }
+
+  /** The tree as the sidebar shows it: names containing the filter text (any case), empty entities left out
+   *  with hideEmpty, except the selected one. */
+  function shownEntities(entities, { filter = '', hideEmpty = false, selected = null } = {}) {
+    const needle = filter.trim().toLowerCase();
+    return entityTree(entities).filter(({ entity }) => (!needle || entity.name.toLowerCase().includes(needle))
+      && !(hideEmpty && entity.count === 0 && entity.name !== selected));
+  }
+
+  /** "CDCartItem, a sub-entity of CDCart, abstract: lists its sub-entities’ records": the full name, always. */
+  function entityTitle(entity) {
+    return [entity.name, entity.parent ? `a sub-entity of ${entity.parent}` : '',
+      entity.abstract ? 'abstract: lists its sub-entities’ records' : ''].filter(Boolean).join(', ');
+  }
+
+  /** The entity ArrowDown/ArrowUp/Home/End move to from `current` (null: not a move, or nowhere to go). */
+  function entityListStep(event, names, current) {
+    if (!names.length || event.altKey || event.ctrlKey || event.metaKey) return null;
+    const index = names.indexOf(current);
+    let next;
+    switch (event.key) {
+      case 'ArrowDown': next = index < 0 ? 0 : Math.min(names.length - 1, index + 1); break;
+      case 'ArrowUp': next = index < 0 ? names.length - 1 : Math.max(0, index - 1); break;
+      case 'Home': next = 0; break;
+      case 'End': next = names.length - 1; break;
+      default: return null;
+    }
+    event.preventDefault();
+    return next === index ? null : names[next];
+  }
+
+  function onEntityListKey(event, list, current, select) {
+    const items = [...list.children];
+    const next = entityListStep(event, items.map((li) => li.dataset.entity), current);
+    if (!next) return;
+    select(next);
+    items.find((li) => li.dataset.entity === next).scrollIntoView({ block: 'nearest' });
+  }
+
   window.CDBShared = Object.freeze({
     el,
     apiPath,
@@ -371,7 +642,27 @@
     displayChoices,
     setDisplayChoices,
     displayName,
+    showScope,
     copyText,
+    copyFrom,
+    recordJSON,
+    focusWithin,
+    formatCount,
+    lastPageOffset,
+    steppedOffset,
+    pageOffsetOf,
+    wirePageInput,
+    LONG_VALUE_CHARS,
+    isLongValue,
+    longValue,
+    showModelLine,
+    HIDE_EMPTY_KEY,
+    readHideEmpty,
+    writeHideEmpty,
+    entityTree,
+    shownEntities,
+    entityTitle,
+    onEntityListKey,
     INVISIBLE_CHARACTERS,
     setVisibleText,
     visibleText,

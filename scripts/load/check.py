@@ -19,6 +19,10 @@ Two more phases, each against its own browser-demo, check what keeps the owner s
   600 connections without it, from three other loopback addresses, are held open (half re-send ``GET /`` every
   second, half stay silent) and reopened whenever the server closes them, while the owner, with the token, must
   get a 200 for every one of its requests;
+* event streams: 50 browser tabs' ``/api/events`` streams (from five loopback addresses) are held open while the
+  same request mix runs over 64 more connections: every request must succeed, every stream must stay open and
+  memory must stay flat; before any stream opens, the server must use no CPU (it polls the store only while
+  someone listens);
 * abandoned searches: on a generated 200,000-book store, eight slow searches (Hangul, outside the search's fast
   path, about a second each) are sent and their connections closed at once; ``/api/entities`` must then answer
   within a second, because the server cancels a request whose client left and the store stops its query.
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import resource
 import subprocess
@@ -235,6 +240,46 @@ async def lockout_free_search(port: int) -> None:
         raise Failure(f"search: status {status}: {body[:120]!r}")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of the process so far (/proc/<pid>/stat, fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def open_event_stream(port: int, source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A tab's /api/events: 200, text/event-stream, and its first line (`retry:`) received."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    writer.write(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    await writer.drain()
+    head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+    if not head.startswith("HTTP/1.1 200") or "text/event-stream" not in head:
+        raise Failure(f"event stream from {source}: {head.splitlines()[0]!r}")
+    await reader.readuntil(b"retry:")
+    return reader, writer
+
+
+async def event_streams_phase(port: int, streams: int, connections: int, requests: int, timeout: float,
+                              pid: int) -> dict:
+    sources = [f"127.0.1.{10 + i}" for i in range(5)]
+    opened = [await open_event_stream(port, sources[i % len(sources)]) for i in range(streams)]
+    await asyncio.sleep(0.5)
+    before = rss_kib(pid)
+    stats = await run(port, connections, requests, timeout)
+    await asyncio.sleep(0.5)
+    after = rss_kib(pid)
+    closed = 0
+    for reader, writer in opened:
+        # Still open: nothing read says the stream ended (a heartbeat may have arrived meanwhile).
+        try:
+            await asyncio.wait_for(reader.read(65536), 0.01)
+        except asyncio.TimeoutError:
+            pass
+        if reader.at_eof():
+            closed += 1
+        writer.close()
+    return {"stats": stats, "before": before, "after": after, "closed": closed}
+
+
 async def abandoned_searches_phase(port: int, searches: int) -> float:
     for index in range(searches):
         needle = chr(0xD55C + index * 7)  # a different Hangul syllable each time: nothing cached helps
@@ -265,6 +310,7 @@ def main() -> int:
     parser.add_argument("--margin-mib", type=float, default=16)
     parser.add_argument("--timeout", type=float, default=300, help="seconds allowed for each phase")
     parser.add_argument("--unauthenticated", type=int, default=600, help="connections without the token")
+    parser.add_argument("--event-streams", type=int, default=50, help="open /api/events streams in their phase")
     args = parser.parse_args()
     if args.requests < args.connections:
         parser.error("--requests must be at least --connections")
@@ -301,6 +347,39 @@ def main() -> int:
         failures.append(f"memory grew by {growth:.1f} MiB")
     if not alive:
         failures.append("browser-demo exited during the run")
+
+    # Event streams: open tabs must not cost the others anything; nobody listening must cost nothing.
+    process, port = start_demo(Path(args.binary))
+    try:
+        time.sleep(0.5)
+        idle_before = cpu_seconds(process.pid)
+        time.sleep(3)
+        idle = cpu_seconds(process.pid) - idle_before
+        events = asyncio.run(asyncio.wait_for(
+            event_streams_phase(port, args.event_streams, 64, args.requests // 4, args.timeout, process.pid),
+            args.timeout))
+        alive = process.poll() is None
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    stream_stats = events["stats"]
+    stream_growth = (events["after"] - events["before"]) / 1024
+    print(f"load check: event streams: server CPU with nobody listening {idle * 1000:.0f} ms over 3 s (allowed 30 ms); "
+          f"{args.event_streams} streams open, {stream_stats['ok']} ok / {stream_stats['failed']} failed requests over "
+          f"64 more connections, {events['closed']} streams cut, memory {events['before'] / 1024:.1f} → "
+          f"{events['after'] / 1024:.1f} MiB ({stream_growth:+.1f} MiB)")
+    for error in stream_stats["errors"]:
+        print(f"  {error}")
+    if idle > 0.03:
+        failures.append(f"the server used {idle * 1000:.0f} ms of CPU in 3 s with nobody listening")
+    if stream_stats["failed"] or stream_stats["ok"] != args.requests // 4:
+        failures.append(f"{stream_stats['failed']} requests failed while {args.event_streams} event streams were open")
+    if events["closed"]:
+        failures.append(f"{events['closed']} event streams were cut during the run")
+    if stream_growth > args.margin_mib:
+        failures.append(f"memory grew by {stream_growth:.1f} MiB with event streams open")
+    if not alive:
+        failures.append("browser-demo exited during the event-stream phase")
 
     # Lock-out: no token, many connections, a small descriptor limit; the owner must be served throughout.
     process, port = start_demo(Path(args.binary), "--token", TOKEN, descriptor_limit=256)

@@ -22,7 +22,9 @@ Fixtures
 ``driver`` (function)
     A fresh headless Chromium WebDriver (``--headless=new --no-sandbox --window-size=1400,900``) with a clean
     profile, downloads allowed into ``download_dir``, and the browser console captured (see ``console_errors``).
-    A failing test leaves ``artifacts/screenshots/FAILED-<test>.png`` behind.
+    A failing test leaves ``artifacts/screenshots/FAILED-<test>.png`` behind (those of earlier runs are removed when
+    a run starts). Every passing test of the files in ``EVIDENCE_MODULES`` saves ``<file>-<test>.png`` there too: the
+    screenshots reviewers look at. ``artifacts/`` is not in git: run the suite to get them.
 ``download_dir`` (function)
     ``pathlib.Path`` of the temp folder the driver downloads into.
 ``wait_for`` (session)
@@ -33,6 +35,9 @@ Fixtures
     ``wait_css(driver, css, timeout=10, visible=True) -> WebElement``: the first element matching ``css``.
 ``screenshot`` (session)
     ``screenshot(driver, name) -> Path``: saves ``artifacts/screenshots/<name>.png`` at the repository root.
+``abstract_store`` (session)
+    ``(base URL, api)`` of a browser-demo serving a synthetic store with a relationship into an abstract entity
+    (Folder → childCollections → GenericAlbum ⊃ Album, SmartAlbum; ``abstract_store.py``).
 ``console_errors`` (session)
     ``console_errors(driver, ignore=("Failed to load resource",)) -> list[str]``: SEVERE browser-console entries
     since the last call (JavaScript errors, uncaught rejections). Network 4xx/5xx lines are ignored by default.
@@ -192,15 +197,16 @@ class _StoreServers:
         self._folders.append(folder)
         return Path(folder)
 
-    def start(self, store_args: list[str]) -> str:
-        """Starts browser-demo with ``store_args`` (and the web root, as ``server`` does); returns its base URL."""
+    def serve(self, store: Path, extra: list[str]) -> tuple[str, "_Api"]:
+        """Starts browser-demo on ``store`` (with the UI from web/ unless CDB_WEB_ROOT says otherwise, as ``server``
+        does); returns its base URL and an ``api`` for it."""
         web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
-        args = [*store_args, *([] if web_root == "embedded" else ["--web-root", web_root])]
+        args = ["--store", str(store), *extra, *([] if web_root == "embedded" else ["--web-root", web_root])]
         demo = _DemoServer(_browser_demo_binary(), args)
         self._servers.append(demo)
         base = demo.wait_for_url(SERVER_START_TIMEOUT)
         _wait_until_healthy(base, 10)
-        return base
+        return base, _Api(base)
 
     def close(self) -> None:
         for demo in self._servers:
@@ -231,8 +237,7 @@ def store_server():
         for suffix in ("", "-wal", "-shm"):
             if Path(str(source) + suffix).exists():
                 shutil.copyfile(str(source) + suffix, str(target) + suffix)
-        base = servers.start(["--store", str(target), *(extra or [])])
-        started[relative] = (base, _Api(base))
+        started[relative] = servers.serve(target, extra or [])
         return started[relative]
 
     yield serve
@@ -256,12 +261,26 @@ def synthetic_server():
         if name in started:
             return started[name]
         store, model, keys = synthetic_store.build(servers.folder("cdb-ui-synthetic-"), inline, external)
-        base = servers.start(["--store", str(store), "--model", str(model)])
-        started[name] = (base, _Api(base), {value: synthetic_store.object_id(key) for value, key in keys.items()})
+        base, api = servers.serve(store, ["--model", str(model)])
+        started[name] = (base, api, {value: synthetic_store.object_id(key) for value, key in keys.items()})
         return started[name]
 
     yield serve
     servers.close()
+
+
+@pytest.fixture(scope="session")
+def abstract_store():
+    """(base URL, api) of a browser-demo serving a store written here (abstract_store.py): Folder → childCollections
+    → the abstract GenericAlbum, whose records are Albums and SmartAlbums, as in Photos. Needs no fixtures."""
+    from abstract_store import build
+
+    servers = _StoreServers()
+    try:
+        store, model = build(servers.folder("cdb-ui-abstract-"))
+        yield servers.serve(store, ["--model", str(model)])
+    finally:
+        servers.close()
 
 
 class _Api:
@@ -359,7 +378,13 @@ def driver(download_dir):
 
 #: Test files whose every passing test saves a screenshot of where it ended (artifacts/screenshots/<file>-<test>.png).
 EVIDENCE_MODULES = {"test_inspector_walking", "test_lab_walking", "test_everyday_moves", "test_content_viewers",
-                    "test_shared_display", "test_exports", "test_query_drawer", "test_live"}
+                    "test_shared_display", "test_exports", "test_query_drawer", "test_live", "test_swiftdata_store"}
+
+
+def pytest_sessionstart(session):
+    """A run starts without the failure screenshots of earlier runs, so every FAILED-*.png is this run's."""
+    for stale in SCREENSHOT_DIR.glob("FAILED-*.png"):
+        stale.unlink(missing_ok=True)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -209,3 +209,178 @@ def test_inspector_list_rows_copy_from_a_context_menu(driver, server, api, wait_
     driver.find_element(By.CSS_SELECTOR, '#row-menu [data-action="copy-json"]').click()
     wait_for(driver, lambda d: f'"id": "{row["id"]}"' in (d.execute_script("return window.__copied.at(-1)") or ""),
              message="the row as JSON")
+
+
+#: Records what would reach the clipboard (headless Chromium has no clipboard to read back).
+RECORD_CLIPBOARD = "window.__copied = []; navigator.clipboard.writeText = async (t) => { window.__copied.push(t); };"
+
+
+def test_the_lab_detail_pane_copies_the_id_the_record_and_each_value(driver, server, api, wait_for, screenshot):
+    import json
+
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    row = next(r for r in api("/api/entities/Book", limit=20)["rows"] if r["attrs"].get("publishedAt"))
+    record = api("/api/object", id=row["id"])
+    open_lab(driver, server, wait_for, entity="Book", id=row["id"])
+    wait_detail(wait_for, driver, row["id"])
+    driver.execute_script(RECORD_CLIPBOARD)
+    copied = lambda d: d.execute_script("return window.__copied.at(-1)")  # noqa: E731
+
+    button = driver.find_element(By.ID, "detail-copy-id")
+    button.click()
+    wait_for(driver, lambda d: copied(d) == row["id"], message="the object ID copied")
+    wait_for(driver, lambda d: button.get_attribute("data-copied") == "true", message="the button says so")
+    driver.find_element(By.ID, "detail-copy-json").click()
+    wait_for(driver, lambda d: (copied(d) or "").startswith("{"), message="the record as JSON")
+    assert json.loads(copied(driver)) == {"id": record["id"], "entity": record["entity"], "attrs": record["attrs"]}
+
+    # Each value: the stored value, not its rendering (a date's ISO text, a number's digits).
+    for name in ("title", "pageCount", "publishedAt"):
+        attr_row = driver.find_element(By.CSS_SELECTOR, f'#detail-content .attr-row[data-attr="{name}"]')
+        ActionChains(driver).move_to_element(attr_row).perform()
+        if name == "title":
+            screenshot(driver, "lab-detail-copy")
+        attr_row.find_element(By.CSS_SELECTOR, "button.copy-value").click()
+        wait_for(driver, lambda d: copied(d) == str(record["attrs"][name]), message=f"{name} copied")
+    # A null or binary value has nothing to copy.
+    assert not driver.find_elements(By.CSS_SELECTOR, '#detail-content .attr-row[data-attr="cover"] button.copy-value')
+
+
+def test_ctrl_c_on_the_inspectors_selected_row_copies_its_id(driver, server, api, wait_for):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    rows = api("/api/entities/Book", limit=3)["rows"]
+    driver.get(make_url(server, entity="Book"))
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#record-list .record-row[data-id="{rows[1]["id"]}"]'), message="rows")
+    driver.execute_script(RECORD_CLIPBOARD)
+    driver.find_element(By.CSS_SELECTOR, f'#record-list .record-row[data-id="{rows[1]["id"]}"]').click()
+    wait_for(driver, lambda d: detail_id(d) == rows[1]["id"], message="the row selected")
+    driver.find_element(By.ID, "record-list").send_keys(Keys.CONTROL, "c")
+    wait_for(driver, lambda d: d.execute_script("return window.__copied.at(-1)") == rows[1]["id"], message="Ctrl+C: the ID")
+    # The keyboard walk goes on and Ctrl+C follows the selection.
+    driver.find_element(By.ID, "record-list").send_keys(Keys.ARROW_DOWN)
+    wait_for(driver, lambda d: detail_id(d) == rows[2]["id"], message="the next row")
+    driver.find_element(By.ID, "record-list").send_keys(Keys.CONTROL, "c")
+    wait_for(driver, lambda d: d.execute_script("return window.__copied.at(-1)") == rows[2]["id"], message="Ctrl+C again")
+
+
+def test_enter_on_a_relationship_keeps_focus_in_the_inspectors_panes(driver, server, api, wait_for):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    book = next(r for r in api("/api/entities/Book")["rows"] if r["entity"] == "Book")
+    author_id = next(rel for rel in api("/api/object", id=book["id"])["relationships"] if rel["name"] == "author")["items"][0]["id"]
+    driver.get(make_url(server, entity="Book", id=book["id"]))
+    wait_for(driver, lambda d: detail_id(d) == book["id"], message="the book's detail")
+    link = driver.find_element(By.CSS_SELECTOR, f'#detail .rel-block[data-rel="author"] a.rel-item[data-id="{author_id}"]')
+    driver.execute_script("arguments[0].focus()", link)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(driver, lambda d: detail_id(d) == author_id, message="the followed author")
+    # Focus is on the followed record's first related item, in the detail pane, not on the page.
+    wait_for(driver, lambda d: d.execute_script(
+        "const a = document.activeElement; return !!a.closest('#detail-pane') && a.matches('a.rel-item');"),
+        message="focus on the author's first related record")
+    # Enter again walks on from there, by keyboard only.
+    first = driver.switch_to.active_element.get_attribute("data-id")
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(driver, lambda d: detail_id(d) == first, message="the next record, by keyboard")
+    wait_for(driver, lambda d: d.execute_script("return !!document.activeElement.closest('#detail-pane')"),
+             message="focus still in the detail pane")
+    # "Show all in the list" by Enter: focus goes to the list it opened.
+    driver.get(make_url(server, entity="Author", id=author_id))
+    wait_for(driver, lambda d: detail_id(d) == author_id, message="the author")
+    show_all = driver.find_element(By.CSS_SELECTOR, '#detail .rel-block[data-rel="books"] a.rel-show-all')
+    driver.execute_script("arguments[0].focus()", show_all)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "record-list", message="focus in the list")
+
+
+#: The long value's parts in a detail pane: its height, the shown text's length, the count and the button.
+JS_LONG_VALUE = """
+const holder = document.querySelector(arguments[0] + ' .long-value');
+if (!holder) return null;
+const row = holder.closest(arguments[1]);
+return {rowHeight: row.getBoundingClientRect().height, window: window.innerHeight,
+        shown: holder.querySelector('.long-value-text').textContent.length,
+        textHeight: holder.querySelector('.long-value-text').getBoundingClientRect().height,
+        count: holder.querySelector('.long-value-count').textContent,
+        button: holder.querySelector('button.show-all-value').textContent,
+        clamped: holder.classList.contains('is-clamped')};"""
+
+
+def test_a_long_value_is_clamped_with_its_length_and_show_all_in_both_views(driver, wait_for, abstract_store, screenshot):
+    from selenium.webdriver.common.by import By
+    from test_lab import pane_state
+
+    base, api = abstract_store
+    trips = next(r for r in api("/api/entities/Folder")["rows"] if r["summary"] == "Trips")
+    notes = api("/api/object", id=trips["id"])["attrs"]["notes"]
+    assert len(notes) == 187_008
+
+    def check(cell, row_css, show_all):
+        clamped = wait_for(driver, lambda d: d.execute_script(JS_LONG_VALUE, cell, row_css), message="the clamped value")
+        # A few lines and the length: the row is short, not 188,000 px tall.
+        assert clamped["clamped"] and clamped["count"] == "187,008 characters" and clamped["button"] == "Show all", clamped
+        assert clamped["shown"] <= 2000 and clamped["rowHeight"] < 200, clamped
+        show_all().click()
+        opened = wait_for(driver, lambda d: (lambda v: v if v and not v["clamped"] else None)(d.execute_script(JS_LONG_VALUE, cell, row_css)),
+                          message="the whole value")
+        # Whole, in a box that scrolls: the row stays within the window.
+        assert opened["shown"] == len(notes) and opened["button"] == "Show less", opened
+        assert opened["textHeight"] <= opened["window"] * 0.6 + 2 and opened["rowHeight"] < opened["window"], opened
+        show_all().click()
+        wait_for(driver, lambda d: d.execute_script(JS_LONG_VALUE, cell, row_css)["clamped"], message="clamped again")
+
+    driver.get(make_url(base, entity="Folder", id=trips["id"]))
+    wait_for(driver, lambda d: detail_id(d) == trips["id"], message="the Inspector's detail")
+    cell = '#attr-table tr.attr-row[data-attr="notes"] td.attr-value'
+    check(cell, "tr", lambda: driver.find_element(By.CSS_SELECTOR, f"{cell} button.show-all-value"))
+    assert driver.find_element(By.CSS_SELECTOR, f"{cell} button.copy-value").get_attribute("data-copy") == notes
+    screenshot(driver, "long-value-inspector")
+
+    driver.get(lab_url(base, entity="Folder", id=trips["id"]))
+    wait_detail(wait_for, driver, trips["id"])
+    wait_for(driver, lambda d: pane_state(d, "pane-grid") == "ready", message="the grid")
+    dd = '#detail-content .attr-row[data-attr="notes"] dd'
+    check(dd, ".attr-row", lambda: driver.find_element(By.CSS_SELECTOR, f"{dd} button.show-all-value"))
+    assert driver.find_element(By.CSS_SELECTOR, '#detail-content .attr-row[data-attr="notes"] button.copy-value').get_attribute("data-copy") == notes
+    # The grid's cell shows the start of it, one line.
+    shown = driver.execute_script("""const td = document.querySelector('#grid-body tr[data-id="' + arguments[0] + '"] td[data-col="notes"]');
+        return {length: td.textContent.length, height: td.getBoundingClientRect().height, title: td.title};""", trips["id"])
+    assert shown["length"] <= 501 and shown["height"] < 40 and shown["title"].startswith("187,008 characters"), shown
+    screenshot(driver, "long-value-lab")
+
+
+def test_relationship_destinations_are_links_and_sub_entity_rows_say_their_entity(driver, server, api, wait_for, screenshot):
+    from selenium.webdriver.common.by import By
+    from test_inspector import selected_entity
+    from test_lab import pane_state, query_of
+
+    book = next(r for r in api("/api/entities/Book")["rows"] if r["entity"] == "Book")
+    # The Inspector: "→ Author" is a link to the Author list (a real href, so a new tab works too).
+    driver.get(make_url(server, entity="Book", id=book["id"]))
+    wait_for(driver, lambda d: detail_id(d) == book["id"], message="the book")
+    link = driver.find_element(By.CSS_SELECTOR, '#detail .rel-block[data-rel="author"] a.rel-destination-link')
+    assert link.text == "Author" and link.get_attribute("href").endswith("/?entity=Author")
+    link.click()
+    wait_for(driver, lambda d: selected_entity(d) == "Author", message="the Author list")
+    # The Lab: the same.
+    open_lab(driver, server, wait_for, entity="Book", id=book["id"])
+    wait_detail(wait_for, driver, book["id"])
+    link = driver.find_element(By.CSS_SELECTOR, '#detail-content .rel-card[data-rel="author"] a.rel-destination-link')
+    assert link.text == "Author" and link.get_attribute("href").endswith("/lab?entity=Author")
+    link.click()
+    wait_for(driver, lambda d: query_of(d).get("entity") == "Author" and pane_state(d, "pane-grid") == "ready", message="the Author grid")
+
+    # Rows of a sub-entity in its parent's list name it (the demo's AudioBooks among the Books).
+    audio = [r for r in api("/api/entities/Book", limit=500)["rows"] if r["entity"] == "AudioBook"]
+    assert audio, "the demo lists AudioBooks under Book"
+    open_lab(driver, server, wait_for, entity="Book", limit=500)
+    shown = driver.execute_script("""return [...document.querySelectorAll('#grid-body tr.row-sub')].map(tr =>
+        [tr.dataset.id, tr.querySelector('td.col-select .row-entity').textContent]);""")
+    assert shown == [[r["id"], "AudioBook"] for r in audio]
+    driver.execute_script("document.querySelector('#grid-body tr.row-sub').scrollIntoView({block: 'center'})")
+    screenshot(driver, "lab-sub-entity-rows")

@@ -41,7 +41,9 @@ def test_a_to_many_relationship_opens_as_a_list_paged_to_its_end(driver, server,
              message="the scoped list in the URL")
     wait_for(driver, lambda d: selected_entity(d) == "Book", message="Book selected")
     chip = driver.find_element(By.ID, "scope-chip")
-    wait_for(driver, lambda d: chip.is_displayed() and "through books" in chip.text, message="the 'related to' chip")
+    # The chip names the record, not its key.
+    wait_for(driver, lambda d: chip.is_displayed() and d.find_element(By.ID, "scope-text").text
+             == "Related to Émile Zola (Author) through books", message="the 'related to' chip")
     first_page = api("/api/object/related", id=author["id"], rel="books")
     wait_for(driver, lambda d: row_ids(d) == [r["id"] for r in first_page["rows"]], message="the first related page")
     assert indicator(driver) == f"1–100 of {books['count']}"
@@ -61,34 +63,106 @@ def test_a_to_many_relationship_opens_as_a_list_paged_to_its_end(driver, server,
     assert not console_errors(driver)
 
 
-def test_following_a_relationship_lands_on_the_page_that_holds_the_record(driver, server, api, wait_for):
-    # A book far down the Book list (primary-key order): following it from its author opens its page.
-    last_book = api("/api/entities/Book", order="desc", limit=1)["rows"][0]
-    author = next(r for r in api("/api/object", id=last_book["id"])["relationships"] if r["name"] == "author")["items"][0]
-    tag = next(r for r in api("/api/object", id=last_book["id"])["relationships"] if r["name"] == "tags")["items"][0]
-    tag_obj = api("/api/object", id=tag["id"])
-    item = next(i for i in next(r for r in tag_obj["relationships"] if r["name"] == "books")["items"])
-    position = api(f"/api/entities/{item['entity']}/position", id=item["id"], limit=100)
+def a_book_on_a_later_page(api):
+    """(tag, book, position): a book listed in a tag's detail that sits past the first page of Book (100 rows in
+    primary-key order), so landing on it needs the list moved to its page."""
+    for tag in api("/api/entities/Tag")["rows"]:
+        books = next(r for r in api("/api/object", id=tag["id"])["relationships"] if r["name"] == "books")
+        for item in reversed(books["items"]):
+            position = api(f"/api/entities/{item['entity']}/position", id=item["id"], limit=100)
+            if position["pageOffset"] > 0:
+                return tag, item, position
+    raise AssertionError("no tag lists a book past the first page of Book")
 
+
+def test_following_a_relationship_lands_on_the_page_that_holds_the_record(driver, server, api, wait_for):
+    tag, item, position = a_book_on_a_later_page(api)
+    total = api(f"/api/entities/{item['entity']}", limit=1)["total"]
     open_inspector(driver, server, wait_for, entity="Tag", id=tag["id"])
     wait_for(driver, lambda d: detail_id(d) == tag["id"], message="the tag's detail")
     driver.find_element(By.CSS_SELECTOR, f'.rel-block[data-rel="books"] a.rel-item[data-id="{item["id"]}"]').click()
     wait_for(driver, lambda d: detail_id(d) == item["id"], message="the book's detail")
     wait_for(driver, lambda d: selected_entity(d) == item["entity"], message="its concrete entity selected")
     wait_for(driver, lambda d: item["id"] in row_ids(d), message="the book in the list")
-    expected = {"entity": item["entity"], "id": item["id"]}
-    if position["pageOffset"]:
-        expected["offset"] = str(position["pageOffset"])
-    assert query_of(driver) == expected
+    # The list is on the book's page, not the first one: the URL, the pager and the rows say so.
+    offset = position["pageOffset"]
+    assert query_of(driver) == {"entity": item["entity"], "id": item["id"], "offset": str(offset)}
+    assert indicator(driver) == f"{offset + 1:,}–{min(offset + 100, total):,} of {total:,}"
+    page = api(f"/api/entities/{item['entity']}", offset=offset)
+    assert row_ids(driver) == [r["id"] for r in page["rows"]]
     row = driver.find_element(By.CSS_SELECTOR, f'.record-row[data-id="{item["id"]}"]')
     assert row.get_attribute("aria-selected") == "true"
-    # The in-app Back button returns to the tag; Forward to the book again.
+    # The in-app Back button returns to the tag; Forward to the book again, on its page.
     driver.find_element(By.ID, "nav-back").click()
     wait_for(driver, lambda d: detail_id(d) == tag["id"] and selected_entity(d) == "Tag", message="the tag after Back")
     driver.find_element(By.ID, "nav-forward").click()
-    wait_for(driver, lambda d: detail_id(d) == item["id"], message="the book after Forward")
-    # The author link of that book works the same way (a to-one).
-    assert author["entity"] == "Author"
+    wait_for(driver, lambda d: detail_id(d) == item["id"] and query_of(d).get("offset") == str(offset), message="the book after Forward")
+
+
+def family_albums(api):
+    """The synthetic store's folder "Family", an Album and a SmartAlbum among its childCollections (GenericAlbum,
+    abstract), the Album's page offset in the Album list (it is past the first page), and how many Albums there are."""
+    family = next(r for r in api("/api/entities/Folder")["rows"] if r["summary"] == "Family")
+    items = next(r for r in api("/api/object", id=family["id"])["relationships"] if r["name"] == "childCollections")["items"]
+    album = next(i for i in items if i["entity"] == "Album")
+    smart = next(i for i in items if i["entity"] == "SmartAlbum")
+    offset = api("/api/entities/Album/position", id=album["id"], limit=100)["pageOffset"]
+    assert offset == 200, "Album p251 is the 201st Album"
+    return family, album, smart, offset, api("/api/entities/Album", limit=1)["total"]
+
+
+def filter_and_hide_empty_on_cartkit(driver, wait_for, names):
+    """Either view's sidebar on the Core Data CartKit store: "Hide empty", the filter box, and a reload that keeps
+    the first and forgets the second. `names(driver)` lists the entities shown."""
+    assert names(driver) == ["CDCart", "CDCartItem", "CDCartItemModifier"]
+    driver.find_element(By.ID, "hide-empty").click()
+    wait_for(driver, lambda d: names(d) == ["CDCart", "CDCartItem"], message="the empty entity hidden")
+    driver.find_element(By.ID, "entity-filter").send_keys("item")
+    wait_for(driver, lambda d: names(d) == ["CDCartItem"], message="filtered by name")
+    driver.refresh()
+    # "Hide empty" is remembered (one choice for both views); the filter text is not.
+    wait_for(driver, lambda d: names(d) == ["CDCart", "CDCartItem"], message="hide-empty remembered")
+    assert driver.find_element(By.ID, "hide-empty").is_selected()
+
+
+def test_following_a_relationship_into_an_abstract_entity_lands_on_the_concrete_record(driver, wait_for, abstract_store,
+                                                                                       console_errors, screenshot):
+    # Folder → childCollections → GenericAlbum (abstract): its items are Albums and SmartAlbums.
+    base, api = abstract_store
+    family, album, smart, offset, albums = family_albums(api)
+
+    open_inspector(driver, base, wait_for, entity="Folder", id=family["id"])
+    wait_for(driver, lambda d: detail_id(d) == family["id"], message="the folder's detail")
+    block = driver.find_element(By.CSS_SELECTOR, '.rel-block[data-rel="childCollections"]')
+    assert block.get_attribute("data-destination") == "GenericAlbum"
+    block.find_element(By.CSS_SELECTOR, f'a.rel-item[data-id="{album["id"]}"]').click()
+    wait_for(driver, lambda d: detail_id(d) == album["id"], message="the album's detail")
+    wait_for(driver, lambda d: selected_entity(d) == "Album", message="the concrete entity selected, not GenericAlbum")
+    wait_for(driver, lambda d: album["id"] in row_ids(d), message="the album on its page")
+    assert query_of(driver) == {"entity": "Album", "id": album["id"], "offset": str(offset)}
+    assert indicator(driver) == f"{offset + 1:,}–{min(offset + 100, albums):,} of {albums:,}"
+    for status in ("records-status", "detail-status"):
+        assert driver.find_element(By.ID, status).get_attribute("data-kind") != "error"
+    screenshot(driver, "inspector-walking-abstract-destination")
+
+    # A SmartAlbum from the same folder: its own entity, found on its own page.
+    driver.find_element(By.ID, "nav-back").click()
+    wait_for(driver, lambda d: detail_id(d) == family["id"], message="the folder again")
+    smart_offset = api("/api/entities/SmartAlbum/position", id=smart["id"], limit=100)["pageOffset"]
+    driver.find_element(By.CSS_SELECTOR, f'.rel-block[data-rel="childCollections"] a.rel-item[data-id="{smart["id"]}"]').click()
+    wait_for(driver, lambda d: detail_id(d) == smart["id"] and selected_entity(d) == "SmartAlbum", message="the smart album")
+    wait_for(driver, lambda d: smart["id"] in row_ids(d), message="the smart album in its list")
+    assert query_of(driver).get("offset", "0") == str(smart_offset)
+
+    # The destination link opens the abstract entity's own list: every album, no 404.
+    driver.find_element(By.ID, "nav-back").click()
+    wait_for(driver, lambda d: detail_id(d) == family["id"], message="the folder again")
+    driver.find_element(By.CSS_SELECTOR, '.rel-block[data-rel="childCollections"] a.rel-destination-link').click()
+    every = api("/api/entities/GenericAlbum")
+    wait_for(driver, lambda d: selected_entity(d) == "GenericAlbum" and row_ids(d) == [r["id"] for r in every["rows"]],
+             message="the GenericAlbum list")
+    assert indicator(driver) == f"1–100 of {every['total']:,}"
+    assert not console_errors(driver)
 
 
 def test_paging_first_last_go_to_and_page_keys(driver, server, api, wait_for):
@@ -110,6 +184,11 @@ def test_paging_first_last_go_to_and_page_keys(driver, server, api, wait_for):
     wait_for(driver, lambda d: indicator(d) == f"301–400 of {total:,}", message="PageDown")
     driver.find_element(By.ID, "record-list").send_keys(Keys.PAGE_UP)
     wait_for(driver, lambda d: indicator(d) == f"201–300 of {total:,}", message="PageUp")
+    # On the last page PageDown stays there (it once went back to an unaligned page: 515–614 of 614).
+    driver.find_element(By.ID, "last-btn").click()
+    wait_for(driver, lambda d: indicator(d) == f"{last + 1:,}–{total:,} of {total:,}", message="the last page")
+    driver.find_element(By.ID, "record-list").send_keys(Keys.PAGE_DOWN, Keys.PAGE_UP)
+    wait_for(driver, lambda d: indicator(d) == f"{last - 99:,}–{last:,} of {total:,}", message="PageDown then PageUp from the last page")
 
 
 def test_rows_show_the_sorted_value_and_the_chosen_name(driver, server, api, wait_for):
@@ -212,15 +291,7 @@ def test_model_line_says_where_the_model_came_from(driver, server, wait_for, sto
 def test_sidebar_filter_hide_empty_and_abstract_parents_on_real_stores(driver, wait_for, store_server, screenshot):
     base, api = store_server("cartkit/coredata/CartStorage_v1.sqlite")
     open_inspector(driver, base, wait_for)
-    names = lambda d: [i["name"] for i in d.execute_script(JS_ENTITY_ITEMS)]
-    assert names(driver) == ["CDCart", "CDCartItem", "CDCartItemModifier"]
-    driver.find_element(By.ID, "hide-empty").click()
-    wait_for(driver, lambda d: names(d) == ["CDCart", "CDCartItem"], message="the empty entity hidden")
-    driver.find_element(By.ID, "entity-filter").send_keys("item")
-    wait_for(driver, lambda d: names(d) == ["CDCartItem"], message="filtered by name")
-    driver.refresh()
-    # The toggle is remembered; the filter text is not.
-    wait_for(driver, lambda d: names(d) == ["CDCart", "CDCartItem"], message="hide-empty remembered")
+    filter_and_hide_empty_on_cartkit(driver, wait_for, lambda d: [i["name"] for i in d.execute_script(JS_ENTITY_ITEMS)])
 
     # An abstract parent (SampleModel2: Writer ⊃ Author) is listed, marked, and lists its sub-entities' records.
     base, api = store_server("coredataplus/SampleModel2/SampleModel2_V1.sqlite")

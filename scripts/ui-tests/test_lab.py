@@ -108,13 +108,21 @@ def entity_meta(api, name):
     return next(e for e in api("/api/entities") if e["name"] == name)
 
 
+IDENTIFIER_NAME = re.compile(r"^(?i:id|uuid|guid|identifier)$|(Id|ID|_id|Identifier|UUID|Uuid|GUID|Guid)$")
+
+
 def default_columns(meta):
-    """The grid's default column order: the display attribute first, then the model's order, bytes last."""
+    """The grid's default column order: the display attribute first, then the model's order, identifiers (UUIDs,
+    `id`, `productId`…) after them, bytes last."""
     first = meta.get("summaryAttribute")
     attributes = meta["attributes"]
 
     def rank(a):
-        return 0 if a["name"] == first else 2 if a["type"] in ("Binary", "Transformable", "Undefined", "ObjectID") else 1
+        if a["name"] == first:
+            return 0
+        if a["type"] in ("Binary", "Transformable", "Undefined", "ObjectID"):
+            return 3
+        return 2 if a["type"] == "UUID" or IDENTIFIER_NAME.search(a["name"]) else 1
 
     return [a["name"] for _, a in sorted(enumerate(attributes), key=lambda pair: (rank(pair[1]), pair[0]))]
 
@@ -286,7 +294,9 @@ def test_book_grid_has_a_column_per_attribute_with_a_type_suffix(lab, api, wait_
     driver = lab(entity="Book")
     wait_rows(wait_for, driver, ids(api("/api/entities/Book")), "the first Book page")
     assert headers(driver) == default_columns(meta)
-    assert headers(driver)[0] == meta["summaryAttribute"] and headers(driver)[-1] == "cover"
+    # The whole order: the name first, the model's order, the UUID after them, the bytes last.
+    assert headers(driver) == ["title", "inPrint", "pageCount", "price", "publishedAt", "rating", "summary", "wordCount",
+                               "identifier", "cover"]
     for attr in meta["attributes"]:
         th = header_cell(driver, attr["name"])
         assert th.find_element(By.CSS_SELECTOR, ".th-label").text == attr["name"]

@@ -30,6 +30,22 @@ open class NSManagedObjectContext: NSObject {
     /// `var name: String? { get set }`
     open var name: String?
 
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/transactionauthor
+    /// `var transactionAuthor: String? { get set }` (iOS 11)
+    open var transactionAuthor: String?
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/insertedobjects
+    /// `var insertedObjects: Set<NSManagedObject> { get }`
+    open var insertedObjects: Set<NSManagedObject> { [] }
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/updatedobjects
+    /// `var updatedObjects: Set<NSManagedObject> { get }`
+    open var updatedObjects: Set<NSManagedObject> { [] }
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/deletedobjects
+    /// `var deletedObjects: Set<NSManagedObject> { get }`
+    open var deletedObjects: Set<NSManagedObject> { [] }
+
     /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/automaticallymergeschangesfromparent
     /// `var automaticallyMergesChangesFromParent: Bool { get set }`
     open var automaticallyMergesChangesFromParent: Bool = false
@@ -104,6 +120,10 @@ open class NSManagedObjectContext: NSObject {
     /// `func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] where T : NSFetchRequestResult`
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] where T: NSFetchRequestResult { [] }
 
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/execute(_:)
+    /// `func execute(_ request: NSPersistentStoreRequest) throws -> NSPersistentStoreResult`
+    open func execute(_ request: NSPersistentStoreRequest) throws -> NSPersistentStoreResult { NSPersistentStoreResult() }
+
     /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/existingobject(with:)
     /// `func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject`
     open func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject { fatalError() }
@@ -115,6 +135,10 @@ open class NSManagedObjectContext: NSObject {
     /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/save()
     /// `func save() throws`
     open func save() throws {}
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/processpendingchanges()
+    /// `func processPendingChanges()`
+    open func processPendingChanges() {}
 
     /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/reset()
     /// `func reset()`

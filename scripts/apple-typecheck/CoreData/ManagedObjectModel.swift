@@ -95,6 +95,10 @@ open class NSAttributeDescription: NSPropertyDescription {
     /// https://developer.apple.com/documentation/coredata/nsattributedescription/allowsexternalbinarydatastorage
     /// `var allowsExternalBinaryDataStorage: Bool { get set }`
     open var allowsExternalBinaryDataStorage: Bool = false
+    /// https://developer.apple.com/documentation/coredata/nsattributedescription/preservesvalueinhistoryondeletion
+    /// `var preservesValueInHistoryOnDeletion: Bool { get set }` (iOS 13)
+    @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
+    open var preservesValueInHistoryOnDeletion: Bool = false
     /// https://developer.apple.com/documentation/coredata/nsattributedescription/defaultvalue
     /// `var defaultValue: Any? { get set }`
     open var defaultValue: Any?

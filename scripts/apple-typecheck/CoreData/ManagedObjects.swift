@@ -43,6 +43,11 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// https://developer.apple.com/documentation/coredata/nsmanagedobject/objectids(forrelationshipnamed:)
     /// `func objectIDs(forRelationshipNamed key: String) -> [NSManagedObjectID]` (iOS 8.3)
     open func objectIDs(forRelationshipNamed key: String) -> [NSManagedObjectID] { [] }
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobject/changedvalues() — `func changedValues() -> [String : Any]`
+    open func changedValues() -> [String: Any] { [:] }
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobject/committedvalues(forkeys:)
+    /// `func committedValues(forKeys keys: [String]?) -> [String : Any]` (a nil value is an `NSNull`)
+    open func committedValues(forKeys keys: [String]?) -> [String: Any] { [:] }
 }
 
 /// https://developer.apple.com/documentation/coredata/nsfetchrequestresulttype
@@ -56,14 +61,29 @@ public struct NSFetchRequestResultType: OptionSet, Sendable {
 }
 
 /// https://developer.apple.com/documentation/coredata/nspersistentstorerequest
-open class NSPersistentStoreRequest: NSObject {}
+open class NSPersistentStoreRequest: NSObject {
+    /// https://developer.apple.com/documentation/coredata/nspersistentstorerequest/affectedstores
+    /// `var affectedStores: [NSPersistentStore]? { get set }`
+    open var affectedStores: [NSPersistentStore]?
+}
+
+/// https://developer.apple.com/documentation/coredata/nspersistentstoreresult — `class NSPersistentStoreResult`
+open class NSPersistentStoreResult: NSObject {}
 
 /// https://developer.apple.com/documentation/coredata/nsfetchrequest
 /// `class NSFetchRequest<ResultType> where ResultType : NSFetchRequestResult` — not Sendable.
-open class NSFetchRequest<ResultType: NSFetchRequestResult>: NSPersistentStoreRequest {
+///
+/// The one place the stand-in does not copy Apple's declaration: it leaves `ResultType` unconstrained. Apple's
+/// `NSFetchRequestResult` is an `@objc` protocol, so its existential conforms to it and
+/// `NSFetchRequest<any NSFetchRequestResult>` (what the history API takes and returns) is valid there; a Swift
+/// protocol on Linux cannot conform to itself, so the constraint would make that type unwritable here. The
+/// methods that run requests (`fetch`, `count(for:)`) keep the constraint.
+open class NSFetchRequest<ResultType>: NSPersistentStoreRequest {
     /// https://developer.apple.com/documentation/coredata/nsfetchrequest/init(entityname:) — `convenience init(entityName: String)`
     public convenience init(entityName: String) { self.init() }
     override public init() { super.init() }
+    /// https://developer.apple.com/documentation/coredata/nsfetchrequest/entity — `var entity: NSEntityDescription? { get set }`
+    open var entity: NSEntityDescription?
     /// https://developer.apple.com/documentation/coredata/nsfetchrequest/predicate — `var predicate: NSPredicate? { get set }`
     open var predicate: NSPredicate?
     /// https://developer.apple.com/documentation/coredata/nsfetchrequest/sortdescriptors — `var sortDescriptors: [NSSortDescriptor]? { get set }`

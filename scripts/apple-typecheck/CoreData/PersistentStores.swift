@@ -30,6 +30,9 @@ open class NSPersistentStore: NSObject {
     /// https://developer.apple.com/documentation/coredata/nspersistentstore/identifier
     /// `var identifier: String! { get set }`
     open var identifier: String!
+    /// https://developer.apple.com/documentation/coredata/nspersistentstore/options
+    /// `var options: [AnyHashable : Any]? { get }`
+    open var options: [AnyHashable: Any]? { nil }
 }
 
 /// https://developer.apple.com/documentation/coredata/nssqlitestoretype — `let NSSQLiteStoreType: String`
@@ -52,6 +55,9 @@ open class NSPersistentStoreDescription: NSObject {
     /// https://developer.apple.com/documentation/coredata/nspersistentstoredescription/shouldaddstoreasynchronously
     /// `var shouldAddStoreAsynchronously: Bool { get set }`
     open var shouldAddStoreAsynchronously: Bool = false
+    /// https://developer.apple.com/documentation/coredata/nspersistentstoredescription/setoption(_:forkey:)
+    /// `func setOption(_ option: NSObject?, forKey key: String)`
+    open func setOption(_ option: NSObject?, forKey key: String) {}
 }
 
 /// https://developer.apple.com/documentation/coredata/nspersistentcontainer

@@ -1,4 +1,4 @@
-import BrowserCore
+@testable import BrowserCore
 import Testing
 
 struct DisplayAttributeChoiceTests {
@@ -62,12 +62,49 @@ struct DisplayAttributeChoiceTests {
         #expect(DisplayAttributeChoice.choose(for: album, sample: Self.sample("Album", rows)) == nil)
     }
 
-    @Test func anEmptyEntityFallsBackToIdentifiersThenPlainStrings() {
-        // SwiftData's CartItemModel: no name-like attribute and no rows.
-        let item = Self.entity("CartItemModel", strings: ["id", "imageURLString", "productId", "totalPriceCurrencyCode"])
-        #expect(DisplayAttributeChoice.choose(for: item, sample: []) == "productId")
+    @Test func anEmptyEntityFallsBackToPlainStringsThenItsOwnIdentifierNeverAnotherRecords() {
+        // SwiftData's CartItemModel: no name-like attribute and no rows. `productId` names the product the line
+        // points at (a reference), the currency codes are units, the image a URL: its own `id` is what is left.
+        let item = Self.entity("CartItemModel", strings: ["id", "imageURLString", "productId", "totalPriceCurrencyCode",
+                                                          "unitPriceCurrencyCode"])
+        #expect(DisplayAttributeChoice.choose(for: item, sample: []) == "id")
+        let line = Self.entity("CartItem", strings: ["cartItemId", "productId"])
+        #expect(DisplayAttributeChoice.choose(for: line, sample: []) == "cartItemId")
         let note = Self.entity("Note", strings: ["id", "body"])
         #expect(DisplayAttributeChoice.choose(for: note, sample: []) == "body")
+        // Only references to other records: nothing names it (the summary is then `<Entity> p<pk>`).
+        let link = Self.entity("OrderLine", strings: ["orderId", "product_id", "warehouseUUID"])
+        #expect(DisplayAttributeChoice.choose(for: link, sample: []) == nil)
         #expect(DisplayAttributeChoice.choose(for: Self.entity("Blob", strings: []), sample: []) == nil)
+    }
+
+    @Test func aReferenceToAnotherRecordIsNeverANameEvenWhenItsValuesLookLikeOne() {
+        // Distinct, short, present: `productId` would win on its values alone.
+        let line = Self.entity("OrderLine", strings: ["productId", "unitCode"])
+        let rows = (1...12).map { ["productId": "sku-\($0)-blue", "unitCode": "pcs"] as [String: String?] }
+        #expect(DisplayAttributeChoice.choose(for: line, sample: Self.sample("OrderLine", rows)) == nil)
+        // Core Data's CDCartItem: one row; its product reference reads "burger" and its currency code "USD", and
+        // neither names the line (a unit, a reference); its own id is a UUID. Nothing does.
+        let item = Self.entity("CDCartItem", strings: ["id", "imageURL", "productId", "totalPriceCurrencyCode"])
+        let one = [["id": "FEAA2483-308A-4FFC-84F0-67CECDE471D0", "imageURL": nil, "productId": "burger",
+                    "totalPriceCurrencyCode": "USD"]] as [[String: String?]]
+        #expect(DisplayAttributeChoice.choose(for: item, sample: Self.sample("CDCartItem", one)) == nil)
+        // The record's own key in another system is not a reference.
+        let synced = Self.entity("Photo", strings: ["remoteID"])
+        let keys = (1...12).map { ["remoteID": "photo-\($0)"] as [String: String?] }
+        #expect(DisplayAttributeChoice.choose(for: synced, sample: Self.sample("Photo", keys)) == "remoteID")
+    }
+
+    @Test func foreignReferencesAreToldFromTheRecordsOwnKey() {
+        let stem = DisplayAttributeChoice.entityStem("CartItemModel")
+        for own in ["id", "ID", "uuid", "identifier", "cartItemId", "cartitem_id", "uniqueID", "remoteId", "cloudUUID"] {
+            #expect(!DisplayAttributeChoice.isForeignReference(own, entityStem: stem), "\(own) is the record's own")
+        }
+        for foreign in ["productId", "productID", "product_id", "storeIdentifier", "ownerUUID", "albumGUID"] {
+            #expect(DisplayAttributeChoice.isForeignReference(foreign, entityStem: stem), "\(foreign) points elsewhere")
+        }
+        for notAnIdentifier in ["valid", "paid", "android", "title"] {
+            #expect(!DisplayAttributeChoice.isIdentifier(notAnIdentifier))
+        }
     }
 }

@@ -195,6 +195,21 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         }
     }
 
+    // MARK: History and unsaved edits
+
+    /// Core Data's persistent history of the store, read through the reading context when the app turned
+    /// tracking on (`ContextHistory`); otherwise why there is none.
+    public func history(_ query: HistoryQuery) async throws -> StoreHistory {
+        try await read { context in try ContextHistory.read(query, in: context) }
+    }
+
+    /// The given context's unsaved inserts, updates and deletes (`PendingEdits`). The private reader has none to
+    /// show: it is a context of the browser's own and sees what is saved.
+    public func pendingChanges() async throws -> StorePendingChanges {
+        guard reading == .givenContext else { return .unavailable(PendingEdits.privateReader) }
+        return .changes(try await read { context in PendingEdits.read(in: context) })
+    }
+
     // MARK: Relationships
 
     /// The IDs the scope's source reaches through its relationship, in the relationship's order when it is

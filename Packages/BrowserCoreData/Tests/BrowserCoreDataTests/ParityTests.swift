@@ -13,16 +13,8 @@ import Testing
         String(decoding: try BrowserJSON.encode(value), as: UTF8.self)
     }
 
-    /// A fresh folder for one store file, removed afterwards.
-    private func withFolder(_ body: (URL) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("BrowserCoreDataParity-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await body(folder)
-    }
-
     @Test func liveContextAndStoreFileGiveTheSameJSON() async throws {
-        try await withFolder { folder in
+        try await TestStack.withFolder { folder in
             let stack = try TestStack(storeURL: folder.appendingPathComponent("Library.sqlite"))
             try await stack.seed { TestLibrary.insert(into: $0) }
 
@@ -57,7 +49,7 @@ import Testing
     /// The live side reads through a second stack opened on the saved file (what the app sees after a relaunch),
     /// so its values come from the file and not from anything the saving stack still holds in memory.
     @Test func valuesTheFileCannotHoldExactly() async throws {
-        try await withFolder { folder in
+        try await TestStack.withFolder { folder in
             let url = folder.appendingPathComponent("Library.sqlite")
             let seeding = try TestStack(storeURL: url)
             let large = 1_048_576   // far above the size at which Core Data moves a value to its own file

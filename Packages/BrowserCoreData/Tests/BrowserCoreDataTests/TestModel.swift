@@ -3,19 +3,23 @@ import CoreData
 
 /// The demo library's model (Author, Book, AudioBook, Tag, as `DemoLibrary` declares it), built in code, plus
 /// `Sample` with every attribute type (and a Binary allowing external storage, and a Transformable with an app's
-/// own transformer), an abstract `Shape` with a concrete `Circle`, and a transient attribute.
+/// own transformer), an abstract `Shape` with a concrete `Circle`, and a transient attribute. `Tag.name` is
+/// preserved in the persistent history when a tag is deleted (the tombstone the history tests read); that changes
+/// nothing for a store without history tracking.
 enum TestModel {
     /// One instance per process: Core Data warns when two models claim the same entity classes.
     nonisolated(unsafe) static let shared: NSManagedObjectModel = make()
 
     private static func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true, transient: Bool = false,
-                                  external: Bool = false, transformer: String? = nil) -> NSAttributeDescription {
+                                  external: Bool = false, preservedOnDeletion: Bool = false,
+                                  transformer: String? = nil) -> NSAttributeDescription {
         let attribute = NSAttributeDescription()
         attribute.name = name
         attribute.attributeType = type
         attribute.isOptional = optional
         attribute.isTransient = transient
         attribute.allowsExternalBinaryDataStorage = external
+        attribute.preservesValueInHistoryOnDeletion = preservedOnDeletion
         attribute.valueTransformerName = transformer
         return attribute
     }
@@ -62,7 +66,7 @@ enum TestModel {
         ]
         audioBook.properties = [attribute("narrator", .stringAttributeType),
                                 attribute("durationMinutes", .integer16AttributeType, optional: false)]
-        tag.properties = [attribute("name", .stringAttributeType, optional: false)]
+        tag.properties = [attribute("name", .stringAttributeType, optional: false, preservedOnDeletion: true)]
         relate(book, "author", to: author, toMany: false, inverse: ("books", true))
         relate(book, "tags", to: tag, toMany: true, inverse: ("books", true))
         book.subentities = [audioBook]

@@ -66,9 +66,11 @@ public struct HTTPServerLimits: Sendable, Equatable {
     public var maxConcurrentStreams = 32
 
     /// Maximum open-ended streams (`HTTPStreamedBody.isOpenEnded`: event streams, one per browser tab) at once.
-    /// Default 16. Exceeded → **503 Service Unavailable** instead of the stream. They never count against
-    /// `maxConcurrentStreams`, so open tabs cannot block downloads.
-    public var maxOpenEndedStreams = 16
+    /// Default 64: a team debugging one build, each with a few tabs, fits (one stream costs a connection and a
+    /// subscriber; the store is polled once for all of them), while `maxConnectionsPerAddress` still keeps one
+    /// machine from holding them all. Exceeded → **503 Service Unavailable** instead of the stream. They never
+    /// count against `maxConcurrentStreams`, so open tabs cannot block downloads.
+    public var maxOpenEndedStreams = 64
 
     public init() {}
 }

@@ -39,6 +39,32 @@ final class RawDatabase: @unchecked Sendable {
         }
     }
 
+    /// Every row of a query, each value as Int64, Double, String, [UInt8] or nil: a reading of the tables that
+    /// shares no code with the reader under test.
+    func rows(_ sql: String) throws -> [[Any?]] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw Failure(description: "\(String(cString: sqlite3_errmsg(handle))) in \(sql)")
+        }
+        defer { sqlite3_finalize(statement) }
+        var rows: [[Any?]] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            rows.append((0..<sqlite3_column_count(statement)).map { column -> Any? in
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: return sqlite3_column_int64(statement, column)
+                case SQLITE_FLOAT: return sqlite3_column_double(statement, column)
+                case SQLITE_TEXT: return String(cString: sqlite3_column_text(statement, column))
+                case SQLITE_BLOB:
+                    let count = Int(sqlite3_column_bytes(statement, column))
+                    guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return [UInt8]() }
+                    return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+                default: return nil
+                }
+            })
+        }
+        return rows
+    }
+
     func run(_ sql: String, _ values: [Value]) throws {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {

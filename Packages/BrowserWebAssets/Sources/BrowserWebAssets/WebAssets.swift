@@ -31,9 +31,11 @@ public struct WebAssets: Sendable {
     /// Every file, by name.
     public var files: [String: WebAsset] { filesByName }
 
-    /// Clean URLs for the two views, and `/favicon.ico` (which browsers ask for on every load) for the icon;
+    /// Clean URLs for the three views, and `/favicon.ico` (which browsers ask for on every load) for the icon;
     /// every other file is served under its own name.
-    public static let pageAliases: [String: String] = ["/": "index.html", "/lab": "lab.html", "/favicon.ico": "favicon.svg"]
+    public static let pageAliases: [String: String] = [
+        "/": "index.html", "/lab": "lab.html", "/history": "history.html", "/favicon.ico": "favicon.svg",
+    ]
 
     /// The URL paths served, each with its file.
     public var routes: [(path: String, asset: WebAsset)] {

@@ -28,12 +28,18 @@ enum BrowserRoutes {
                 parameters: RecordQueryParameters { request.query[$0] }))
         }
         router.add(.GET, "/api/events") { request, _ in
-            let lastEventID = try EventStreamBody.lastEventID(request.headers[EventStreamBody.lastEventIDHeader])
+            let lastEventID = try EventStreamBody.lastEventID(request.headers[HTTPHeaderName.lastEventID])
             let items = await changes.subscribe(lastEventID: lastEventID)
             var response = HTTPResponse.stream(EventStreamBody(items: items), length: nil,
-                                               contentType: EventStreamBody.contentType, isOpenEnded: true)
+                                               contentType: ServerSentEvent.contentType, isOpenEnded: true)
             response.headers.set(HTTPHeaderName.cacheControl, "no-store")
             return response
+        }
+        router.add(.GET, "/api/history") { request, _ in
+            JSONResponses.ok(try await service.history(parameters: HistoryQueryParameters { request.query[$0] }))
+        }
+        router.add(.GET, "/api/pending") { _, _ in
+            JSONResponses.ok(try await service.pendingChanges())
         }
         router.add(.GET, "/api/entities/:name/explain") { request, parameters in
             JSONResponses.ok(try await service.explain(

@@ -2,8 +2,8 @@ import BrowserCore
 import BrowserHTTP
 import Foundation
 
-/// `GET /api/events` as a response body: Server-Sent Events (https://html.spec.whatwg.org/multipage/server-sent-events.html)
-/// made from a `ChangeFeed` subscription while the browser listens.
+/// `GET /api/events` as a response body: Server-Sent Events (BrowserHTTP's `ServerSentEvent`) made from a
+/// `ChangeFeed` subscription while the browser listens.
 ///
 /// ```
 /// retry: 2000                      (first: how long the browser waits before reconnecting)
@@ -24,8 +24,6 @@ import Foundation
 /// `@unchecked Sendable`: the server never asks a producer for two pieces at once (`HTTPBodyProducer`), so the
 /// iterator is used by one task at a time. (An actor would need `next(isolation:)`, which needs iOS 18.)
 final class EventStreamBody: HTTPBodyProducer, @unchecked Sendable {
-    static let contentType = "text/event-stream; charset=utf-8"
-    static let lastEventIDHeader = "Last-Event-ID"
     /// How long a browser waits before reconnecting after the stream ends (the server restarted, Wi-Fi moved).
     static let reconnectMilliseconds = 2_000
 
@@ -48,25 +46,25 @@ final class EventStreamBody: HTTPBodyProducer, @unchecked Sendable {
     func nextChunk() async throws -> Data? {
         if !started {
             started = true
-            return Data("retry: \(Self.reconnectMilliseconds)\n\n".utf8)
+            return ServerSentEvent.retry(milliseconds: Self.reconnectMilliseconds).encoded
         }
         var items = iterator
         let item = await items.next()
         iterator = items
         guard let item else { return nil }
-        return Data(Self.encode(item).utf8)
+        return Self.event(item).encoded
     }
 
-    static func encode(_ item: ChangeFeed.Item) -> String {
+    static func event(_ item: ChangeFeed.Item) -> ServerSentEvent {
         switch item {
         case .heartbeat:
-            return ": heartbeat\n\n"
+            return .comment("heartbeat")
         case .resync:
-            return "event: resync\ndata: {}\n\n"
+            return .event(name: "resync", data: "{}")
         case .change(let event):
             let payload = (try? BrowserJSON.encode(ChangeEventDTO(entities: event.entities, counts: event.counts)))
                 .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            return "id: \(event.id)\nevent: change\ndata: \(payload)\n\n"
+            return .event(id: String(event.id), name: "change", data: payload)
         }
     }
 

@@ -36,6 +36,24 @@ final class EndToEndTests {
         #expect(entities.first { $0["name"] as? String == "AudioBook" }?["parent"] as? String == "Book")
     }
 
+    @Test func aStoreWithoutHistoryOrUnsavedEditsSaysSoAndBadHistoryParametersAre400() async throws {
+        let history = try await client.get("/api/history")
+        #expect(history.status == 200)
+        let page = try history.object()
+        #expect(page["available"] as? Bool == false)
+        #expect(page["reason"] as? String == "This store does not keep a history of its changes.")
+        #expect((page["transactions"] as? [Any])?.isEmpty == true)
+        let pending = try await client.get("/api/pending").object()
+        #expect(pending["available"] as? Bool == false)
+        #expect((pending["reason"] as? String)?.contains("Only a live context") == true)
+        // Parameters are checked before the store is asked, so a store without history still refuses them.
+        let bad = try await client.get("/api/history?before=1&after=2")
+        #expect(bad.status == 400)
+        #expect(try bad.object()["error"] as? String == "Pass at most one of before, after and transaction, got before and after")
+        #expect(try await client.get("/api/history?entity=Ghost").status == 404)
+        #expect(try await client.get("/history").header("Content-Type") == "text/html; charset=utf-8")
+    }
+
     @Test func searchNarrowsCaseAndDiacriticInsensitively() async throws {
         let all = try await client.get("/api/entities/Book?limit=500").object()
         let narrowed = try await client.get("/api/entities/Book?search=the&limit=500").object()

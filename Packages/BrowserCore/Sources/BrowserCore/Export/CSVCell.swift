@@ -11,13 +11,18 @@ enum CSVCell {
     static let rowEnd: [UInt8] = [0x0D, 0x0A]
 
     /// The first characters that make a spreadsheet read a cell as a formula.
-    static let formulaStarts: Set<UInt8> = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D]
+    static func startsFormula(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D: true
+        default: false
+        }
+    }
 
     /// Appends a text cell (a string value, a name): neutralised, then quoted when needed.
     static func appendText(_ text: String, to buffer: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
-            let neutralise = bytes.first.map { formulaStarts.contains($0) } ?? false
+            let neutralise = bytes.first.map(startsFormula) ?? false
             append(bytes, prefix: neutralise ? UInt8(ascii: "'") : nil, to: &buffer)
         }
     }

@@ -102,63 +102,81 @@ public actor RecordExportStream {
 
     private func appendCSV(_ exported: ExportedRecord, to bytes: inout [UInt8]) async throws {
         let record = exported.record
-        // Written straight into the batch: a million rows make per-cell arrays and suspensions add up.
-        var first = true
-        func field(_ cell: Cell) {
-            if !first { bytes.append(CSVCell.fieldSeparator) }
-            first = false
-            switch cell {
-            case .text(let text): CSVCell.appendText(text, to: &bytes)
-            case .literal(let text): CSVCell.appendLiteral(text, to: &bytes)
-            }
-        }
-        field(.literal(record.id.uri))
-        field(.literal(record.entity))
-        field(.text(try await name(of: record)))
+        // Written straight into the batch: a million rows make per-cell strings and suspensions add up.
+        appendURI(record.id, to: &bytes)
+        bytes.append(CSVCell.fieldSeparator)
+        CSVCell.appendLiteral(record.entity, to: &bytes)
+        bytes.append(CSVCell.fieldSeparator)
+        CSVCell.appendText(try await name(of: record), to: &bytes)
         for attribute in entity.attributes {
+            bytes.append(CSVCell.fieldSeparator)
             let value = record.values[attribute.name] ?? .null
             if case .binary(let byteCount) = value, options.binary == .base64 {
-                field(.literal(try await base64(of: record, attribute: attribute, size: byteCount)))
+                CSVCell.appendLiteral(try await base64(of: record, attribute: attribute, size: byteCount), to: &bytes)
             } else {
-                field(Self.csvCell(value))
+                Self.appendCSVValue(value, to: &bytes)
             }
         }
         for relationship in relationships {
+            bytes.append(CSVCell.fieldSeparator)
             switch (relationship.isToMany, exported.relationships[relationship.name]) {
             case (true, .toMany(let count)?):
-                field(.literal(String(count)))
+                DecimalText.appendInteger(Int64(count), to: &bytes)
             case (false, .toOne(let target?)?):
-                field(.literal(target.id.uri))
-                field(.text(try await name(of: target)))
+                appendURI(target.id, to: &bytes)
+                bytes.append(CSVCell.fieldSeparator)
+                CSVCell.appendText(try await name(of: target), to: &bytes)
             case (let toMany, .unreadable(let reason)?):
-                field(.text("[unreadable: \(reason)]"))
-                if !toMany { field(.literal("")) }
+                CSVCell.appendText("[unreadable: \(reason)]", to: &bytes)
+                if !toMany { bytes.append(CSVCell.fieldSeparator) }
             case (true, _):
-                field(.literal(""))
+                break
             case (false, _):
-                field(.literal(""))
-                field(.literal(""))
+                bytes.append(CSVCell.fieldSeparator)
             }
         }
         bytes.append(contentsOf: CSVCell.rowEnd)
     }
 
-    /// A value's cell; binary values are their size (base64 is read by the caller).
-    private static func csvCell(_ value: AttributeValue) -> Cell {
+    /// A value's cell; binary values are their size (base64 is read by the caller). Numbers, dates and the like
+    /// never hold a comma, quote or line break, so only text goes through quoting.
+    private static func appendCSVValue(_ value: AttributeValue, to bytes: inout [UInt8]) {
         switch value {
-        case .null: .literal("")
-        case .string(let text), .uri(let text): .text(text)
-        case .integer(let number): .literal(String(number))
-        case .double(let number): .literal(numberText(number))
+        case .null: break
+        case .string(let text), .uri(let text): CSVCell.appendText(text, to: &bytes)
+        case .integer(let number): DecimalText.appendInteger(number, to: &bytes)
+        case .double(let number): bytes.append(contentsOf: numberText(number).utf8)
         // A Float's own shortest text (0.1), not its widened Double's (0.10000000149011612), as the API sends it.
-        case .float(let number): .literal(number.isFinite ? String(number) : numberText(Double(number)))
-        case .decimal(let number): .literal(number.isNaN ? "NaN" : number.description)
-        case .boolean(let flag): .literal(flag ? "true" : "false")
-        case .date(let date): .literal(ISO8601Timestamp.string(from: date))
-        case .uuid(let uuid): .literal(uuid.uuidString)
-        case .binary(let byteCount): .literal(String(byteCount))
-        case .undecodable(let message): .text("[unreadable: \(message)]")
+        case .float(let number): bytes.append(contentsOf: (number.isFinite ? String(number) : numberText(Double(number))).utf8)
+        case .decimal(let number): bytes.append(contentsOf: (number.isNaN ? "NaN" : number.description).utf8)
+        case .boolean(let flag): bytes.append(contentsOf: flag ? trueText : falseText)
+        case .date(let date): ISO8601Timestamp.append(date, to: &bytes)
+        case .uuid(let uuid): bytes.append(contentsOf: uuid.uuidString.utf8)
+        case .binary(let byteCount): DecimalText.appendInteger(Int64(byteCount), to: &bytes)
+        case .undecodable(let message): CSVCell.appendText("[unreadable: \(message)]", to: &bytes)
         }
+    }
+
+    private static let trueText = Array("true".utf8)
+    private static let falseText = Array("false".utf8)
+
+    /// `x-coredata://<store>/<Entity>/p` by entity, built once: an ID cell is then a copy and the key's digits.
+    /// Nil for a prefix that would need quoting (no store seen has one): such IDs take the general path.
+    private var uriPrefixes: [String: [UInt8]?] = [:]
+
+    private func appendURI(_ id: ObjectID, to bytes: inout [UInt8]) {
+        let prefix: [UInt8]?
+        if let known = uriPrefixes[id.entity] {
+            prefix = known
+        } else {
+            let built = Array("\(ObjectID.scheme)://\(id.storeIdentifier)/\(id.entity)/p".utf8)
+            let plain = !built.contains { $0 == CSVCell.fieldSeparator || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+            prefix = plain ? built : nil
+            uriPrefixes[id.entity] = .some(prefix)
+        }
+        guard let prefix else { return CSVCell.appendLiteral(id.uri, to: &bytes) }
+        bytes.append(contentsOf: prefix)
+        DecimalText.appendInteger(id.primaryKey, to: &bytes)
     }
 
     /// A double as the shortest text that reads back to it; non-finite values as words.

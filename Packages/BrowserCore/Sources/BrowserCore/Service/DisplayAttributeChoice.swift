@@ -8,8 +8,13 @@
 /// 2. another `…Name` / `…Title` attribute, or `subject`, `caption`, `headline`, `heading`;
 /// 3. the String attribute whose sampled values look most like names: mostly present, mostly distinct, short,
 ///    not UUIDs, rather not numbers, not a few repeated codes (units, statuses);
-/// 4. with no sample to judge (an empty entity), an identifier-like attribute (`productId`), else any String
-///    attribute whose name does not say it holds a code, a URL or JSON.
+/// 4. with no sample to judge (an empty entity), a String attribute whose name does not say it holds a code, a
+///    unit, a URL or JSON, else the record's own identifier (`id`, `identifier`, `<entity>Id`).
+///
+/// A reference to another record (`productId` in a cart line, `storeId`, `owner_id`: an identifier named after
+/// something other than the entity itself) never names a record, in any tier: it says which *other* record this
+/// one points at (SwiftData models keep such references as plain Strings). Nor does a unit (`…CurrencyCode`,
+/// `…Unit`): it says what a number is counted in.
 ///
 /// Names in tiers 1–2 are passed over only when a sample of `sampleSizeToRejectNames` or more records shows them
 /// almost never filled in. Composite elements (`address.street`) are never chosen by name: they are part of
@@ -50,7 +55,8 @@ public enum DisplayAttributeChoice {
 
         if !sample.isEmpty {
             let scored = candidates.compactMap { name -> (String, Double)? in
-                guard let score = statistics[name]?.nameLikeness(sampleSize: sample.count) else { return nil }
+                guard !isForeignReference(name, entityStem: entityWord), !isUnit(name.lowercased()),
+                      let score = statistics[name]?.nameLikeness(sampleSize: sample.count) else { return nil }
                 return (name, Self.isTechnical(name.lowercased()) ? score / 2 : score)
             }
             if let best = scored.max(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 > $1.0) }), best.1 >= 0.2 {
@@ -59,11 +65,32 @@ public enum DisplayAttributeChoice {
             return nil
         }
 
-        let identifiers = byName.filter { name in
-            name != "id" && (name.hasSuffix("Id") || name.hasSuffix("ID") || name.lowercased().hasSuffix("identifier"))
+        let plain = byName.filter { name in
+            !Self.isTechnical(name.lowercased()) && !isIdentifier(name)
         }
-        if let match = identifiers.first { return match }
-        return byName.first { !Self.isTechnical($0.lowercased()) && $0.lowercased() != "id" && $0.lowercased() != "uuid" }
+        if let match = plain.first { return match }
+        return byName.first { isIdentifier($0) && !isForeignReference($0, entityStem: entityWord) }
+    }
+
+    /// `id`, `uuid`, `identifier`, `productId`, `cloudID`, `owner_id`, `remoteUUID`: a name that says it holds an
+    /// identifier, the record's own or another's.
+    static func isIdentifier(_ name: String) -> Bool {
+        ["id", "uuid", "guid", "identifier"].contains(name.lowercased())
+            || ["Id", "ID", "_id", "Identifier", "UUID", "Uuid", "GUID", "Guid"].contains { name.hasSuffix($0) }
+    }
+
+    /// An identifier named after something other than the entity itself: `productId` in `CartItemModel`, `storeId`
+    /// in `CartModel`. `id`, `cartItemId` in `CartItem`, and the usual words for a record's own key in another
+    /// system (`uniqueID`, `remoteID`, `serverId`, `cloudID`, …) are the record's own.
+    static func isForeignReference(_ name: String, entityStem: String) -> Bool {
+        guard isIdentifier(name) else { return false }
+        let lower = name.lowercased()
+        guard let suffix = ["identifier", "uuid", "guid", "id"].first(where: { lower.hasSuffix($0) }) else { return false }
+        var owner = String(lower.dropLast(suffix.count))
+        while owner.hasSuffix("_") { owner.removeLast() }
+        let ownKeyWords: Set<String> = ["", "unique", "local", "remote", "server", "cloud", "external", "record",
+                                        "object", "persistent", "stable", "sync", "public", "global", "primary"]
+        return !ownKeyWords.contains(owner) && owner != entityStem
     }
 
     /// `CDCartItem` → `cartitem`, `CartModel` → `cart`, `Book` → `book`: how an app names "its name" attribute.
@@ -79,10 +106,15 @@ public enum DisplayAttributeChoice {
         return stem.lowercased()
     }
 
+    /// A unit of another value: `totalPriceCurrencyCode`, `amountUnit`.
+    static func isUnit(_ lowercasedName: String) -> Bool {
+        ["currencycode", "currency", "unit", "units"].contains { lowercasedName.hasSuffix($0) }
+    }
+
     /// Names that say the value is a code, a reference or data rather than what a person calls the record.
     static func isTechnical(_ lowercasedName: String) -> Bool {
-        ["code", "currency", "unit", "status", "state", "type", "kind", "url", "uri", "path", "json", "uuid",
-         "identifier", "hash", "token", "key", "mime", "class", "file", "image", "icon", "format", "locale"]
+        ["code", "currency", "unit", "status", "state", "type", "kind", "url", "uri", "urlstring", "path", "json",
+         "uuid", "identifier", "hash", "token", "key", "mime", "class", "file", "image", "icon", "format", "locale"]
             .contains { lowercasedName.hasSuffix($0) }
             || lowercasedName == "id"
     }

@@ -2,10 +2,16 @@
 /// (`DisplayAttributeChoice`), or `<Entity> p<primary key>` when that is empty or the entity has none.
 public enum RecordSummary {
     public static func make(for record: StoredRecord, attribute: String?) -> String {
-        if let attribute, case .string(let text)? = record.values[attribute],
-           text.contains(where: { !$0.isWhitespace }) {
+        if let attribute, case .string(let text)? = record.values[attribute], hasVisibleText(text) {
             return text
         }
         return "\(record.entity) \(record.id.shortForm)"
+    }
+
+    /// Whether the text holds anything but whitespace. A printable ASCII first byte settles it without walking
+    /// characters (a list of a million names asks a million times).
+    static func hasVisibleText(_ text: String) -> Bool {
+        if let first = text.utf8.first, first > 0x20, first < 0x7F { return true }
+        return text.contains { !$0.isWhitespace }
     }
 }

@@ -57,10 +57,25 @@ public protocol BrowserStore: Sendable {
     /// Answers `page(query)` and says how: the statements run, their plans and times, the store's own plans and
     /// caches that served it, and hints. The default times `page` and says the store has no query to show.
     func explain(_ query: RecordQuery) async throws -> QueryExplanationDTO
+
+    /// The store's persistent history (Core Data's history tracking): transactions with their changes, for the
+    /// query's window and filters (BrowserCore has checked its entity names). The default: no history.
+    func history(_ query: HistoryQuery) async throws -> StoreHistory
+
+    /// Unsaved edits of a live context; the default: a store with no unsaved state.
+    func pendingChanges() async throws -> StorePendingChanges
 }
 
 extension BrowserStore {
     public func changeToken() async throws -> ChangeToken? { nil }
+
+    public func history(_ query: HistoryQuery) async throws -> StoreHistory {
+        .unavailable("This store does not keep a history of its changes.")
+    }
+
+    public func pendingChanges() async throws -> StorePendingChanges {
+        .unavailable("Only a live context has unsaved changes: this store is read from what is saved.")
+    }
 
     public func cursor(_ query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) async throws -> any RecordCursor {
         PagedRecordCursor(store: self, query: query, relationships: relationships, batchSize: batchSize)

@@ -12,12 +12,46 @@ public protocol RecordCursor: Sendable {
 /// its ID and name) and the number of records each to-many relationship reaches.
 public struct ExportedRecord: Sendable, Hashable {
     public var record: StoredRecord
-    /// By relationship name, for the relationships of the exported entity.
-    public var relationships: [String: RelatedValue]
+    /// By relationship name, for the relationships the cursor was asked for.
+    public var relationships: RelatedValues
 
-    public init(record: StoredRecord, relationships: [String: RelatedValue]) {
+    public init(record: StoredRecord, relationships: RelatedValues) {
         self.record = record
         self.relationships = relationships
+    }
+}
+
+/// What an exported record's relationships hold, by name. Kept as two arrays (the names shared by every record of
+/// a batch) rather than a dictionary: an export of a million records would otherwise hash every relationship
+/// name twice per record, and a handful of short names is found faster by comparing them.
+public struct RelatedValues: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+    public private(set) var names: [String]
+    public private(set) var values: [RelatedValue]
+
+    /// `values[i]` is what relationship `names[i]` holds.
+    public init(names: [String], values: [RelatedValue]) {
+        precondition(names.count == values.count, "one value per relationship name")
+        self.names = names
+        self.values = values
+    }
+
+    public init(dictionaryLiteral elements: (String, RelatedValue)...) {
+        self.init(names: elements.map(\.0), values: elements.map(\.1))
+    }
+
+    public subscript(name: String) -> RelatedValue? {
+        get { names.firstIndex(of: name).map { values[$0] } }
+        set {
+            if let index = names.firstIndex(of: name) {
+                if let newValue { values[index] = newValue } else {
+                    names.remove(at: index)
+                    values.remove(at: index)
+                }
+            } else if let newValue {
+                names.append(name)
+                values.append(newValue)
+            }
+        }
     }
 }
 
@@ -58,7 +92,7 @@ public actor PagedRecordCursor: RecordCursor {
         var batch: [ExportedRecord] = []
         batch.reserveCapacity(page.records.count)
         for record in page.records {
-            var values: [String: RelatedValue] = [:]
+            var values: RelatedValues = [:]
             for relationship in relationships {
                 let related = try await store.related(from: record.id, through: relationship.name,
                                                       limit: 1)

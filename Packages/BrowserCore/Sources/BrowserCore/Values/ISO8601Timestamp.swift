@@ -8,8 +8,16 @@ public import Foundation
 /// is not documented as thread-safe on every platform this runs on.
 public enum ISO8601Timestamp {
     public static func string(from date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the date's text to a buffer (an export writes a million of them without a `String` each).
+    static func append(_ date: Date, to bytes: inout [UInt8]) {
         let interval = date.timeIntervalSince1970
-        guard interval.isFinite else { return "invalid date" }
+        guard interval.isFinite else { return bytes.append(contentsOf: invalid) }
         var seconds = interval.rounded(.down)
         var milliseconds = ((interval - seconds) * 1000).rounded()
         if milliseconds >= 1000 {
@@ -17,13 +25,10 @@ public enum ISO8601Timestamp {
             milliseconds = 0
         }
         // Dates far beyond year ±292 billion do not fit Int64 seconds; Core Data never stores such values.
-        guard let whole = Int64(exactly: seconds) else { return "invalid date" }
+        guard let whole = Int64(exactly: seconds) else { return bytes.append(contentsOf: invalid) }
         let days = floorDivide(whole, 86_400)
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = civilDate(fromDaysSince1970: days)
-        // Written as bytes into one buffer: a million-row export formats a million dates.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
         // ISO 8601 writes years outside 0000…9999 with a sign and at least four digits.
         if year < 0 { bytes.append(UInt8(ascii: "-")) } else if year > 9999 { bytes.append(UInt8(ascii: "+")) }
         appendPadded(abs(year), width: 4, to: &bytes)
@@ -42,8 +47,9 @@ public enum ISO8601Timestamp {
             appendPadded(Int64(milliseconds), width: 3, to: &bytes)
         }
         bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let invalid = Array("invalid date".utf8)
 
     /// Proleptic Gregorian calendar date of a day count from 1970-01-01 (the "days from civil" inverse,
     /// using 400-year eras of 146,097 days).
@@ -67,8 +73,6 @@ public enum ISO8601Timestamp {
 
     /// A non-negative value's decimal digits, left-padded with zeros to `width`.
     private static func appendPadded(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
-        let digits = String(value).utf8
-        if digits.count < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
-        bytes.append(contentsOf: digits)
+        DecimalText.appendDigits(value.magnitude, width: width, to: &bytes)
     }
 }

@@ -29,4 +29,6 @@ public enum HTTPHeaderName {
     public static let contentTypeOptions = "X-Content-Type-Options"
     public static let frameOptions = "X-Frame-Options"
     public static let referrerPolicy = "Referrer-Policy"
+    // Server-Sent Events (HTML Living Standard §9.2): the last event ID a reconnecting client received.
+    public static let lastEventID = "Last-Event-ID"
 }

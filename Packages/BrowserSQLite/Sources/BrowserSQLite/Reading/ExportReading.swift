@@ -11,6 +11,8 @@ extension RecordReader {
         var projection: Projection
         var entity: EntityMapping
         var relationships: [ExportedRelationship]
+        /// The relationships' names, shared by every exported record (`RelatedValues.names`).
+        var relationshipNames: [String]
     }
 
     /// A relationship an export lists, and where its value comes from.
@@ -43,24 +45,35 @@ extension RecordReader {
         let select = ([projection.selectList(alias: list.table)] + extraColumns).joined(separator: ", ")
         return ExportPlan(sql: "SELECT \(select) FROM \(list.table)\(list.whereClause) ORDER BY \(order)",
                           arguments: list.arguments + list.order.flatMap(\.arguments),
-                          projection: projection, entity: entity, relationships: exported)
+                          projection: projection, entity: entity, relationships: exported,
+                          relationshipNames: exported.map(\.name))
     }
 
     /// The records to-one relationships point to, kept across an export's batches: a million books name ten
     /// thousand authors, each read once instead of once per batch. Bounded; used on one cursor's queue only.
     final class TargetCache {
         static let capacity = 20_000
-        private var records: [String: [Int64: StoredRecord]] = [:]
+        /// One table per destination entity, so a row's lookup hashes only its key.
+        final class Table {
+            /// The record and its concrete entity's number (checked against the relationship's destinations).
+            var records: [Int64: (record: StoredRecord, entity: Int64)] = [:]
+        }
+        private var tables: [String: Table] = [:]
         private var count = 0
 
-        func record(_ key: Int64, of entity: String) -> StoredRecord? { records[entity]?[key] }
+        func table(for entity: String) -> Table {
+            if let table = tables[entity] { return table }
+            let table = Table()
+            tables[entity] = table
+            return table
+        }
 
-        func store(_ record: StoredRecord, key: Int64, of entity: String) {
+        func store(_ record: StoredRecord, entity number: Int64, key: Int64, in table: Table) {
             if count >= Self.capacity {
-                records.removeAll(keepingCapacity: true)
+                for table in tables.values { table.records.removeAll(keepingCapacity: true) }
                 count = 0
             }
-            records[entity, default: [:]][key] = record
+            table.records[key] = (record, number)
             count += 1
         }
     }
@@ -69,71 +82,72 @@ extension RecordReader {
     func exportBatch(_ statement: SQLiteStatement, plan: ExportPlan, limit: Int, targets cache: TargetCache,
                      in connection: SQLiteConnection) throws -> [ExportedRecord]? {
         var records: [StoredRecord] = []
-        var foreignKeys: [String: [Int64?]] = [:]
+        // The foreign keys of the to-one relationships kept in the row, by the relationship's position in the plan.
+        var foreignKeys: [[Int64?]] = plan.relationships.map { $0.keyPosition == nil ? [] : [Int64?]() }
         records.reserveCapacity(limit)
         while records.count < limit, try statement.step() {
             records.append(record(in: statement, projection: plan.projection, fallback: plan.entity))
-            for relationship in plan.relationships {
+            for (index, relationship) in plan.relationships.enumerated() {
                 guard let position = relationship.keyPosition else { continue }
-                foreignKeys[relationship.name, default: []].append(statement.value(at: position).int64)
+                foreignKeys[index].append(statement.value(at: position).int64)
             }
         }
         guard !records.isEmpty else { return nil }
 
-        var batch = records.map { ExportedRecord(record: $0, relationships: [:]) }
+        // What each record's relationships hold, in the plan's order (`RelatedValues.values`).
+        var related = Array(repeating: [RelatedValue](), count: records.count)
+        for index in related.indices { related[index].reserveCapacity(plan.relationships.count) }
         let keys = records.map(\.id.primaryKey)
-        for relationship in plan.relationships {
+        for (position, relationship) in plan.relationships.enumerated() {
             guard let mapping = relationship.mapping else {
                 // A relationship of the exported entity that its mapping lacks cannot happen; say so rather than crash.
-                for index in batch.indices { batch[index].relationships[relationship.name] = .unreadable("not in the store's mapping") }
+                for index in related.indices { related[index].append(.unreadable("not in the store's mapping")) }
                 continue
             }
             if case .missing(let reason) = mapping.storage {
-                for index in batch.indices { batch[index].relationships[relationship.name] = .unreadable(reason) }
+                for index in related.indices { related[index].append(.unreadable(reason)) }
                 continue
             }
             if relationship.isToMany {
                 let counts = try relatedCounts(of: keys, through: mapping, in: connection)
-                for index in batch.indices {
-                    batch[index].relationships[relationship.name] = .toMany(count: counts[keys[index]] ?? 0)
-                }
+                for index in related.indices { related[index].append(.toMany(count: counts[keys[index]] ?? 0)) }
             } else {
-                let targets = try toOneTargets(of: keys, foreignKeys: foreignKeys[relationship.name], through: mapping,
-                                               cache: cache, in: connection)
-                for index in batch.indices {
-                    batch[index].relationships[relationship.name] = .toOne(targets[keys[index]])
-                }
+                let targets = try toOneTargets(of: keys, foreignKeys: relationship.keyPosition == nil ? nil : foreignKeys[position],
+                                               through: mapping, cache: cache, in: connection)
+                for index in related.indices { related[index].append(.toOne(targets[index])) }
             }
         }
-        return batch
+        return zip(records, related).map { ExportedRecord(record: $0, relationships: RelatedValues(names: plan.relationshipNames, values: $1)) }
     }
 
-    /// The record each source key's to-one relationship points to (sources that point to none are absent).
+    /// The record each source's to-one relationship points to, by the source's position in `sources` (nil where
+    /// it points to none).
     private func toOneTargets(of sources: [Int64], foreignKeys: [Int64?]?, through relationship: RelationshipMapping,
-                              cache: TargetCache, in connection: SQLiteConnection) throws -> [Int64: StoredRecord] {
-        guard let destination = mapping.entities[relationship.destination] else { return [:] }
+                              cache: TargetCache, in connection: SQLiteConnection) throws -> [StoredRecord?] {
+        var targets = [StoredRecord?](repeating: nil, count: sources.count)
+        guard let destination = mapping.entities[relationship.destination] else { return targets }
         let allowed = Set(relationship.destinationSubtree)
-        var targets: [Int64: StoredRecord] = [:]
         if let foreignKeys {
             // The key is in the source row: the distinct targets by key, those not met in an earlier batch read
             // in one query. A key the query does not return (a dangling key, a row of another entity) points to
             // no record, and is asked again if met again.
+            let table = cache.table(for: destination.name)
             var byKey: [Int64: StoredRecord] = [:]
             var missing: Set<Int64> = []
             for key in foreignKeys.compactMap({ $0 }) where byKey[key] == nil {
-                if let known = cache.record(key, of: destination.name) {
-                    if allowed.contains(mapping.entities[known.entity]?.number ?? -1) { byKey[key] = known }
+                if let known = table.records[key] {
+                    if allowed.contains(known.entity) { byKey[key] = known.record }
                 } else {
                     missing.insert(key)
                 }
             }
-            for record in try records(Array(missing), of: destination, in: connection)
-            where allowed.contains(mapping.entities[record.entity]?.number ?? -1) {
+            for record in try records(Array(missing), of: destination, in: connection) {
+                guard let number = mapping.entities[record.entity]?.number, allowed.contains(number) else { continue }
                 byKey[record.id.primaryKey] = record
-                cache.store(record, key: record.id.primaryKey, of: destination.name)
+                cache.store(record, entity: number, key: record.id.primaryKey, in: table)
             }
-            for (source, key) in zip(sources, foreignKeys) {
-                if let key, let target = byKey[key] { targets[source] = target }
+            for (index, key) in foreignKeys.enumerated() {
+                if let key { targets[index] = byKey[key] }
             }
             return targets
         }
@@ -141,8 +155,9 @@ extension RecordReader {
         let column: String
         switch relationship.storage {
         case .inverseForeignKey(let name), .targetsReferToSource(let name, _): column = name
-        default: return [:]
+        default: return targets
         }
+        let positions = Dictionary(sources.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let projection = projection(for: destination)
         var arguments = sources.map(SQLiteValue.integer)
         let sql = "SELECT \(projection.selectList(alias: "d")), d.\(quoteIdentifier(column)) FROM \(quoteIdentifier(destination.table)) AS d "
@@ -152,8 +167,8 @@ extension RecordReader {
         try statement.bind(arguments)
         let sourcePosition = Int32(2 + projection.columns.count)
         while try statement.step() {
-            guard let source = statement.value(at: sourcePosition).int64, targets[source] == nil else { continue }
-            targets[source] = record(in: statement, projection: projection, fallback: destination)
+            guard let source = statement.value(at: sourcePosition).int64, let index = positions[source], targets[index] == nil else { continue }
+            targets[index] = record(in: statement, projection: projection, fallback: destination)
         }
         return targets
     }

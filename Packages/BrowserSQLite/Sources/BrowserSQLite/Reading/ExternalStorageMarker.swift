@@ -22,7 +22,7 @@ enum ExternalStorageMarker: Equatable {
         case 0x02:
             let nameBytes = head.dropFirst().prefix { $0 != 0 }
             // A name, never a path: nothing outside the external-data folder can be named.
-            guard let name = String(validating: Array(nameBytes), as: UTF8.self), !name.isEmpty, !name.contains("/"),
+            guard let name = decodeUTF8(Array(nameBytes)), !name.isEmpty, !name.contains("/"),
                   name != ".", name != ".." else {
                 self = .unreadable("external data reference has no valid file name")
                 return

@@ -63,7 +63,7 @@ struct RecordReader: Sendable {
             switch attribute.storage {
             case .column:
                 guard let position else { continue }
-                values[attribute.name] = decoder.decode(statement.value(at: position), as: attribute)
+                values[attribute.name] = decoder.decode(statement, column: position, as: attribute)
             case .missing(let reason):
                 values[attribute.name] = .undecodable(reason)
             }

@@ -9,6 +9,26 @@ struct ValueDecoder: Sendable {
     /// Where external binary values live (`.<store>_SUPPORT/_EXTERNAL_DATA`).
     var externalDataDirectory: String
 
+    /// The value of a column of the statement's current row. Text and binary values are read from SQLite's own
+    /// buffer: a string is decoded once (no intermediate array), and a binary value is only measured and its
+    /// marker read (a list shows its size; its bytes are served by `BlobReading`).
+    func decode(_ statement: SQLiteStatement, column: Int32, as attribute: AttributeMapping) -> AttributeValue {
+        switch (attribute.kind, statement.storageClass(at: column)) {
+        case (.string, SQLITE_TEXT):
+            return statement.withBytes(at: column) { bytes in
+                decodeUTF8(lent: bytes).map(AttributeValue.string) ?? .undecodable("invalid UTF-8 in text of \(bytes.count) bytes")
+            }
+        case (.binary, SQLITE_BLOB), (.transformable, SQLITE_BLOB):
+            return statement.withBytes(at: column) { bytes in
+                attribute.allowsExternalStorage
+                    ? externallyStorable(head: bytes.prefix(ExternalStorageMarker.headLength), count: bytes.count)
+                    : .binary(byteCount: bytes.count)
+            }
+        default:
+            return decode(statement.value(at: column), as: attribute)
+        }
+    }
+
     func decode(_ value: SQLiteValue, as attribute: AttributeMapping) -> AttributeValue {
         if case .null = value { return .null }
         switch attribute.kind {
@@ -56,7 +76,9 @@ struct ValueDecoder: Sendable {
                                      bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
         case .binary, .transformable:
             guard case .blob(let bytes) = value else { return mismatch(value, "binary data") }
-            return attribute.allowsExternalStorage ? externallyStorable(bytes) : .binary(byteCount: bytes.count)
+            return attribute.allowsExternalStorage
+                ? externallyStorable(head: bytes.prefix(ExternalStorageMarker.headLength), count: bytes.count)
+                : .binary(byteCount: bytes.count)
         default:
             // Undefined or unknown types: shown as stored.
             switch value {
@@ -201,10 +223,11 @@ struct ValueDecoder: Sendable {
 
     /// A value of an attribute that allows external storage starts with a marker (`ExternalStorageMarker`). The
     /// size reported is the payload's, never the marker's.
-    private func externallyStorable(_ bytes: [UInt8]) -> AttributeValue {
-        switch ExternalStorageMarker(head: bytes.prefix(ExternalStorageMarker.headLength)) {
+    /// The size of a value of an attribute that allows external storage, from its first bytes and its length.
+    private func externallyStorable(head: some Collection<UInt8>, count: Int) -> AttributeValue {
+        switch ExternalStorageMarker(head: head) {
         case .inline(let offset):
-            return .binary(byteCount: max(0, bytes.count - offset))
+            return .binary(byteCount: max(0, count - offset))
         case .external(let name):
             let file = (externalDataDirectory as NSString).appendingPathComponent(name)
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),

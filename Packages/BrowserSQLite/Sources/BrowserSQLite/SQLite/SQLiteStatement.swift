@@ -96,6 +96,18 @@ final class SQLiteStatement {
         }
     }
 
+    /// SQLite's storage class of a column of the current row (`SQLITE_INTEGER`, `SQLITE_TEXT`…).
+    func storageClass(at column: Int32) -> Int32 {
+        sqlite3_column_type(handle, column)
+    }
+
+    /// The stored bytes of a TEXT or BLOB column of the current row, lent to `body` without a copy (SQLite's
+    /// buffer, valid until the next step): a value's size, its first bytes or its text need no array of their own.
+    func withBytes<T>(at column: Int32, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        guard let pointer = sqlite3_column_blob(handle, column) else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     private func bytes(at column: Int32) -> [UInt8] {
         guard let pointer = sqlite3_column_blob(handle, column) else { return [] }
         let count = Int(sqlite3_column_bytes(handle, column))

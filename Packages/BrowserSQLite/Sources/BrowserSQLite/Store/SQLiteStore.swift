@@ -25,6 +25,8 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
 
     let mapping: StoreMapping
     let reader: RecordReader
+    /// Nil when the store has no persistent-history tables.
+    let historyReader: HistoryReader?
     /// `.<store>_SUPPORT/_EXTERNAL_DATA` beside the original store (never the snapshot's folder).
     let externalDataDirectory: String
     private let accessMode: StoreConnection.Mode
@@ -76,12 +78,14 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         let decoder = ValueDecoder(externalDataDirectory: files.externalDataDirectory)
         return SQLiteStore(url: url, origin: origin, mapping: mapping, externalDataDirectory: files.externalDataDirectory,
                            reader: RecordReader(mapping: mapping, decoder: decoder, storeIdentifier: catalog.uuid),
+                           history: HistoryReader(catalog: catalog, mapping: mapping),
                            connection: connection, isWAL: header.isWAL)
     }
 
     private init(url: URL, origin: ModelOrigin, mapping: StoreMapping, externalDataDirectory: String,
-                 reader: RecordReader, connection: StoreConnection, isWAL: Bool) {
+                 reader: RecordReader, history: HistoryReader?, connection: StoreConnection, isWAL: Bool) {
         self.isWAL = isWAL
+        self.historyReader = history
         self.url = url
         self.externalDataDirectory = externalDataDirectory
         self.modelOrigin = origin
@@ -185,6 +189,15 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
                 })
             }
         }
+    }
+
+    /// Core Data's persistent history, read from the store's history tables (`HistoryReader`).
+    public func history(_ query: HistoryQuery) async throws -> StoreHistory {
+        guard let historyReader else {
+            return .unavailable("This store keeps no history: it has no persistent-history tables (ATRANSACTION, ACHANGE). "
+                + "Core Data writes them when the app sets NSPersistentHistoryTrackingKey; SwiftData always does.")
+        }
+        return .page(try await read { connection, _ in try historyReader.read(query, in: connection) })
     }
 
     /// Reads `count` bytes from `offset` of an inline value, on the store's queue in a read transaction.

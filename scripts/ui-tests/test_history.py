@@ -1,0 +1,133 @@
+"""History (issue 17): the /history view lists a store's persistent-history transactions newest first, follows new
+ones by itself (Live), filters by entity, author and context, pages through a transaction's changes, and links
+each change to its record. The writer is Python's sqlite3 writing a transaction in Core Data's layout
+(ATRANSACTIONSTRING, ATRANSACTION, ACHANGE and the changed rows), as history tracking does in an app."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+#: A store with history tables that no other browser test reads: these tests write to their copy.
+STORE = "coredataplus/SampleModel2/SampleModel2_V2.sqlite"
+#: Core Data keeps ZTIMESTAMP as seconds since 2001-01-01.
+REFERENCE_DATE = 978307200.0
+
+JS_TRANSACTIONS = "return [...document.querySelectorAll('#transactions li.transaction')].map(li => li.dataset.id);"
+
+
+def commit_feedback_transaction(path: Path, author: str, context: str) -> dict:
+    """One transaction by `author` in `context`: a Feedback inserted, one updated (one property bit), one deleted,
+    each row written and its ACHANGE recorded. Returns the transaction number and the keys touched."""
+    with sqlite3.connect(path) as db:
+        def string(name: str) -> int:
+            row = db.execute("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", (name,)).fetchone()
+            if row:
+                return row[0]
+            key = db.execute("SELECT coalesce(max(Z_PK), 0) + 1 FROM ATRANSACTIONSTRING").fetchone()[0]
+            db.execute("INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, ZNAME) VALUES (?, 16003, ?)", (key, name))
+            return key
+
+        entity = db.execute("SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Feedback'").fetchone()[0]
+        transaction = db.execute("SELECT coalesce(max(Z_PK), 0) + 1 FROM ATRANSACTION").fetchone()[0]
+        db.execute("INSERT INTO ATRANSACTION (Z_PK, Z_ENT, ZAUTHORTS, ZCONTEXTNAMETS, ZTIMESTAMP) VALUES (?, 16002, ?, ?, ?)",
+                   (transaction, string(author), string(context), time.time() - REFERENCE_DATE))
+        keys = [row[0] for row in db.execute("SELECT Z_PK FROM ZFEEDBACK ORDER BY Z_PK")]
+        inserted = max(keys) + 1
+        updated, deleted = keys[0], keys[1]
+        db.execute("INSERT INTO ZFEEDBACK (Z_PK, Z_ENT, Z_OPT, ZRATING, ZAUTHORALIAS, ZCOMMENT) VALUES (?, ?, 1, 5.0, ?, 'new')",
+                   (inserted, entity, author))
+        db.execute("UPDATE ZFEEDBACK SET ZCOMMENT = 'edited', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", (updated,))
+        db.execute("DELETE FROM ZFEEDBACK WHERE Z_PK = ?", (deleted,))
+        db.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", (inserted, entity))
+        change = db.execute("SELECT coalesce(max(Z_PK), 0) FROM ACHANGE").fetchone()[0]
+        for offset, (kind, key, columns) in enumerate([(0, inserted, None), (1, updated, bytes([0x04])), (2, deleted, None)], 1):
+            db.execute("INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) "
+                       "VALUES (?, 16001, ?, ?, ?, ?, ?)", (change + offset, kind, entity, key, transaction, columns))
+    return {"transaction": transaction, "inserted": inserted, "updated": updated, "deleted": deleted}
+
+
+def open_history(driver, base: str, wait_for, query: str = "") -> None:
+    driver.get(f"{base}/history{query}")
+    wait_for(driver, lambda d: d.execute_script("return document.body.dataset.historyState") in ("ready", "unavailable", "error")
+             and d.execute_script("return Number(document.body.dataset.historyLoads || 0)") >= 1,
+             message="the history loaded")
+
+
+def live_state(driver):
+    return driver.execute_script("const d = document.querySelector('.live-dot'); return d ? d.dataset.state : null;")
+
+
+def test_history_follows_a_commit_and_links_its_changes(driver, store_server, wait_for, console_errors, screenshot):
+    base, api = store_server(STORE)
+    path = Path(api("/api/health")["store"])
+    open_history(driver, base, wait_for)
+    assert driver.execute_script("return document.body.dataset.historyState") == "ready"
+    before = driver.execute_script(JS_TRANSACTIONS)
+    assert before, "the store's own transaction is listed"
+    wait_for(driver, lambda d: live_state(d) == "on", message="the Live stream open")
+
+    written = commit_feedback_transaction(path, "importer", "BackgroundImport")
+    number = str(written["transaction"])
+    wait_for(driver, lambda d: d.execute_script(JS_TRANSACTIONS)[:1] == [number], message="the new transaction on top, by itself")
+    item = f"#transactions li.transaction[data-id='{number}']"
+    assert driver.execute_script(f"return document.querySelector(\"{item}\").dataset.change") == "created"
+    for old in before:
+        assert driver.execute_script(f"return document.querySelector(\"#transactions li[data-id='{old}']\").dataset.change || ''") == ""
+    head = driver.find_element(By.CSS_SELECTOR, f"{item} .transaction-head").text
+    assert "importer" in head and "BackgroundImport" in head and "3 changes" in head
+    types = driver.execute_script(f"return [...document.querySelectorAll(\"{item} tr[data-type]\")].map(tr => tr.dataset.type);")
+    assert types == ["insert", "update", "delete"]
+    assert "changed property bits 2" in driver.find_element(By.CSS_SELECTOR, f"{item} tr[data-type='update']").text
+    # A deleted object has no record to open: struck through, no link.
+    assert driver.find_elements(By.CSS_SELECTOR, f"{item} tr[data-type='delete'] a") == []
+    assert driver.find_element(By.CSS_SELECTOR, f"{item} tr[data-type='delete'] .gone").text == f"Feedback p{written['deleted']}"
+    notes = driver.find_element(By.ID, "history-notes")
+    assert notes.is_displayed() and "bit positions" in notes.text
+    screenshot(driver, "history-live")
+
+    # The author filter lists the new author and narrows the timeline to its transaction.
+    wait_for(driver, lambda d: "importer" in [o.text for o in Select(d.find_element(By.ID, "filter-author")).options],
+             message="the author in the filter")
+    Select(driver.find_element(By.ID, "filter-author")).select_by_visible_text("importer")
+    wait_for(driver, lambda d: d.execute_script(JS_TRANSACTIONS) == [number], message="only the importer's transaction")
+    assert "author=importer" in driver.current_url
+
+    # An inserted record's link opens it in the Inspector.
+    driver.find_element(By.CSS_SELECTOR, f"{item} tr[data-type='insert'] a").click()
+    wait_for(driver, lambda d: d.execute_script("return new URLSearchParams(location.search).get('id') || ''")
+             .endswith(f"/Feedback/p{written['inserted']}"), message="the Inspector on the inserted record")
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.querySelectorAll('#attr-table .attr-row').length") > 0, message="its detail")
+    assert console_errors(driver) == []
+
+
+def test_a_large_transaction_pages_its_changes_and_filters_by_entity(driver, store_server, wait_for):
+    base, api = store_server(STORE)
+    first = api("/api/history", after=0, limit=1)["transactions"][0]
+    assert first["changeCount"] > 110, "the fixture's first transaction holds more changes than two pages"
+    open_history(driver, base, wait_for, "?entity=Page")
+    item = f"#transactions li.transaction[data-id='{first['id']}']"
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, item), message="the fixture's transaction")
+    pages = api("/api/history", transaction=first["id"], entity="Page", changeLimit=1000)["transactions"][0]
+    rows = f"return [...document.querySelectorAll(\"{item} tr[data-type]\")].map(tr => tr.querySelector('a').textContent);"
+    assert len(driver.execute_script(rows)) == 10, "a transaction first shows ten changes"
+    while driver.find_elements(By.CSS_SELECTOR, f"{item} .changes-more"):
+        shown = len(driver.execute_script(rows))
+        driver.find_element(By.CSS_SELECTOR, f"{item} .changes-more").click()
+        wait_for(driver, lambda d: len(d.execute_script(rows)) > shown, message="the next page of changes")
+    expected = [f"Page p{change['id'].rsplit('/p', 1)[1]}" for change in pages["changes"]]
+    assert driver.execute_script(rows) == expected
+    assert len(expected) == pages["changeCount"] and all(c["entity"] == "Page" for c in pages["changes"])
+
+
+def test_a_store_without_history_says_so(driver, server, wait_for, console_errors):
+    open_history(driver, server, wait_for)
+    assert driver.execute_script("return document.body.dataset.historyState") == "unavailable"
+    assert "does not keep a history" in driver.find_element(By.ID, "history-status").text
+    assert driver.find_element(By.ID, "pending").get_attribute("hidden") is not None
+    assert console_errors(driver) == []
