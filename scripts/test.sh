@@ -61,7 +61,7 @@ swift test --skip-build
 step "browser-demo command line"
 scripts/check-demo-cli.sh .build/debug/browser-demo
 
-step "Fuzzing: request decoder and API query parsing (libFuzzer, 30 s per target)"
+step "Fuzzing: request decoder, API query parsing and content inspection (libFuzzer, 30 s per target)"
 scripts/fuzz/run.sh 30
 
 step "Content: every Binary/Transformable value of the fixtures served and inspected, checked against Python's reading"

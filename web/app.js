@@ -1065,6 +1065,7 @@
         valueCell.append(window.CDBShared.isLongValue(value)
           ? window.CDBShared.longValue(value, (text) => renderValue(text, type)) : renderValue(value, type));
         if (value && typeof value === 'object' && value.type === 'binary') appendContentControls(valueCell, object.id, name, value);
+        window.CDBContent.markURL(valueCell.firstElementChild, value, type);
         const link = window.CDBContent.webLink(value);
         if (link) valueCell.append(link);
         if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
@@ -1110,7 +1111,8 @@
 
   /**
    * A Binary or Transformable value: its summary fetched when it scrolls into view ("PNG 48×72 · 10 KB"), and a
-   * "Look inside" button that opens the content viewer (content.js) below it.
+   * "Look inside" button that opens the content viewer (content.js) in a row of its own below the attribute's,
+   * across the whole table: the value column alone is too narrow for a hex view.
    */
   function appendContentControls(cell, id, attr, value) {
     const shown = cell.querySelector('.val-binary');
@@ -1127,8 +1129,13 @@
         look.setAttribute('aria-expanded', 'false');
         return;
       }
-      opened = window.CDBContent.viewer(id, attr, Number.isFinite(value.bytes) ? value.bytes : 0);
-      cell.append(opened);
+      opened = el('tr', 'attr-viewer-row');
+      opened.dataset.viewerFor = attr;
+      const wide = el('td');
+      wide.colSpan = 3;
+      wide.append(window.CDBContent.viewer(id, attr, Number.isFinite(value.bytes) ? value.bytes : 0));
+      opened.append(wide);
+      look.closest('tr').after(opened);
       look.textContent = 'Close';
       look.setAttribute('aria-expanded', 'true');
     });

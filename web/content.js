@@ -6,8 +6,8 @@
  * value's bytes are never opened as a document (only raster images are shown, as <img>; the server serves
  * everything else as a sandboxed download).
  *
- * API (docs/API.md): GET /api/object/content?id=&attr= → {kind, size, summary, storage, externalName?, mimeType?,
- * image?, pageCount?, tree?, text?, inner?, inflatedSize?, archivedClass?, truncated[], problems[]};
+ * API (docs/API.md): GET /api/object/content?id=&attr= → {kind, size, summary, storage, externalName?, transformer?,
+ * mimeType?, image?, pageCount?, tree?, text?, inner?, inflatedSize?, archivedClass?, truncated[], problems[]};
  * GET /api/object/blob?id=&attr= → the bytes (a single Range: bytes=a-b gives 206).
  *
  *   report(id, attr)         Promise of the content report, cached per (id, attr) while the page lives; at most
@@ -16,13 +16,21 @@
  *   lazySummary(node, id, attr)
  *                            replaces node's text with ‹label› once node scrolls into view (IntersectionObserver);
  *                            on failure the byte count already there stays
+ *   urlOf(value)             the URL when a string is exactly one absolute URL (the rule of docs/API.md, the same
+ *                            as the server's URLText for text inside Binary values), else null
+ *   markURL(node, value, type)
+ *                            labels node as a URL (class val-url: a "URL" badge before it, data-url-scheme, a
+ *                            title) when a String/URI value is one; returns the URL or null. Any scheme is
+ *                            labelled; none is made a link here
  *   webLink(value)           an "open ↗" link for a value that is one absolute http(s) URL, else null
- *   viewer(id, attr, size)   a <div class="content-viewer">: summary and Download link, the viewer for the kind
+ *   transformerNote(name)    what a Transformable attribute's value transformer says about its bytes
+ *   viewer(id, attr, size)   a <div class="content-viewer">: summary (with the value transformer, if the model
+ *                            names one) and Download link, the viewer for the kind
  *                            (image preview, tree, text with line numbers, what gzip/zlib inflate to), the
  *                            limits hit and problems found, and always a hex view paged with Range requests
  *
- * Classes: .content-viewer .cv-summary .cv-download .cv-image .cv-tree .cv-node .cv-toggle .cv-lines
- *          .cv-inner .cv-issues .cv-hex .cv-hex-nav .cv-hex-range
+ * Classes: .content-viewer .cv-summary .cv-transformer .cv-download .cv-image .cv-tree .cv-node .cv-toggle .cv-lines
+ *          .cv-inner .cv-issues .cv-hex .cv-hex-nav .cv-hex-range; .val-url (any labelled URL) .cv-weblink
  */
 'use strict';
 
@@ -127,6 +135,11 @@
     report(id, attr).then((r) => {
       S.setVisibleText(summary, label(r));
       root.dataset.kind = r.kind;
+      if (r.transformer) {
+        const note = el('span', 'cv-transformer');
+        S.setVisibleText(note, transformerNote(r.transformer));
+        summary.after(note);
+      }
       body.append(...kindView(r, id, attr));
     }).catch((error) => {
       S.setVisibleText(summary, `Could not look inside: ${error.message}`);
@@ -135,10 +148,20 @@
     return root;
   }
 
+  /** Foundation's own value transformers: what they store is a keyed archive. */
+  const FOUNDATION_TRANSFORMERS = new Set(['NSSecureUnarchiveFromData', 'NSKeyedUnarchiveFromData', 'NSUnarchiveFromData']);
+
+  function transformerNote(name) {
+    return FOUNDATION_TRANSFORMERS.has(name)
+      ? `Transformer: ${name} (Foundation's: stores a keyed archive)`
+      : `Transformer: ${name} (the app's own: these bytes are what it wrote)`;
+  }
+
   /** The nodes that show one report (also a nested one: what gzip/zlib inflate to). */
   function kindView(r, id, attr) {
     const nodes = [];
-    if (r.mimeType && r.image && id) {
+    // HEIC is served as itself, but Chromium and Firefox cannot decode it: its dimensions only.
+    if (r.mimeType && r.image && id && r.kind !== 'heic') {
       const figure = el('figure', 'cv-image');
       const img = document.createElement('img');
       img.src = blobURL(id, attr);
@@ -147,7 +170,8 @@
       figure.append(img, el('figcaption', null, `${r.image.width} × ${r.image.height} px`));
       nodes.push(figure);
     } else if (r.image) {
-      nodes.push(el('p', 'cv-note', `${r.image.width} × ${r.image.height} px`));
+      const why = r.kind === 'heic' ? ' (HEIC: browsers cannot show it; Download opens it in an app that can)' : '';
+      nodes.push(el('p', 'cv-note cv-dimensions', `${r.image.width} × ${r.image.height} px${why}`));
     }
     if (r.pageCount !== undefined && r.pageCount !== null) nodes.push(el('p', 'cv-note', `${r.pageCount} page${r.pageCount === 1 ? '' : 's'}`));
     if (r.archivedClass) nodes.push(el('p', 'cv-note', `Archived class: ${r.archivedClass}`));
@@ -220,11 +244,20 @@
     return item;
   }
 
-  /** Text with line numbers (an <ol>: the numbers are the list's own). */
+  /**
+   * Text with line numbers (an <ol>: the numbers are the list's own). A final line break ends the last line rather
+   * than starting one; an empty line holds a <br> so it keeps its height (a zero-width space would be shown as
+   * the ⟨U+200B⟩ marker it is).
+   */
   function textView(text) {
     const lines = text.split(/\r\n|\r|\n/);
+    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
     const list = el('ol', 'cv-lines');
-    for (const line of lines.slice(0, MAX_LINES)) list.append(el('li', null, line === '' ? '\u200b' : line));
+    for (const line of lines.slice(0, MAX_LINES)) {
+      const item = el('li', null, line);
+      if (line === '') item.append(document.createElement('br'));
+      list.append(item);
+    }
     if (lines.length <= MAX_LINES) return list;
     const holder = el('div');
     holder.append(list, el('p', 'cv-note', `… ${lines.length - MAX_LINES} more lines`));
@@ -243,9 +276,14 @@
     const range = el('span', 'cv-hex-range');
     const pre = el('pre', 'cv-hex');
     const buttons = {};
-    for (const [name, text] of [['first', '⏮ First'], ['previous', '◀ Previous'], ['next', 'Next ▶'], ['last', 'Last ⏭']]) {
+    // Short labels in glyphs every font has (‹ › « », as the Lab's pager), named by their titles: the nav stays
+    // one row in the Inspector's narrow detail pane.
+    for (const [name, text, title] of [['first', '«', 'First page'], ['previous', '‹', 'Previous page'],
+      ['next', '›', 'Next page'], ['last', '»', 'Last page']]) {
       const button = el('button', `cv-hex-${name}`, text);
       button.type = 'button';
+      button.title = title;
+      button.setAttribute('aria-label', `${title} of the bytes`);
       buttons[name] = button;
     }
     nav.append(el('span', 'cv-hex-title', 'Bytes'), buttons.first, buttons.previous, range, buttons.next, buttons.last);
@@ -296,21 +334,61 @@
     return section;
   }
 
-  // ------------------------------------------------------------------------------------ Web links
+  // ------------------------------------------------------------------------------------------ URLs
+
+  /** Schemes whose URLs have no "//" authority (RFC 3986 §3): as URLText.swift's list. */
+  const SCHEMES_WITHOUT_AUTHORITY = new Set(['mailto', 'tel', 'sms', 'data', 'urn', 'about', 'geo', 'facetime', 'maps']);
+  const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):([^]*)$/;
+
+  /**
+   * The URL when `value` is exactly one absolute URL (RFC 3986 §4.3), else null: a scheme, then "//" and an
+   * authority (file:/// too) or one of the schemes without one; no whitespace anywhere; at most 8,192 characters;
+   * and the browser's URL parser accepts it. "javascript:…" is no URL by this rule (no authority, not listed).
+   */
+  function urlOf(value) {
+    if (typeof value !== 'string' || value.length === 0 || value.length > 8192 || /\s/.test(value)) return null;
+    const match = SCHEME.exec(value);
+    if (!match) return null;
+    const scheme = match[1].toLowerCase();
+    const rest = match[2];
+    if (rest.startsWith('//')) {
+      if (rest.length === 2 && scheme !== 'file') return null;
+    } else if (!SCHEMES_WITHOUT_AUTHORITY.has(scheme) || rest === '') {
+      return null;
+    }
+    try {
+      return new URL(value);
+    } catch {
+      return null;
+    }
+  }
+
+  const isWeb = (url) => url.protocol === 'http:' || url.protocol === 'https:';
+
+  /** Attribute types whose string values may be labelled (an unknown type, '', is a string the schema omits). */
+  const TEXT_TYPES = new Set(['String', 'URI', '']);
+
+  /**
+   * Labels `node` (which shows `value`, an attribute of `type`) as a URL of any scheme; only webLink ever makes
+   * one clickable.
+   */
+  function markURL(node, value, type = '') {
+    if (!TEXT_TYPES.has(type || '')) return null;
+    const url = urlOf(value);
+    if (!url) return null;
+    node.classList.add('val-url');
+    node.dataset.urlScheme = url.protocol.slice(0, -1);
+    node.title = S.visibleText(`URL (${url.protocol}) ${value}${isWeb(url) ? '' : ' — only http and https URLs open as links'}`);
+    return url;
+  }
 
   /**
    * A link that opens `value` in a new tab when it is exactly one absolute http(s) URL, else null. Other schemes
    * (javascript:, data:, file:, an app's own) are never made clickable; the value itself is always shown as text.
    */
   function webLink(value) {
-    if (typeof value !== 'string' || value.length > 8192 || /\s/.test(value)) return null;
-    let url;
-    try {
-      url = new URL(value);
-    } catch {
-      return null;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    const url = urlOf(value);
+    if (!url || !isWeb(url)) return null;
     const link = el('a', 'cv-weblink', 'open ↗');
     link.href = url.href;
     link.target = '_blank';
@@ -319,5 +397,7 @@
     return link;
   }
 
-  window.CDBContent = Object.freeze({ report, label, lazySummary, viewer, webLink, HEX_PAGE });
+  window.CDBContent = Object.freeze({
+    report, label, lazySummary, transformerNote, viewer, urlOf, markURL, webLink, HEX_PAGE,
+  });
 })();

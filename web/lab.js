@@ -1057,6 +1057,7 @@
         paintValue(td, value, column.type);
       }
       if (isBinary(value)) window.CDBContent.lazySummary(td, String(row.id), column.name);
+      else window.CDBContent.markURL(td, value, column.type);
       tr.append(td);
     }
     return tr;
@@ -1790,6 +1791,7 @@
         paintValue(dd, values[attr.name], attr.type);
       }
       if (isBinary(values[attr.name])) window.CDBContent.lazySummary(dd, String(record.id), attr.name);
+      else window.CDBContent.markURL(dd, values[attr.name], attr.type);
       const link = window.CDBContent.webLink(values[attr.name]);
       if (link) dd.append(" ", link);
       row.append(dt, dd);
@@ -1998,7 +2000,7 @@
       if (isBinary(value)) {
         // What is inside: the kind's viewer, a hex view paged with Range requests, and a download.
         view.replaceChildren(window.CDBContent.viewer(String(record.id), name, Number.isFinite(value.bytes) ? value.bytes : 0));
-        meta = `${attr.type} · ${formatCount(value.bytes)} bytes`;
+        meta = `${attr.type}${attr.transformer ? ` (${attr.transformer})` : ""} · ${formatCount(value.bytes)} bytes`;
       }
     }
     dom.contentMeta.textContent = meta;

@@ -65,6 +65,24 @@ if let path = arguments.storePath, let defaultFile = options.pairingTokenFile {
     options.pairingTokenFile = defaultFile.deletingLastPathComponent().appendingPathComponent(name + ".pairing-token")
 }
 let server = CoreDataBrowserServer(store: store, options: options)
+// Stop cleanly on Ctrl-C or SIGTERM: close the listener and connections, then exit 0. Installed before the server
+// starts and prints its URLs, which is when a script may stop it (the content check does at once, on a store with
+// nothing to check). libdispatch arms a signal source later, on its own thread. On Linux it installs its own
+// handler then, so the signal keeps its default action until that moment: a SIGTERM that comes first still ends
+// the process. Ignoring it (SIG_IGN), as kqueue needs on Apple platforms, lost such a signal, and the process never
+// exited (13 runs in 60 when a script stopped it right after the URL line).
+let signalSources = [SIGINT, SIGTERM].map { signalNumber in
+    #if !os(Linux)
+    signal(signalNumber, SIG_IGN)
+    #endif
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+    source.setEventHandler {
+        server.stop()
+        exit(0)
+    }
+    source.resume()
+    return source
+}
 do {
     try server.start()
 } catch CoreDataBrowserServer.StartError.invalidPairingToken {
@@ -77,17 +95,6 @@ print("Open a URL above in a desktop browser. Press Ctrl-C to stop.")
 // Flush now: when stdout is a pipe (a test or script reading the URLs) it is block-buffered.
 fflush(nil)
 
-// Stop cleanly on Ctrl-C or SIGTERM: close the listener and connections, then exit 0.
-let signalSources = [SIGINT, SIGTERM].map { signalNumber in
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-    source.setEventHandler {
-        server.stop()
-        exit(0)
-    }
-    source.resume()
-    return source
-}
 // Serve until a signal ends the process; the server runs on its own threads.
 while true {
     try? await Task.sleep(nanoseconds: 3_600_000_000_000)

@@ -2,7 +2,8 @@
 `name` and a Binary `payload` that allows external storage (so inline values carry the 0x01 marker and external
 ones a 0x02 reference to a file in `.<store>_SUPPORT/_EXTERNAL_DATA/`), and an `.xcdatamodel` describing it.
 
-Used by scripts/content-check/check.py (kinds the fixtures lack) and scripts/bench/content.py (large values).
+Used by scripts/content-check/check.py (kinds the fixtures lack), scripts/bench/content.py (large values) and the
+browser tests (scripts/ui-tests/conftest.py `synthetic_server`: values no fixture or demo record has).
 Standard library only.
 """
 
@@ -23,9 +24,10 @@ MODEL = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 """
 
 
-def build(folder: Path, inline: dict[str, bytes], external: dict[str, bytes] | None = None) -> tuple[Path, Path, dict[str, int]]:
+def build(folder: Path, inline: dict[str, bytes | None], external: dict[str, bytes] | None = None) -> tuple[Path, Path, dict[str, int]]:
     """Writes Bench.sqlite and Model.xcdatamodel into `folder`; returns (store, model, primary key by name).
-    `inline` values are stored in the row; `external` ones in files beside the store."""
+    `inline` values are stored in the row (None: a record with a name and no payload); `external` ones in files
+    beside the store."""
     store = folder / "Bench.sqlite"
     db = sqlite3.connect(store)
     db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
@@ -41,7 +43,7 @@ def build(folder: Path, inline: dict[str, bytes], external: dict[str, bytes] | N
     key = 0
     for name, payload in inline.items():
         key += 1
-        db.execute("INSERT INTO ZATTACHMENT VALUES (?, 1, 1, ?, ?)", (key, name, b"\x01" + payload))
+        db.execute("INSERT INTO ZATTACHMENT VALUES (?, 1, 1, ?, ?)", (key, name, None if payload is None else b"\x01" + payload))
         keys[name] = key
     external_folder = folder / ".Bench_SUPPORT" / "_EXTERNAL_DATA"
     for name, payload in (external or {}).items():

@@ -5,7 +5,8 @@
 //
 // Properties checked for every input: the report's size and inspected size are what was passed; a MIME type is
 // only set for a raster kind with dimensions; the tree stays within its node limit; inflated sizes stay within
-// the cap; the report round-trips through JSON.
+// the cap; the report round-trips through JSON; JSON and text get the same kind, summary and problems with room
+// for every node (the tree parser checks everything) as with 2 (JSONValidator checks nearly everything).
 
 import Foundation
 
@@ -27,6 +28,19 @@ enum ContentFuzzing {
         let head = bytes.prefix(bytes.count / 2)
         check(ContentInspector.inspect(head, totalSize: bytes.count, limits: limits), size: bytes.count, inspected: head.count)
         _ = ContentInspector.inspect(bytes, transformerName: "NSSecureUnarchiveFromData", limits: limits)
+        // JSONValidator checks what a tree does not show: with 2 nodes that is nearly everything, with more nodes
+        // than a 4,096-byte input (run.sh's -max_len) can hold it is nothing; the verdicts must agree.
+        var few = limits
+        few.maxTreeNodes = 2
+        var roomy = limits
+        roomy.maxTreeNodes = 10_000
+        let skimmed = ContentInspector.inspect(bytes, limits: few)
+        let shown = ContentInspector.inspect(bytes, limits: roomy)
+        if [.json, .utf8Text].contains(skimmed.kind) || [.json, .utf8Text].contains(shown.kind) {
+            precondition(skimmed.kind == shown.kind && skimmed.summary == shown.summary && skimmed.problems == shown.problems,
+                         "JSON checked without its tree: \(skimmed.kind) \(skimmed.summary) \(skimmed.problems), with it: "
+                            + "\(shown.kind) \(shown.summary) \(shown.problems)")
+        }
         let encoded = try! JSONEncoder().encode(whole)
         precondition(try! JSONDecoder().decode(ContentReport.self, from: encoded) == whole, "report does not round-trip")
     }

@@ -14,6 +14,8 @@ Fixtures
     ``scripts/embed-web-assets.py`` has refreshed the compiled-in copy; env ``CDB_WEB_ROOT=embedded`` tests the
     compiled-in copy instead (or ``CDB_WEB_ROOT=DIR`` another folder). Env ``CDB_BASE_URL`` skips starting
     anything and tests an already running server instead.
+``store_server`` / ``synthetic_server`` (session)
+    A browser-demo serving a copy of a fixture store, or a store written for the test (see each fixture).
 ``api`` (session)
     ``api(path, **params) -> parsed JSON`` for GETs against ``server``; ``api.status(path, **params)`` returns
     ``(status, parsed JSON)`` without raising on 4xx/5xx. Use it to compute what the UI must show.
@@ -182,6 +184,37 @@ def server():
 FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "coredata"
 
 
+class _StoreServers:
+    """The browser-demo processes a session fixture starts, each serving a store from a temporary folder of its
+    own; ``close`` stops them and removes the folders."""
+
+    def __init__(self):
+        self._servers: list[_DemoServer] = []
+        self._folders: list[str] = []
+
+    def folder(self, prefix: str) -> Path:
+        folder = tempfile.mkdtemp(prefix=prefix)
+        self._folders.append(folder)
+        return Path(folder)
+
+    def serve(self, store: Path, extra: list[str]) -> tuple[str, "_Api"]:
+        """Starts browser-demo on ``store`` (with the UI from web/ unless CDB_WEB_ROOT says otherwise, as ``server``
+        does); returns its base URL and an ``api`` for it."""
+        web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
+        args = ["--store", str(store), *extra, *([] if web_root == "embedded" else ["--web-root", web_root])]
+        demo = _DemoServer(_browser_demo_binary(), args)
+        self._servers.append(demo)
+        base = demo.wait_for_url(SERVER_START_TIMEOUT)
+        _wait_until_healthy(base, 10)
+        return base, _Api(base)
+
+    def close(self) -> None:
+        for demo in self._servers:
+            demo.stop()
+        for folder in self._folders:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def store_server():
     """store_server("cartkit/coredata/CartStorage_v1.sqlite") -> (base URL, api) of a browser-demo serving a
@@ -190,8 +223,7 @@ def store_server():
     Skips the test when ../shared/fixtures is absent, unless REQUIRE_FIXTURES=1 (.ci/run), which makes it fail.
     One server per fixture for the whole session."""
     started: dict[str, tuple[str, "_Api"]] = {}
-    servers: list[_DemoServer] = []
-    folders: list[str] = []
+    servers = _StoreServers()
 
     def serve(relative: str, extra: list[str] | None = None):
         if relative in started:
@@ -200,34 +232,41 @@ def store_server():
             if os.environ.get("REQUIRE_FIXTURES") == "1":
                 pytest.fail(f"REQUIRE_FIXTURES=1 but there are no fixtures at {FIXTURES}")
             pytest.skip(f"needs the Core Data fixtures at {FIXTURES}")
-        folder = tempfile.mkdtemp(prefix="cdb-ui-store-")
-        folders.append(folder)
         source = FIXTURES / relative
-        target = Path(folder) / source.name
+        target = servers.folder("cdb-ui-store-") / source.name
         for suffix in ("", "-wal", "-shm"):
             if Path(str(source) + suffix).exists():
                 shutil.copyfile(str(source) + suffix, str(target) + suffix)
-        started[relative] = _serve_store(target, extra or [], servers)
+        started[relative] = servers.serve(target, extra or [])
         return started[relative]
 
     yield serve
-    for demo in servers:
-        demo.stop()
-    for folder in folders:
-        shutil.rmtree(folder, ignore_errors=True)
+    servers.close()
 
 
-def _serve_store(store: Path, extra: list[str], servers: list[_DemoServer]) -> tuple[str, "_Api"]:
-    """Starts browser-demo on `store` (with the UI from web/ unless CDB_WEB_ROOT says otherwise)."""
-    web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
-    args = ["--store", str(store), *extra]
-    if web_root != "embedded":
-        args += ["--web-root", web_root]
-    demo = _DemoServer(_browser_demo_binary(), args)
-    servers.append(demo)
-    base = demo.wait_for_url(SERVER_START_TIMEOUT)
-    _wait_until_healthy(base, 10)
-    return base, _Api(base)
+@pytest.fixture(scope="session")
+def synthetic_server():
+    """synthetic_server(name, inline, external=None) -> (base URL, api, object ID by value name): a browser-demo
+    serving a store written by scripts/content-check/synthetic_store.py (entity ``Attachment``: a String ``name``
+    and a Binary ``payload`` allowing external storage) with those values, for contents no fixture and no demo
+    record holds. ``inline`` maps a record's name to its payload (None: no payload); ``external`` to bytes kept in
+    a file beside the store. One server per ``name`` for the whole session; needs no fixtures."""
+    sys.path.insert(0, str(REPO_ROOT / "scripts" / "content-check"))
+    import synthetic_store
+
+    started: dict[str, tuple[str, "_Api", dict[str, str]]] = {}
+    servers = _StoreServers()
+
+    def serve(name: str, inline: dict, external: dict | None = None):
+        if name in started:
+            return started[name]
+        store, model, keys = synthetic_store.build(servers.folder("cdb-ui-synthetic-"), inline, external)
+        base, api = servers.serve(store, ["--model", str(model)])
+        started[name] = (base, api, {value: synthetic_store.object_id(key) for value, key in keys.items()})
+        return started[name]
+
+    yield serve
+    servers.close()
 
 
 @pytest.fixture(scope="session")
@@ -236,15 +275,12 @@ def abstract_store():
     → the abstract GenericAlbum, whose records are Albums and SmartAlbums, as in Photos. Needs no fixtures."""
     from abstract_store import build
 
-    folder = Path(tempfile.mkdtemp(prefix="cdb-ui-abstract-"))
-    servers: list[_DemoServer] = []
+    servers = _StoreServers()
     try:
-        store, model = build(folder)
-        yield _serve_store(store, ["--model", str(model)], servers)
+        store, model = build(servers.folder("cdb-ui-abstract-"))
+        yield servers.serve(store, ["--model", str(model)])
     finally:
-        for demo in servers:
-            demo.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        servers.close()
 
 
 class _Api:

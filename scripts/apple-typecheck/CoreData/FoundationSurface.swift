@@ -147,6 +147,9 @@ open class ValueTransformer: NSObject {
     /// https://developer.apple.com/documentation/foundation/valuetransformer/reversetransformedvalue(_:)
     /// `func reverseTransformedValue(_ value: Any?) -> Any?`
     open func reverseTransformedValue(_ value: Any?) -> Any? { nil }
+    /// https://developer.apple.com/documentation/foundation/valuetransformer/setvaluetransformer(_:forname:)
+    /// `class func setValueTransformer(_ transformer: ValueTransformer?, forName name: NSValueTransformerName)`
+    open class func setValueTransformer(_ transformer: ValueTransformer?, forName name: NSValueTransformerName) {}
 }
 
 /// https://developer.apple.com/documentation/foundation/nssecureunarchivefromdatatransformer

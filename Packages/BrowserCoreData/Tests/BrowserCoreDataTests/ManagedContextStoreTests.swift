@@ -34,7 +34,9 @@ import Testing
         #expect(types == ["text": "String", "small": "Integer 16", "medium": "Integer 32", "large": "Integer 64",
                           "exact": "Decimal", "real": "Double", "single": "Float", "flag": "Boolean", "when": "Date",
                           "blob": "Binary", "identifier": "UUID", "link": "URI", "object": "Transformable",
-                          "attachment": "Binary"])
+                          "attachment": "Binary", "opaque": "Transformable"])
+        let transformers = Dictionary(uniqueKeysWithValues: sample.attributes.compactMap { a in a.transformer.map { (a.name, $0) } })
+        #expect(transformers == ["opaque": "CDBTestNoBytesTransformer"])
     }
 
     @Test func theChangeTokenMovesWhenTheAppSaves() async throws {
@@ -122,6 +124,64 @@ import Testing
         await #expect(throws: BrowserError.badRequest("Book.title is a String attribute; only Binary and Transformable attributes have bytes to fetch")) {
             try await service.blob(id: first.id, attribute: "title")
         }
+    }
+
+    /// A Transformable value's bytes are what its transformer makes of the object now; with no transformer named,
+    /// Core Data's keyed archive, which `content` reads with its class.
+    @Test func bytesOfATransformableAttributeAreItsKeyedArchive() async throws {
+        let stack = try TestStack()
+        try await stack.seed { context in
+            context.insertRecord("Sample", ["text": "archived", "object": NSArray(array: ["red", "green"])])
+        }
+        let service = BrowserService(store: ManagedContextStore(context: stack.container.viewContext))
+        let row = try #require(try await service.records(of: "Sample", parameters: .init(search: "archived")).rows.first)
+        let blob = try await service.blob(id: row.id, attribute: "object")
+        #expect(try await blob.reader.read(0..<8) == Data("bplist00".utf8))
+        #expect(blob.filename == "Sample-\(try ObjectID(uri: row.id).shortForm)-object.plist")
+        #expect(row.attrs["object"] == .binary(byteCount: blob.reader.size))
+        let content = try await service.content(id: row.id, attribute: "object")
+        #expect(content.report.kind == .keyedArchive)
+        #expect(content.report.archivedClass == "NSArray")
+        #expect(content.report.size == blob.reader.size)
+        #expect(content.report.problems.isEmpty)
+        #expect(content.transformer == nil)   // the model names none
+    }
+
+    /// A value its transformer makes no Data of (an unsaved edit, read through the given context: Core Data never
+    /// had to store it): `blob` and `content` refuse with a 404 that says why, the detail marks the value.
+    @MainActor @Test func aTransformableValueThatCannotBecomeBytesIsRefusedWithTheReason() async throws {
+        ValueTransformer.setValueTransformer(NoBytesTransformer(), forName: NSValueTransformerName(NoBytesTransformer.name))
+        let stack = try TestStack()
+        try await stack.seed { context in context.insertRecord("Sample", ["text": "opaque"]) }
+        let viewContext = stack.container.viewContext
+        let service = BrowserService(store: ManagedContextStore(context: viewContext, reading: .givenContext))
+        let row = try #require(try await service.records(of: "Sample", parameters: .init(search: "opaque")).rows.first)
+        let short = try ObjectID(uri: row.id).shortForm
+        let objectID = try #require(viewContext.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: URL(string: row.id)!))
+        // On the main actor, so touching the main-queue viewContext directly is allowed.
+        viewContext.object(with: objectID).setValue(NSNumber(value: 42), forKey: "opaque")
+
+        func refusal(_ request: () async throws(BrowserError) -> Void) async -> BrowserError? {
+            do {
+                try await request()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let blobRefusal = await refusal { () async throws(BrowserError) in _ = try await service.blob(id: row.id, attribute: "opaque") }
+        let contentRefusal = await refusal { () async throws(BrowserError) in _ = try await service.content(id: row.id, attribute: "opaque") }
+        for refused in [blobRefusal, contentRefusal] {
+            let error = try #require(refused, "a value with no bytes is refused")
+            #expect(error.kind == BrowserError.Kind.notFound)
+            #expect(error.message.hasPrefix("Sample \(short).opaque holds a "))
+            #expect(error.message.hasSuffix(" that its transformer does not turn into bytes, so there are none to show"))
+        }
+        guard case .undecodable(let message)? = try await service.object(id: row.id).attrs["opaque"] else {
+            Issue.record("the detail marks the value it cannot size")
+            return
+        }
+        #expect(message.hasSuffix("could not be transformed to data"))
     }
 
     @Test func detailHasEveryAttributeAndBothSidesOfRelationships() async throws {

@@ -2,15 +2,17 @@
 import CoreData
 
 /// The demo library's model (Author, Book, AudioBook, Tag, as `DemoLibrary` declares it), built in code, plus
-/// `Sample` with every attribute type (and a Binary allowing external storage), an abstract `Shape` with a
-/// concrete `Circle`, and a transient attribute. `Tag.name` is preserved in the persistent history when a tag is
-/// deleted (the tombstone the history tests read); that changes nothing for a store without history tracking.
+/// `Sample` with every attribute type (and a Binary allowing external storage, and a Transformable with an app's
+/// own transformer), an abstract `Shape` with a concrete `Circle`, and a transient attribute. `Tag.name` is
+/// preserved in the persistent history when a tag is deleted (the tombstone the history tests read); that changes
+/// nothing for a store without history tracking.
 enum TestModel {
     /// One instance per process: Core Data warns when two models claim the same entity classes.
     nonisolated(unsafe) static let shared: NSManagedObjectModel = make()
 
     private static func attribute(_ name: String, _ type: NSAttributeType, optional: Bool = true, transient: Bool = false,
-                                  external: Bool = false, preservedOnDeletion: Bool = false) -> NSAttributeDescription {
+                                  external: Bool = false, preservedOnDeletion: Bool = false,
+                                  transformer: String? = nil) -> NSAttributeDescription {
         let attribute = NSAttributeDescription()
         attribute.name = name
         attribute.attributeType = type
@@ -18,6 +20,7 @@ enum TestModel {
         attribute.isTransient = transient
         attribute.allowsExternalBinaryDataStorage = external
         attribute.preservesValueInHistoryOnDeletion = preservedOnDeletion
+        attribute.valueTransformerName = transformer
         return attribute
     }
 
@@ -78,6 +81,8 @@ enum TestModel {
             attribute("object", .transformableAttributeType), attribute("scratch", .stringAttributeType, transient: true),
             // Core Data may keep a large value of this one in a file of its own beside the store.
             attribute("attachment", .binaryDataAttributeType, external: true),
+            // A Transformable with the test's own transformer (`object` names none: Core Data keyed-archives it).
+            attribute("opaque", .transformableAttributeType, transformer: NoBytesTransformer.name),
         ]
         relate(sample, "steps", to: tag, toMany: true, inverse: ("samples", true), ordered: true)
 
@@ -89,6 +94,14 @@ enum TestModel {
         model.entities = [author, book, audioBook, tag, sample, shape, circle]
         return model
     }
+}
+
+/// An app's own value transformer that makes no Data of what it is given (as one may for a value it does not
+/// expect): the adapter then has no bytes to serve, and must say so. Registered by the test that uses it.
+final class NoBytesTransformer: ValueTransformer {
+    static let name = "CDBTestNoBytesTransformer"
+
+    override func transformedValue(_ value: Any?) -> Any? { nil }
 }
 
 #endif

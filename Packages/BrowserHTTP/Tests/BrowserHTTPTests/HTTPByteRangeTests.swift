@@ -28,4 +28,11 @@ struct HTTPByteRangeTests {
         // Nothing can be selected from an empty representation.
         #expect(HTTPByteRange(header: "bytes=0-", length: 0) == .unsatisfiable)
     }
+
+    @Test func rangeAnswersHaveTheirReasonPhrases() {
+        #expect(HTTPStatus(code: 206) == .partialContent)
+        #expect(HTTPStatus(code: 206).description == "206 Partial Content")
+        #expect(HTTPStatus(code: 416) == .rangeNotSatisfiable)
+        #expect(HTTPStatus(code: 416).description == "416 Range Not Satisfiable")
+    }
 }

@@ -22,13 +22,18 @@ enum BlobResponses {
         switch range {
         case .unsatisfiable:
             response = JSONResponses.error(
-                HTTPStatus(code: 416), "The range \(request.headers[HTTPHeaderName.range] ?? "") is outside the value's \(size) bytes")
+                .rangeNotSatisfiable, "The range \(request.headers[HTTPHeaderName.range] ?? "") is outside the value's \(size) bytes")
         case .whole, .partial:
             let bytes: Range<Int> = if case .partial(let part) = range { part } else { 0..<size }
             response = .stream(
                 BlobBodyProducer(reader: reader, range: bytes), length: bytes.count,
                 contentType: mimeType ?? "application/octet-stream",
-                status: range == .whole ? .ok : HTTPStatus(code: 206))
+                status: range == .whole ? .ok : .partialContent)
+            // The value's file name goes with its bytes only: a 416's JSON error is no such file.
+            let disposition = BrowserRoutes.attachment(filename: filename)
+            response.headers.set(
+                HTTPHeaderName.contentDisposition,
+                mimeType == nil ? disposition : "inline" + disposition.dropFirst("attachment".count))
         }
         if let contentRange = range.contentRange(length: size) {
             response.headers.set(HTTPHeaderName.contentRange, contentRange)
@@ -36,10 +41,6 @@ enum BlobResponses {
         response.headers.set(HTTPHeaderName.acceptRanges, "bytes")
         response.headers.set(HTTPHeaderName.contentSecurityPolicy, "sandbox")
         response.headers.set(HTTPHeaderName.cacheControl, "no-store")
-        let disposition = BrowserRoutes.attachment(filename: filename)
-        response.headers.set(
-            HTTPHeaderName.contentDisposition,
-            mimeType == nil ? disposition : "inline" + disposition.dropFirst("attachment".count))
         return response
     }
 }

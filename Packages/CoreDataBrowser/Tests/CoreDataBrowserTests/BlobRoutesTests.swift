@@ -65,6 +65,9 @@ extension EndToEndTests {
         let outside = try await client.request("/api/object/blob?\(coverQuery(key))", headers: ["Range": "bytes=\(size)-"])
         #expect(outside.status == 416)
         #expect(outside.header("Content-Range") == "bytes */\(size)")
+        // The JSON error is not the value: it names no file and is not offered as a download.
+        #expect(outside.header("Content-Disposition") == nil)
+        #expect(outside.header("Content-Type")?.hasPrefix("application/json") == true)
         #expect(try outside.object()["error"] as? String == "The range bytes=\(size)- is outside the value's \(size) bytes")
         let head = try await client.request("/api/object/blob?\(coverQuery(key))", method: "HEAD")
         #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == "\(size)")

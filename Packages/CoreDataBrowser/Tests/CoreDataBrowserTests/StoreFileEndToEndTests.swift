@@ -92,6 +92,31 @@ struct StoreFileEndToEndTests {
         #expect(try await client.get("/api/object?id=\(TestClient.encode(foreign))").status == 404)
     }
 
+    /// SampleModel2's covers are Transformable with the app's own `CoverTransformer` (a Swift class archiving a
+    /// `Cover`): the schema and the content answer both name the transformer, and the bytes are its keyed archive.
+    @Test func aCustomTransformerIsNamedWithItsBytes() async throws {
+        let (server, client) = try Self.serve("coredataplus/SampleModel2/SampleModel2_V2.sqlite")
+        defer { server.stop() }
+        let entities = try await client.get("/api/entities").array()
+        func attribute(_ entity: String, _ name: String) -> [String: Any]? {
+            (entities.first { $0["name"] as? String == entity }?["attributes"] as? [[String: Any]])?
+                .first { $0["name"] as? String == name }
+        }
+        #expect(attribute("Book", "frontCover")?["transformer"] as? String == "CoverTransformer")
+        #expect(attribute("GraphicNovel", "frontCover")?["transformer"] as? String == "CoverTransformer")
+        #expect(attribute("Page", "content")?["transformer"] as? String == "ContentTransformer")
+        // Only Transformable attributes have the key.
+        #expect(attribute("Book", "title").map { $0.keys.contains("transformer") } == false)
+
+        let id = "x-coredata://4B0F5331-DE87-4D61-9947-8A976CCEB627/Book/p1"
+        let content = try await client.get("/api/object/content?id=\(TestClient.encode(id))&attr=frontCover").object()
+        #expect(content["transformer"] as? String == "CoverTransformer")
+        #expect(content["kind"] as? String == "keyedArchive")
+        #expect(content["archivedClass"] as? String == "CoreDataPlus_Tests.Cover")
+        #expect(content["summary"] as? String == "keyed archive (CoreDataPlus_Tests.Cover) · 277 B")
+        #expect((content["problems"] as? [String])?.isEmpty == true)
+    }
+
     @Test func swiftDataStoreShowsItsModelNames() async throws {
         let (server, client) = try Self.serve("cartkit/swiftdata/CartKitSwiftData_v1.sqlite")
         defer { server.stop() }

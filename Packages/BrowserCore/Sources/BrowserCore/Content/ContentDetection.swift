@@ -164,6 +164,8 @@ struct ContentDetection {
         let size = bytes.count
         var start = bytes.matches("\u{FEFF}") ? 3 : 0
         while let byte = bytes.byte(at: start), [0x20, 0x09, 0x0A, 0x0D].contains(byte) { start += 1 }
+        /// A whole value that is JSON so far but stops inside its document: shown as the text it is, with why.
+        var endedJSON: String?
         if let first = bytes.byte(at: start), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
             let budget = ContentNodeBudget(limits: limits)
             switch JSONTreeParser.parse(bytes, start: start, budget: budget) {
@@ -173,13 +175,16 @@ struct ContentDetection {
             case .endedEarly(let tree, let isObject) where !complete:
                 let report = ContentReport(kind: .json, size: size, tree: tree, truncated: budget.sentences)
                 return (report, isObject ? "JSON object" : "JSON array")
-            default: break
+            case .endedEarly(_, let isObject):
+                endedJSON = "JSON \(isObject ? "object" : "array") that ends before it closes: the value is truncated"
+            case .invalid: break
             }
         }
         guard scan.isText else { return nil }
         let (preview, cut) = textPreview(bytes, from: bytes.matches("\u{FEFF}") ? 3 : 0)
         var report = ContentReport(kind: .utf8Text, size: size, text: preview)
         if cut { report.truncated.append(textCutSentence) }
+        if let endedJSON { report.problems.append(endedJSON) }
         switch MarkupSniffer.classify(bytes, start: start) {
         case .rtf?:
             report.kind = .rtf

@@ -45,6 +45,8 @@ struct JSONTreeParser {
     private var frames: [Frame] = []
     private var root: ContentNode?
     private var rootCount = 0
+    /// Checks the containers that are not shown.
+    private var validator: JSONValidator
 
     static func parse(_ bytes: UnsafeRawBufferPointer, start: Int, budget: ContentNodeBudget) -> Outcome {
         var parser = JSONTreeParser(bytes: bytes, budget: budget, index: start)
@@ -66,6 +68,7 @@ struct JSONTreeParser {
         self.bytes = bytes
         self.budget = budget
         self.index = index
+        validator = JSONValidator(bytes)
     }
 
     private mutating func peekNonSpace() -> UInt8? {
@@ -125,11 +128,13 @@ struct JSONTreeParser {
         let recording = recordsNextValue
         switch byte {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            index += 1
             let isObject = byte == UInt8(ascii: "{")
+            let shown = open.count < budget.limits.maxDepth && recording && budget.take()
+            if !shown, !open.isEmpty { return try skipContainer() }
+            index += 1
             open.append(isObject)
             if open.count <= budget.limits.maxDepth {
-                let node = recording && budget.take() ? ContentNode(type: isObject ? "dict" : "array") : nil
+                let node = shown ? ContentNode(type: isObject ? "dict" : "array") : nil
                 frames.append(Frame(isObject: isObject, isRecording: node != nil, node: node))
             } else {
                 budget.noteDepthLimit()
@@ -152,6 +157,23 @@ struct JSONTreeParser {
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             return .completed(ContentNode(type: isInteger ? "int" : "real", value: ContentFormatting.preview(text, limit: budget.limits.maxStringPreview)))
         }
+    }
+
+    /// A container that is not shown, checked in one pass by `JSONValidator` and counted in its container.
+    private mutating func skipContainer() throws(Stop) -> Step {
+        var tooDeep = false
+        defer { if tooDeep { budget.noteDepthLimit() } }
+        do {
+            index = try validator.skipContainer(
+                at: index, enclosingDepth: open.count, maxDepth: budget.limits.maxDepth, exceededDepth: &tooDeep)
+        } catch .ended {
+            // What `partialRoot` would have counted, had it been open.
+            countSkipped()
+            throw .ended
+        } catch {
+            throw .invalid
+        }
+        return .skipped
     }
 
     /// Closes the innermost container, giving its node if it was shown.

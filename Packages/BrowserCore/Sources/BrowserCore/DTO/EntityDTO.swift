@@ -41,11 +41,15 @@ public struct AttributeDTO: Encodable, Sendable, Hashable {
     public var name: String
     public var type: String
     public var optional: Bool
+    /// A Transformable attribute's value transformer as the model names it (`NSSecureUnarchiveFromData`, an app's
+    /// own `CoverTransformer`); absent when it names none (Core Data then archives with NSKeyedUnarchiveFromData).
+    public var transformer: String?
 
     public init(_ attribute: AttributeSchema) {
         name = attribute.name
         type = attribute.type.rawValue
         optional = attribute.isOptional
+        transformer = attribute.type == .transformable ? attribute.valueTransformerName : nil
     }
 }
 

@@ -155,7 +155,8 @@ public struct BrowserService: Sendable {
         let bytes = try await call { try await reader.read(0..<min(reader.size, Self.contentInspectionLimit)) }
         let report = ContentInspector.inspect(bytes, totalSize: reader.size, transformerName: attribute.valueTransformerName,
                                               limits: Self.contentLimits)
-        return BlobContentDTO(report: report, storage: reader.storage)
+        return BlobContentDTO(report: report, storage: reader.storage,
+                              transformer: attribute.type == .transformable ? attribute.valueTransformerName : nil)
     }
 
     /// The bytes read to name a served value: enough for every image header the inspector reads (a JPEG's frame

@@ -50,8 +50,53 @@ import Testing
             levels += 1
         }
         #expect(levels == 64)
-        // One bracket short is not JSON.
-        #expect(text(String(json.dropLast())).kind == .utf8Text)
+        // One bracket short is not JSON: it is text, and the report says why it is no JSON.
+        let short = text(String(json.dropLast()))
+        #expect(short.kind == .utf8Text)
+        #expect(short.problems == ["JSON array that ends before it closes: the value is truncated"])
+    }
+
+    @Test func truncatedJSONIsTextThatSaysSo() {
+        let report = text(#"{"items": [{"id": 1}, {"id": 2"#)
+        #expect(report.kind == .utf8Text)
+        #expect(report.problems == ["JSON object that ends before it closes: the value is truncated"])
+        // Text that is simply not JSON gets no such note.
+        #expect(text(#"{"a": 1,}"#).problems.isEmpty)
+        #expect(text("[draft] a note").problems.isEmpty)
+    }
+
+    /// Containers the tree does not show are checked by `JSONValidator`, not parsed into nodes: with a tree of 3
+    /// nodes nearly everything goes that way, with a tree of a million nothing does, and the verdicts must agree on
+    /// every cut and every one-byte change of a document with every kind of value.
+    @Test func jsonNotShownIsCheckedAsStrictlyAsJSONShown() {
+        let document = Array(#"""
+        {"a": [1, -2.5e+3, 0, {"b": [true, false, null]}, "x\"\u00e9\n"], "c": {"d": {"e": [[[]]], "f": {}}},
+         "g": [{"h": "i"}, [-0.0, 1E5], "\ud83d\ude00"], "j": 12}
+        """#.utf8)
+        let shown = ContentLimits(maxTreeNodes: 1_000_000, maxDepth: 3)
+        let hidden = ContentLimits(maxTreeNodes: 3, maxDepth: 3)
+        func agree(_ bytes: [UInt8], totalSize: Int? = nil, _ comment: Comment) {
+            let full = inspect(bytes, totalSize: totalSize, limits: shown)
+            let skimmed = inspect(bytes, totalSize: totalSize, limits: hidden)
+            #expect(full.kind == skimmed.kind, comment)
+            #expect(full.problems == skimmed.problems, comment)
+            #expect(full.summary == skimmed.summary, comment)
+            #expect(full.truncated.contains("tree cut at depth 3") == skimmed.truncated.contains("tree cut at depth 3"), comment)
+            #expect(full.tree?.childCount ?? full.tree?.children.count == skimmed.tree?.childCount ?? skimmed.tree?.children.count, comment)
+        }
+        agree(document, "whole")
+        #expect(inspect(document, limits: hidden).kind == .json)
+        for cut in 1..<document.count {
+            agree(Array(document[..<cut]), "cut at \(cut)")
+            agree(Array(document[..<cut]), totalSize: document.count, "head of \(cut)")
+        }
+        for position in document.indices {
+            for replacement in Array(#"{}[]",:0-.eE+tfnu\ 9xA"#.utf8) where replacement != document[position] {
+                var changed = document
+                changed[position] = replacement
+                agree(changed, "byte \(position) set to \(Character(Unicode.Scalar(replacement)))")
+            }
+        }
     }
 
     @Test func headOfJSONIsStillJSON() {

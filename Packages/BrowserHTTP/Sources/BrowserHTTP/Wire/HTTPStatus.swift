@@ -22,6 +22,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let ok = HTTPStatus(code: 200, reason: "OK")
     public static let created = HTTPStatus(code: 201, reason: "Created")
     public static let noContent = HTTPStatus(code: 204, reason: "No Content")
+    /// One range of the representation (RFC 9110 §15.3.7).
+    public static let partialContent = HTTPStatus(code: 206, reason: "Partial Content")
     public static let found = HTTPStatus(code: 302, reason: "Found")
     public static let seeOther = HTTPStatus(code: 303, reason: "See Other")
     public static let notModified = HTTPStatus(code: 304, reason: "Not Modified")
@@ -35,6 +37,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let requestTimeout = HTTPStatus(code: 408, reason: "Request Timeout")
     public static let payloadTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
     public static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
+    /// The requested range lies outside the representation (RFC 9110 §15.5.17).
+    public static let rangeNotSatisfiable = HTTPStatus(code: 416, reason: "Range Not Satisfiable")
     public static let requestHeaderFieldsTooLarge = HTTPStatus(
         code: 431, reason: "Request Header Fields Too Large")
     public static let internalServerError = HTTPStatus(code: 500, reason: "Internal Server Error")
@@ -44,9 +48,9 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         code: 505, reason: "HTTP Version Not Supported")
 
     private static let known: [HTTPStatus] = [
-        .ok, .created, .noContent, .found, .seeOther, .notModified, .badRequest, .unauthorized,
+        .ok, .created, .noContent, .partialContent, .found, .seeOther, .notModified, .badRequest, .unauthorized,
         .forbidden, .notFound, .methodNotAllowed, .misdirectedRequest, .requestTimeout, .payloadTooLarge, .uriTooLong,
-        .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented, .serviceUnavailable,
-        .httpVersionNotSupported,
+        .rangeNotSatisfiable, .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented,
+        .serviceUnavailable, .httpVersionNotSupported,
     ]
 }
