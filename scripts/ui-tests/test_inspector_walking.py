@@ -176,6 +176,14 @@ def test_paging_first_last_go_to_and_page_keys(driver, server, api, wait_for):
     driver.find_element(By.ID, "first-btn").click()
     wait_for(driver, lambda d: indicator(d) == f"1–100 of {total:,}", message="back to page 1")
     page_input = driver.find_element(By.ID, "page-input")
+    # The box shows its whole placeholder ("page"; it was cut to "pag"): its content box is wider than the text.
+    room, needed = driver.execute_script("""
+        const input = document.getElementById('page-input'), style = getComputedStyle(input);
+        const context = document.createElement('canvas').getContext('2d');
+        context.font = `${style.fontSize} ${style.fontFamily}`;
+        return [input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+                context.measureText(input.placeholder).width];""")
+    assert room >= needed, f"the page box has {room:.1f} px for a {needed:.1f} px placeholder"
     page_input.send_keys("3", Keys.ENTER)
     wait_for(driver, lambda d: indicator(d) == f"201–300 of {total:,}", message="page 3")
     assert query_of(driver)["offset"] == "200"
