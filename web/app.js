@@ -219,33 +219,9 @@
     }
   }
 
-  /** "x-coredata://<store>/Book/p12" -> "Book" (or null). */
-  function entityFromId(id) {
-    const m = /\/([^/]+)\/p\d+$/.exec(id);
-    if (!m) return null;
-    try {
-      return decodeURIComponent(m[1]);
-    } catch (_) {
-      return null; // a malformed escape in a pasted URL is shown as an error by the server, not thrown here
-    }
-  }
-
-  function shortId(id) {
-    const m = /\/(p\d+)$/.exec(id);
-    return m ? m[1] : id;
-  }
-
   // ---------------------------------------------------------------------------------------------
   // Fetching
   // ---------------------------------------------------------------------------------------------
-
-  class ApiError extends Error {
-    constructor(message, status) {
-      super(message);
-      this.name = 'ApiError';
-      this.status = status;
-    }
-  }
 
   /** Starts a request of one kind, aborting the previous request of that kind. */
   function begin(kind) {
@@ -253,32 +229,6 @@
     const controller = new AbortController();
     inflight[kind] = controller;
     return controller.signal;
-  }
-
-  /** GETs JSON; a non-2xx answer throws ApiError carrying the server's {"error": …} message. */
-  async function getJSON(path, signal) {
-    let response;
-    try {
-      response = await fetch(path, { signal, headers: { Accept: 'application/json' }, cache: 'no-store' });
-    } catch (err) {
-      if (err.name === 'AbortError') throw err;
-      throw new ApiError(`Cannot reach the server (${err.message})`, 0);
-    }
-    const text = await response.text();
-    let body = null;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch (_) {
-      body = null;
-    }
-    if (!response.ok) {
-      const message = body && typeof body.error === 'string' && body.error
-        ? body.error
-        : `${response.status} ${response.statusText}`.trim();
-      throw new ApiError(message, response.status);
-    }
-    if (body === null) throw new ApiError('The server sent a response that is not JSON', response.status);
-    return body;
   }
 
   const isAbort = (err) => err && err.name === 'AbortError';
@@ -293,7 +243,7 @@
   // ---------------------------------------------------------------------------------------------
 
   /** shared.js: invisible characters shown as markers, dates in the chosen zone. */
-  const { el, apiPath, markChange, countDelta, setVisibleText, visibleText, formatDate, readDateZone, repaintDates,
+  const { el, apiPath, ApiError, getJSON, entityFromId, shortId, markChange, countDelta, setVisibleText, visibleText, formatDate, readDateZone, repaintDates,
     wireDateZoneSelect, readHideEmpty, writeHideEmpty, shownEntities, entityTitle, formatCount,
     steppedOffset } = window.CDBShared;
 

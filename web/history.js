@@ -16,7 +16,7 @@
 'use strict';
 
 (() => {
-  const { el, apiPath, formatDate, readDateZone, repaintDates, wireDateZoneSelect } = window.CDBShared;
+  const { el, apiPath, getJSON, shortId, formatDate, readDateZone, repaintDates, wireDateZoneSelect } = window.CDBShared;
   const byId = (id) => document.getElementById(id);
   const dom = {
     status: byId('history-status'),
@@ -48,16 +48,6 @@
     document.body.dataset.historyState = state;
     dom.status.dataset.state = state;
     dom.status.textContent = message || '';
-  }
-
-  async function getJSON(path, signal) {
-    const response = await fetch(path, { signal, headers: { Accept: 'application/json' } });
-    let body = null;
-    try {
-      body = await response.json();
-    } catch (_) { /* a non-JSON answer: reported below by its status */ }
-    if (!response.ok) throw new Error((body && body.error) || `${response.status} ${response.statusText}`);
-    return body;
   }
 
   function filters() {
@@ -107,9 +97,10 @@
     return JSON.stringify(value);
   }
 
-  function shortID(uri) {
-    const match = /\/([^/]+)\/p(\d+)$/.exec(uri || '');
-    return match ? `${match[1]} p${match[2]}` : uri;
+  /** "Feedback p4" for a change or pending object (the API names its entity); "Book (new)" for an object not
+   *  saved yet, whose temporary ID names no stored record. */
+  function recordLabel(object) {
+    return object.temporary ? `${object.entity} (new)` : `${object.entity} ${shortId(object.id)}`;
   }
 
   function changeRow(change) {
@@ -122,11 +113,11 @@
     row.append(typeCell);
     const record = el('td', 'change-record');
     if (change.type === 'delete') {
-      const gone = el('span', 'gone', shortID(change.id));
+      const gone = el('span', 'gone', recordLabel(change));
       gone.title = `${change.id} (deleted)`;
       record.append(gone);
     } else {
-      const link = el('a', null, shortID(change.id));
+      const link = el('a', null, recordLabel(change));
       link.href = `/?${new URLSearchParams({ id: change.id })}`;
       link.title = `Open ${change.id} in the Inspector`;
       record.append(link);
@@ -184,8 +175,9 @@
           ...filters(), transaction: transaction.id, changeOffset: shown, changeLimit: MORE_CHANGES }));
         appendChanges(item, body, page.transactions[0]);
       } catch (error) {
+        // Said on the button: the page itself is fine, and Live keeps adding to it.
         more.disabled = false;
-        setState('error', `Could not load more changes: ${error.message}`);
+        more.textContent = `Could not load more changes (${error.message}): try again`;
       }
     });
     item.append(more);
@@ -220,7 +212,6 @@
         dom.list.replaceChildren();
         dom.older.hidden = true;
         setState('unavailable', page.reason);
-        dom.status.classList.add('history-unavailable');
       } else {
         render(page, append);
         if (!append) {
@@ -242,9 +233,13 @@
   /** Live: the transactions saved since the newest one drawn go on top; what the person paged back to stays. */
   async function followNew() {
     if (newestDrawn === null || document.body.dataset.historyState !== 'ready') return load(false);
+    // The same slot as load(): a filter change or Refresh meanwhile aborts this request, so an answer for the old
+    // list is never added to the new one.
+    controller?.abort();
+    controller = new AbortController();
     try {
       const page = await getJSON(apiPath('/api/history', {
-        ...filters(), after: newestDrawn, limit: FOLLOW_LIMIT, changeLimit: FIRST_CHANGES }));
+        ...filters(), after: newestDrawn, limit: FOLLOW_LIMIT, changeLimit: FIRST_CHANGES }), controller.signal);
       if (!page.available || page.transactions.length >= FOLLOW_LIMIT) return load(false);
       if (page.transactions.length) {
         dom.list.querySelector('.history-empty')?.remove();
@@ -260,6 +255,7 @@
         dom.notes.textContent = page.notes.join(' ');
       }
     } catch (error) {
+      if (error.name === 'AbortError') return;
       setState('error', `Could not follow the history: ${error.message}`);
     } finally {
       loads += 1;
@@ -275,7 +271,7 @@
     const body = el('tbody');
     for (const object of objects) {
       const row = el('tr');
-      row.append(el('td', 'change-record', shortID(object.id) + (object.temporary ? ' (new)' : '')));
+      row.append(el('td', 'change-record', recordLabel(object)));
       const detail = el('td', 'change-detail');
       if (showValues) {
         const parts = object.changes.map((change) => {
@@ -296,9 +292,14 @@
     return group;
   }
 
+  /** Counts /api/pending requests: only the latest one's answer is drawn (they may come back out of order). */
+  let pendingRequests = 0;
+
   async function loadPending() {
+    const request = ++pendingRequests;
     try {
       const pending = await getJSON('/api/pending');
+      if (request !== pendingRequests) return;
       dom.pending.hidden = !pending.available;
       if (!pending.available) return;
       dom.pendingBody.replaceChildren(
@@ -327,11 +328,11 @@
     try {
       const [health, entities] = await Promise.all([getJSON('/api/health'), getJSON('/api/entities')]);
       dom.storeName.textContent = health.store || '';
-      fillSelect(dom.entity, entities.map((entity) => entity.name).sort(), chosen.entity);
+      fillSelect(dom.entity, entities.map((entity) => entity.name), chosen.entity);
     } catch (error) {
+      fillSelect(dom.entity, [], chosen.entity);  // the URL's filter stays chosen
       setState('error', `Could not reach the server: ${error.message}`);
     }
-    dom.entity.value = chosen.entity;
     for (const select of [dom.entity, dom.author, dom.context]) select.addEventListener('change', onFilterChange);
     dom.older.addEventListener('click', () => load(true));
     byId('refresh-btn').addEventListener('click', () => load(false));

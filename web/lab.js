@@ -244,7 +244,7 @@
   /** shared.js: invisible characters shown as markers, dates in the chosen zone (the same code as the Inspector's). */
   const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect, copyText,
     displayChoices, setDisplayChoices, displayName, el, markChange, countDelta, readHideEmpty, writeHideEmpty, shownEntities,
-    entityTitle, formatCount, steppedOffset, recordJSON } = window.CDBShared;
+    entityTitle, formatCount, steppedOffset, recordJSON, ApiError, getJSON } = window.CDBShared;
 
   const clamp = (value, min, max) => Math.max(min, Math.min(max, value));
   const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -285,39 +285,17 @@
 
   // ------------------------------------------------------------ API
 
-  class ApiError extends Error {
-    constructor(message, status) {
-      super(message);
-      this.name = "ApiError";
-      this.status = status;
-    }
-  }
-
+  /** The API through shared.js's one client, and the offline state it shows: no answer at all turns the status
+   *  dot red and disables what needs the server; any answer (even an error) brings them back. */
   async function fetchJSON(path, signal) {
-    let response;
     try {
-      response = await fetch(path, { signal, headers: { Accept: "application/json" }, cache: "no-store" });
+      const body = await getJSON(path, signal);
+      setOffline(false);
+      return body;
     } catch (err) {
-      if (isAbort(err)) throw err;
-      setOffline(true);
-      throw new ApiError(`Could not reach the server (${err.message})`, 0);
+      if (err instanceof ApiError) setOffline(err.status === 0);
+      throw err;
     }
-    setOffline(false);
-    const text = await response.text();
-    let body = null;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = null;
-    }
-    if (!response.ok) {
-      const message = isPlainObject(body) && typeof body.error === "string"
-        ? body.error
-        : `${response.status} ${response.statusText}`.trim();
-      throw new ApiError(message, response.status);
-    }
-    if (body === null) throw new ApiError("The server answered with something that is not JSON", response.status);
-    return body;
   }
 
   /**

@@ -29,6 +29,11 @@
  *                          the "related to" chip's text: "Related to Émile Zola (Author) through books" — the record's
  *                          name (its "Name by" choice, else its summary) once /api/object answers (fetched once per
  *                          record), "Related to Author p2 through books" until then
+ *   entityFromId(uri), shortId(uri)
+ *                          "x-coredata://<store>/Book/p12" -> "Book" (or null) and -> "p12"
+ *   ApiError, getJSON(path, signal)
+ *                          GETs JSON; a non-2xx answer throws ApiError(message, status) with the server's
+ *                          {"error": …} message, an unreachable server ApiError(…, 0); an abort passes through
  *   copyText(text)         copies text (Clipboard API, or a selected textarea on plain http); resolves to success
  *   copyFrom(button)       a copy button's click: copies its data-copy and says whether it worked (data-copied,
  *                          .is-copied for a moment)
@@ -421,6 +426,58 @@
     return node;
   }
 
+  /** "x-coredata://<store>/Book/p12" -> "Book" (or null). */
+  function entityFromId(id) {
+    const m = /\/([^/]+)\/p\d+$/.exec(id);
+    if (!m) return null;
+    try {
+      return decodeURIComponent(m[1]);
+    } catch (_) {
+      return null; // a malformed escape in a pasted URL is shown as an error by the server, not thrown here
+    }
+  }
+
+  /** "x-coredata://<store>/Book/p12" -> "p12" (the ID itself when it is not of that form). */
+  function shortId(id) {
+    const m = /\/(p\d+)$/.exec(id);
+    return m ? m[1] : id;
+  }
+
+  /** A request the server refused (`status`) or could not be sent (`status` 0). */
+  class ApiError extends Error {
+    constructor(message, status) {
+      super(message);
+      this.name = 'ApiError';
+      this.status = status;
+    }
+  }
+
+  /** GETs JSON from the API (one client for every view). */
+  async function getJSON(path, signal) {
+    let response;
+    try {
+      response = await fetch(path, { signal, headers: { Accept: 'application/json' }, cache: 'no-store' });
+    } catch (err) {
+      if (err.name === 'AbortError') throw err;
+      throw new ApiError(`Cannot reach the server (${err.message})`, 0);
+    }
+    const text = await response.text();
+    let body = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch (_) {
+      body = null;
+    }
+    if (!response.ok) {
+      const message = body && typeof body === 'object' && typeof body.error === 'string' && body.error
+        ? body.error
+        : `${response.status} ${response.statusText}`.trim();
+      throw new ApiError(message, response.status);
+    }
+    if (body === null) throw new ApiError('The server sent a response that is not JSON', response.status);
+    return body;
+  }
+
   /** `path?query` with the parameters that have a value (empty strings, null and undefined are left out). */
   function apiPath(path, params) {
     const query = new URLSearchParams();
@@ -636,6 +693,10 @@
   window.CDBShared = Object.freeze({
     el,
     apiPath,
+    ApiError,
+    getJSON,
+    entityFromId,
+    shortId,
     markChange,
     countDelta,
     DISPLAY_KEY,

@@ -111,12 +111,18 @@ def test_history_follows_a_commit_and_links_its_changes(driver, store_server, wa
 
 def test_a_large_transaction_pages_its_changes_and_filters_by_entity(driver, store_server, wait_for):
     base, api = store_server(STORE)
+    # A transaction that changes only Feedback, so the entity filter has one to leave out.
+    commit_feedback_transaction(Path(api("/api/health")["store"]), "filter-check", "BackgroundImport")
     first = api("/api/history", after=0, limit=1)["transactions"][0]
-    assert first["changeCount"] > 110, "the fixture's first transaction holds more changes than two pages"
+    pages = api("/api/history", transaction=first["id"], entity="Page", changeLimit=1000)["transactions"][0]
+    assert pages["changeCount"] > 110, "the fixture's first transaction holds more Page changes than two pages"
     open_history(driver, base, wait_for, "?entity=Page")
     item = f"#transactions li.transaction[data-id='{first['id']}']"
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, item), message="the fixture's transaction")
-    pages = api("/api/history", transaction=first["id"], entity="Page", changeLimit=1000)["transactions"][0]
+    # The timeline lists exactly the transactions that changed a Page (not, say, one that changed only Feedback).
+    assert driver.execute_script(JS_TRANSACTIONS) == [str(t["id"]) for t in api("/api/history", entity="Page")["transactions"]]
+    assert len(driver.execute_script(JS_TRANSACTIONS)) < len(api("/api/history")["transactions"]), \
+        "the Feedback-only transaction is left out"
     rows = f"return [...document.querySelectorAll(\"{item} tr[data-type]\")].map(tr => tr.querySelector('a').textContent);"
     assert len(driver.execute_script(rows)) == 10, "a transaction first shows ten changes"
     while driver.find_elements(By.CSS_SELECTOR, f"{item} .changes-more"):

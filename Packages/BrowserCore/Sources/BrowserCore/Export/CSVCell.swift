@@ -33,8 +33,13 @@ enum CSVCell {
         text.withUTF8 { append($0, prefix: nil, to: &buffer) }
     }
 
+    /// Whether a field holding these bytes must be quoted: a comma, a quote or a line break.
+    static func needsQuotes(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.contains { $0 == fieldSeparator || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+    }
+
     private static func append(_ bytes: UnsafeBufferPointer<UInt8>, prefix: UInt8?, to buffer: inout [UInt8]) {
-        let needsQuotes = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+        let needsQuotes = needsQuotes(bytes)
         if needsQuotes { buffer.append(UInt8(ascii: "\"")) }
         if let prefix { buffer.append(prefix) }
         if needsQuotes {

@@ -28,7 +28,6 @@ public actor RecordExportStream {
     private var phase = Phase.head
     /// Display attributes by entity, asked of the service once per entity.
     private var displayAttributes: [String: String?] = [:]
-    private var lastNamed: (entity: String, attribute: String?)?
     /// Rows written so far.
     public private(set) var rowCount = 0
 
@@ -169,9 +168,8 @@ public actor RecordExportStream {
         if let known = uriPrefixes[id.entity] {
             prefix = known
         } else {
-            let built = Array("\(ObjectID.scheme)://\(id.storeIdentifier)/\(id.entity)/p".utf8)
-            let plain = !built.contains { $0 == CSVCell.fieldSeparator || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
-            prefix = plain ? built : nil
+            let built = Array(ObjectID.uriPrefix(storeIdentifier: id.storeIdentifier, entity: id.entity).utf8)
+            prefix = CSVCell.needsQuotes(built) ? nil : built
             uriPrefixes[id.entity] = .some(prefix)
         }
         guard let prefix else { return CSVCell.appendLiteral(id.uri, to: &bytes) }
@@ -269,12 +267,7 @@ public actor RecordExportStream {
     /// The record's name as lists show it (the server's display attribute for its entity). Asks the service
     /// only for an entity not met before, so rows do not suspend.
     private func name(of record: StoredRecord) async throws -> String {
-        // Consecutive records are nearly always of one entity: compare its name before hashing it.
-        if let last = lastNamed, last.entity == record.entity { return RecordSummary.make(for: record, attribute: last.attribute) }
-        if let known = displayAttributes[record.entity] {
-            lastNamed = (record.entity, known)
-            return RecordSummary.make(for: record, attribute: known)
-        }
+        if let known = displayAttributes[record.entity] { return RecordSummary.make(for: record, attribute: known) }
         let attribute: String?
         if let concrete = schema.entity(named: record.entity) {
             attribute = try await service.displayAttribute(of: concrete)

@@ -37,7 +37,12 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         self.init(storeIdentifier: String(parts[0]), entity: String(parts[1]), primaryKey: key)
     }
 
-    public var uri: String { "\(Self.scheme)://\(storeIdentifier)/\(entity)/p\(primaryKey)" }
+    public var uri: String { Self.uriPrefix(storeIdentifier: storeIdentifier, entity: entity) + String(primaryKey) }
+
+    /// `x-coredata://<store>/<Entity>/p`: every ID of one entity of one store, without its key.
+    public static func uriPrefix(storeIdentifier: String, entity: String) -> String {
+        "\(scheme)://\(storeIdentifier)/\(entity)/p"
+    }
 
     public var description: String { uri }
 

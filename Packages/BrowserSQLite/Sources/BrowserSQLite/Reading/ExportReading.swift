@@ -83,7 +83,7 @@ extension RecordReader {
                      in connection: SQLiteConnection) throws -> [ExportedRecord]? {
         var records: [StoredRecord] = []
         // The foreign keys of the to-one relationships kept in the row, by the relationship's position in the plan.
-        var foreignKeys: [[Int64?]] = plan.relationships.map { $0.keyPosition == nil ? [] : [Int64?]() }
+        var foreignKeys = [[Int64?]](repeating: [], count: plan.relationships.count)
         records.reserveCapacity(limit)
         while records.count < limit, try statement.step() {
             records.append(record(in: statement, projection: plan.projection, fallback: plan.entity))

@@ -46,14 +46,12 @@ struct HistoryReader: Sendable {
               ["ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID"].allSatisfy({ changes.column($0) != nil })
         else { return nil }
         storeIdentifier = catalog.uuid
-        var names: [Int64: String] = [:]
-        for entity in mapping.entities.values { names[entity.number] = entity.name }
-        entityNames = names
-        entityNumbers = Dictionary(uniqueKeysWithValues: names.map { ($1, $0) })
+        entityNames = mapping.entityNamesByNumber
+        entityNumbers = Dictionary(mapping.entityNamesByNumber.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
 
         // Each string is kept inline (`ZAUTHOR`) or, in the stores seen, as a key into the string table
         // (`ZAUTHORTS`); either may be absent in a given framework version.
-        let strings = catalog.table(Self.stringTable).map { _ in true } ?? false
+        let strings = catalog.table(Self.stringTable) != nil
         var joins = ""
         func stringSQL(_ column: String, alias: String) -> String {
             var parts: [String] = []
@@ -125,7 +123,7 @@ struct HistoryReader: Sendable {
             let (changes, count) = try self.changes(of: number, query: query, entityNumbers: entityNumbers, in: connection)
             sawBits = sawBits || changes.contains { $0.changedPropertyBits != nil }
             transactions.append(HistoryTransaction(
-                number: number, timestamp: Self.date(row[1]), author: row[2].string, bundleID: row[3].string,
+                number: number, timestamp: ValueDecoder.referenceDate(row[1]), author: row[2].string, bundleID: row[3].string,
                 processID: row[4].string, contextName: row[5].string, changes: changes, changeCount: count))
         }
         return HistoryPage(
@@ -140,7 +138,7 @@ struct HistoryReader: Sendable {
         let filter = "ZTRANSACTIONID = ?" + (entityNumbers.map { " AND ZENTITY IN (\($0))" } ?? "")
         let count = try connection.scalar("SELECT count(*) FROM \(Self.changeTable) WHERE \(filter)", [.integer(transaction)])?.int64 ?? 0
         guard count > query.changeOffset else { return ([], Int(count)) }
-        let extra = ([hasColumns ? "ZCOLUMNS" : "NULL"] + tombstoneColumns.map(Self.quoted)).joined(separator: ", ")
+        let extra = ([hasColumns ? "ZCOLUMNS" : "NULL"] + tombstoneColumns.map(quoteIdentifier)).joined(separator: ", ")
         let rows = try connection.rows(
             "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, \(extra) FROM \(Self.changeTable) WHERE \(filter) ORDER BY Z_PK LIMIT ? OFFSET ?",
             [.integer(transaction), .integer(Int64(query.changeLimit)), .integer(Int64(query.changeOffset))])
@@ -157,7 +155,7 @@ struct HistoryReader: Sendable {
             if kind == .delete {
                 var tombstone: [String: AttributeValue] = [:]
                 for (index, column) in tombstoneColumns.enumerated() {
-                    let value = Self.value(row[4 + index])
+                    let value = ValueDecoder.asStored(row[4 + index])
                     if value != .null { tombstone[column] = value }
                 }
                 if !tombstone.isEmpty { change.tombstone = tombstone }
@@ -189,29 +187,5 @@ struct HistoryReader: Sendable {
             for bit in 0..<8 where byte & (1 << bit) != 0 { bits.append(index * 8 + bit) }
         }
         return bits
-    }
-
-    /// Core Data keeps `ZTIMESTAMP` as seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`).
-    private static func date(_ value: SQLiteValue) -> Date? {
-        switch value {
-        case .real(let seconds): Date(timeIntervalSinceReferenceDate: seconds)
-        case .integer(let seconds): Date(timeIntervalSinceReferenceDate: Double(seconds))
-        default: nil
-        }
-    }
-
-    /// A tombstone column's value by its storage class (the column says nothing of the attribute's type).
-    private static func value(_ value: SQLiteValue) -> AttributeValue {
-        switch value {
-        case .null: .null
-        case .integer(let number): .integer(number)
-        case .real(let number): .double(number)
-        case .text: value.string.map(AttributeValue.string) ?? .undecodable("text that is not UTF-8")
-        case .blob(let bytes): .binary(byteCount: bytes.count)
-        }
-    }
-
-    private static func quoted(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

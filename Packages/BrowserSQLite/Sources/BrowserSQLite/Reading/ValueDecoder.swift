@@ -53,12 +53,7 @@ struct ValueDecoder: Sendable {
         case .decimal:
             return decimal(value)
         case .date:
-            // Seconds since 2001-01-01 00:00:00 UTC, REAL or (whole seconds) INTEGER.
-            switch value {
-            case .real(let seconds) where seconds.isFinite: return .date(Date(timeIntervalSinceReferenceDate: seconds))
-            case .integer(let seconds): return .date(Date(timeIntervalSinceReferenceDate: TimeInterval(seconds)))
-            default: return mismatch(value, "a date (seconds since 2001)")
-            }
+            return Self.referenceDate(value).map(AttributeValue.date) ?? mismatch(value, "a date (seconds since 2001)")
         case .string:
             guard case .text(let bytes) = value else { return mismatch(value, "text") }
             guard let text = decodeUTF8(bytes) else {
@@ -81,13 +76,29 @@ struct ValueDecoder: Sendable {
                 : .binary(byteCount: bytes.count)
         default:
             // Undefined or unknown types: shown as stored.
-            switch value {
-            case .integer(let number): return .integer(number)
-            case .real(let number): return .double(number)
-            case .text(let bytes): return decodeUTF8(bytes).map(AttributeValue.string) ?? .undecodable("invalid UTF-8 in text of \(bytes.count) bytes")
-            case .blob(let bytes): return .binary(byteCount: bytes.count)
-            case .null: return .null
-            }
+            return Self.asStored(value)
+        }
+    }
+
+    /// A value read by its storage class alone, for a column whose type says nothing (an unknown attribute type,
+    /// a history tombstone): integers, reals, text as they are, a blob as its size.
+    static func asStored(_ value: SQLiteValue) -> AttributeValue {
+        switch value {
+        case .integer(let number): return .integer(number)
+        case .real(let number): return .double(number)
+        case .text(let bytes): return decodeUTF8(bytes).map(AttributeValue.string) ?? .undecodable("invalid UTF-8 in text of \(bytes.count) bytes")
+        case .blob(let bytes): return .binary(byteCount: bytes.count)
+        case .null: return .null
+        }
+    }
+
+    /// Core Data's dates: seconds since 2001-01-01 00:00:00 UTC, REAL or (whole seconds) INTEGER; nil for anything
+    /// else, a non-finite REAL included.
+    static func referenceDate(_ value: SQLiteValue) -> Date? {
+        switch value {
+        case .real(let seconds) where seconds.isFinite: return Date(timeIntervalSinceReferenceDate: seconds)
+        case .integer(let seconds): return Date(timeIntervalSinceReferenceDate: TimeInterval(seconds))
+        default: return nil
         }
     }
 
@@ -131,8 +142,6 @@ struct ValueDecoder: Sendable {
         }
     }
 
-    /// `%.15g` of a finite double, with C's formatter (a Decimal column of a million rows would spend most of an
-    /// export in `String(format:)`).
     /// A numeral with the value of `%.15g` of a finite double: Swift's shortest round-trip text when it has at
     /// most 15 significant digits (the same value: two 15-digit decimals are further apart than a double's
     /// rounding, so the one that reads back to the double is the nearest), else C's `%.15g`. Most stored
@@ -152,6 +161,8 @@ struct ValueDecoder: Sendable {
         return significant <= 15 ? shortest : fifteenSignificantDigits(number)
     }
 
+    /// `%.15g` of a finite double, with C's formatter (a Decimal column of a million rows would spend most of an
+    /// export in `String(format:)`).
     static func fifteenSignificantDigits(_ number: Double) -> String {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
             let length = cdb_format_fifteen_significant_digits(number, buffer.baseAddress, 32)

@@ -52,48 +52,6 @@ public struct PendingValue: Sendable, Hashable, Encodable {
     }
 }
 
-/// `GET /api/pending`.
-public struct PendingChangesDTO: Encodable, Sendable, Hashable {
-    /// False when the store has no unsaved state to show (a store file, or a live store reading private
-    /// contexts); `reason` says why.
-    public var available: Bool
-    public var reason: String?
-    public var contextName: String?
-    public var inserted: [PendingObjectDTO]
-    public var updated: [PendingObjectDTO]
-    public var deleted: [PendingObjectDTO]
-    public var notes: [String]
-}
-
-public struct PendingObjectDTO: Encodable, Sendable, Hashable {
-    public var id: String
-    public var entity: String
-    public var temporary: Bool
-    public var changes: [PendingValue]
-
-    init(_ object: PendingObject) {
-        id = object.uri
-        entity = object.entity
-        temporary = object.isTemporary
-        changes = object.changes
-    }
-}
-
-extension BrowserService {
-    /// `GET /api/pending`: the live context's unsaved edits, or why there are none to show.
-    public func pendingChanges() async throws(BrowserError) -> PendingChangesDTO {
-        switch try await call({ try await store.pendingChanges() }) {
-        case .unavailable(let reason):
-            return PendingChangesDTO(available: false, reason: reason, inserted: [], updated: [], deleted: [], notes: [])
-        case .changes(let changes):
-            return PendingChangesDTO(
-                available: true, contextName: changes.contextName, inserted: changes.inserted.map(PendingObjectDTO.init),
-                updated: changes.updated.map(PendingObjectDTO.init), deleted: changes.deleted.map(PendingObjectDTO.init),
-                notes: changes.notes)
-        }
-    }
-}
-
 /// What a store answers for `pendingChanges()`.
 public enum StorePendingChanges: Sendable, Hashable {
     case changes(PendingChanges)
