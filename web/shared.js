@@ -392,14 +392,12 @@
 
   function showScope(node, relatedTo, via, storeKey) {
     const label = (name) => `Related to ${name} through ${via || '?'}`;
-    const match = /\/([^/]+)\/(p\d+)$/.exec(relatedTo);
-    setVisibleText(node, label(match ? `${match[1]} ${match[2]}` : relatedTo));
+    const entity = entityFromId(relatedTo);
+    setVisibleText(node, label(entity ? `${entity} ${shortId(relatedTo)}` : relatedTo));
     node.dataset.relatedTo = relatedTo;
     let answer = scopeRecords.get(relatedTo);
     if (!answer) {
-      answer = fetch(apiPath('/api/object', { id: relatedTo }), { cache: 'no-store', credentials: 'same-origin' })
-        .then((response) => (response.ok ? response.json() : null))
-        .catch(() => null);
+      answer = getJSON(apiPath('/api/object', { id: relatedTo })).catch(() => null);
       scopeRecords.set(relatedTo, answer);
     }
     answer.then((record) => {

@@ -208,11 +208,41 @@ class _StoreServers:
         _wait_until_healthy(base, 10)
         return base, _Api(base)
 
+    def stop(self, base: str) -> None:
+        """Stops the server at ``base`` now (its folder stays until ``close``)."""
+        for demo in self._servers:
+            if demo.url == base:
+                demo.stop()
+
     def close(self) -> None:
         for demo in self._servers:
             demo.stop()
         for folder in self._folders:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def copy_fixture(relative: str, folder: Path) -> Path:
+    """A private copy of a fixture store (with its -wal and -shm) in ``folder``: a store is never opened in place,
+    since opening it may write its -shm. Skips the test when ../shared/fixtures is absent, unless
+    REQUIRE_FIXTURES=1 (.ci/run), which makes it fail."""
+    if not (FIXTURES / "SOURCES.md").exists():
+        if os.environ.get("REQUIRE_FIXTURES") == "1":
+            pytest.fail(f"REQUIRE_FIXTURES=1 but there are no fixtures at {FIXTURES}")
+        pytest.skip(f"needs the Core Data fixtures at {FIXTURES}")
+    source = FIXTURES / relative
+    target = folder / source.name
+    for suffix in ("", "-wal", "-shm"):
+        if Path(str(source) + suffix).exists():
+            shutil.copyfile(str(source) + suffix, str(target) + suffix)
+    return target
+
+
+@pytest.fixture
+def store_servers():
+    """The test's own servers (``serve(store, extra)``, ``stop(base)``, ``folder(prefix)``), all stopped after it."""
+    servers = _StoreServers()
+    yield servers
+    servers.close()
 
 
 @pytest.fixture(scope="session")
@@ -228,15 +258,7 @@ def store_server():
     def serve(relative: str, extra: list[str] | None = None):
         if relative in started:
             return started[relative]
-        if not (FIXTURES / "SOURCES.md").exists():
-            if os.environ.get("REQUIRE_FIXTURES") == "1":
-                pytest.fail(f"REQUIRE_FIXTURES=1 but there are no fixtures at {FIXTURES}")
-            pytest.skip(f"needs the Core Data fixtures at {FIXTURES}")
-        source = FIXTURES / relative
-        target = servers.folder("cdb-ui-store-") / source.name
-        for suffix in ("", "-wal", "-shm"):
-            if Path(str(source) + suffix).exists():
-                shutil.copyfile(str(source) + suffix, str(target) + suffix)
+        target = copy_fixture(relative, servers.folder("cdb-ui-store-"))
         started[relative] = servers.serve(target, extra or [])
         return started[relative]
 

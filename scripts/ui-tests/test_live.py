@@ -4,19 +4,16 @@ moves until Refresh. The writer is Python's sqlite3 writing in Core Data's layou
 
 from __future__ import annotations
 
-import os
-import shutil
 import socket
 import sqlite3
 import urllib.request
 from pathlib import Path
 
-import pytest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import FIXTURES, SERVER_START_TIMEOUT, _browser_demo_binary, _DemoServer, _wait_until_healthy
+from conftest import copy_fixture
 from test_exports import open_inspector, open_lab
 
 #: A store no other browser test reads: these tests write to their copy.
@@ -185,44 +182,28 @@ def test_the_lab_marks_new_rows_changed_cells_and_gone_rows(driver, store_server
         message="no marks on a new list")
 
 
-def test_live_resumes_after_the_server_restarts(driver, wait_for, tmp_path):
+def test_live_resumes_after_the_server_restarts(driver, wait_for, store_servers):
     """The server stops and starts again on the same port (an app relaunched, a Mac woken): the page's stream
     reconnects by itself, catches up (the new server answers the old Last-Event-ID with `resync`) and follows
     the next commit without a click."""
-    if not (FIXTURES / "SOURCES.md").exists():
-        if os.environ.get("REQUIRE_FIXTURES") == "1":
-            pytest.fail(f"REQUIRE_FIXTURES=1 but there are no fixtures at {FIXTURES}")
-        pytest.skip(f"needs the Core Data fixtures at {FIXTURES}")
-    source = FIXTURES / STORE
-    path = tmp_path / source.name
-    for suffix in ("", "-wal", "-shm"):
-        if Path(str(source) + suffix).exists():
-            shutil.copyfile(str(source) + suffix, str(path) + suffix)
+    path = copy_fixture(STORE, store_servers.folder("cdb-ui-restart-"))
     with socket.socket() as probe:  # a free port for both lives of the server
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    web = ["--web-root", str(Path(__file__).resolve().parents[2] / "web")]
 
-    def start() -> tuple[_DemoServer, str]:
-        demo = _DemoServer(_browser_demo_binary(), ["--store", str(path), "--port", str(port), *web])
-        base = demo.wait_for_url(SERVER_START_TIMEOUT)
+    def start() -> str:
+        base, _ = store_servers.serve(path, ["--port", str(port)])
         assert base.endswith(f":{port}"), f"the server took another port: {base}"
-        _wait_until_healthy(base, 10)
-        return demo, base
+        return base
 
-    first, base = start()
-    try:
-        open_inspector(driver, base, wait_for, entity="Post", search="RESTART")
-        wait_for(driver, lambda d: live_state(d) == "on", message="the Live stream open")
-    finally:
-        first.stop()
+    base = start()
+    open_inspector(driver, base, wait_for, entity="Post", search="RESTART")
+    wait_for(driver, lambda d: live_state(d) == "on", message="the Live stream open")
+    store_servers.stop(base)
     wait_for(driver, lambda d: live_state(d) == "connecting", message="the page noticed the server left")
-    second, base = start()
-    try:
-        wait_for(driver, lambda d: live_state(d) == "on", timeout=30, message="the stream reconnected by itself")
-        add_post(path, "RESTART")
-        wait_for(driver, lambda d: any("RESTART" in t for t in d.execute_script(
-            "return [...document.querySelectorAll('#record-list .record-row')].map(li => li.textContent);")),
-            message="a commit after the restart listed by itself")
-    finally:
-        second.stop()
+    start()
+    wait_for(driver, lambda d: live_state(d) == "on", timeout=30, message="the stream reconnected by itself")
+    add_post(path, "RESTART")
+    wait_for(driver, lambda d: any("RESTART" in t for t in d.execute_script(
+        "return [...document.querySelectorAll('#record-list .record-row')].map(li => li.textContent);")),
+        message="a commit after the restart listed by itself")
