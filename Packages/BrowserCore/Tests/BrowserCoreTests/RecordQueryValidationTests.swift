@@ -19,11 +19,11 @@ struct RecordQueryValidationTests {
         (["search": ""], RecordQuery(entity: "Book")),
         (["search": "", "searchAttr": "title"], RecordQuery(entity: "Book")),
         (["search": "café", "searchAttr": "title"],
-         RecordQuery(entity: "Book", filter: .comparison(attribute: "title", .containsFolded, .string("café")))),
+         RecordQuery(entity: "Book", filter: RecordFilter.contains("title", "café"))),
         (["search": "x"],
          RecordQuery(entity: "Book", filter: .any([
-            .comparison(attribute: "summary", .containsFolded, .string("x")),
-            .comparison(attribute: "title", .containsFolded, .string("x")),
+            RecordFilter.contains("summary", "x"),
+            RecordFilter.contains("title", "x"),
          ]))),
     ]
 
@@ -83,11 +83,11 @@ struct RecordQueryValidationTests {
         let text = "31d0046d-3c85-410e-bbb0-141fc0105e06"
         let query = try RecordQuery.validated(Make.parameters(["search": text]), for: entity)
         #expect(query.filter == .any([
-            .comparison(attribute: "caption", .containsFolded, .string(text)),
-            .comparison(attribute: "uuid", .equals, .uuid(try #require(UUID(uuidString: text)))),
+            RecordFilter.contains("caption", text),
+            RecordFilter.equals("uuid", .uuid(try #require(UUID(uuidString: text)))),
         ]))
         // Searching one named attribute searches only it.
         let named = try RecordQuery.validated(Make.parameters(["search": text, "searchAttr": "caption"]), for: entity)
-        #expect(named.filter == .comparison(attribute: "caption", .containsFolded, .string(text)))
+        #expect(named.filter == RecordFilter.contains("caption", text))
     }
 }

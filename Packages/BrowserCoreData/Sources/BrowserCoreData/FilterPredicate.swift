@@ -17,8 +17,10 @@ enum FilterPredicate {
                 : NSCompoundPredicate(orPredicateWithSubpredicates: try parts.map(make))
         case .not(let part):
             return NSCompoundPredicate(notPredicateWithSubpredicate: try make(part))
-        case .comparison(let attribute, .containsFolded, let value):
-            guard let needle = value.searchableText else {
+        case .comparison(let comparison) where comparison.op == .contains
+                && comparison.options == .caseAndDiacriticInsensitive && comparison.keyPath.components.count == 1:
+            let attribute = comparison.keyPath.last
+            guard case .value(let value) = comparison.operand, let needle = value.searchableText else {
                 throw BrowserError.badRequest("contains needs a text value for \(attribute)")
             }
             // `attribute CONTAINS[cd] needle`: Core Data evaluates it in SQL for all of Unicode.
@@ -29,15 +31,21 @@ enum FilterPredicate {
                 type: .contains,
                 options: [.caseInsensitive, .diacriticInsensitive]
             )
-        case .comparison(let attribute, .equals, let value):
+        case .comparison(let comparison) where comparison.op == .equals && comparison.options.isEmpty
+                && comparison.keyPath.components.count == 1:
+            guard case .value(let value) = comparison.operand else {
+                throw BrowserError.badRequest("Cannot compare \(comparison.keyPath) with that operand yet")
+            }
             // `attribute == constant` (a pasted UUID): the constant is the object Core Data stores for the value.
             return NSComparisonPredicate(
-                leftExpression: NSExpression(forKeyPath: attribute),
+                leftExpression: NSExpression(forKeyPath: comparison.keyPath.last),
                 rightExpression: NSExpression(forConstantValue: value.foundationValue),
                 modifier: .direct,
                 type: .equalTo,
                 options: []
             )
+        case .comparison, .quantified, .count:
+            throw BrowserError.badRequest("The live store cannot evaluate this condition yet")
         }
     }
 

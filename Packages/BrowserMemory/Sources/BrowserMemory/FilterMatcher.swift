@@ -26,13 +26,21 @@ struct FilterMatcher {
         case .all(let parts): return .all(try parts.map(compile))
         case .any(let parts): return .any(try parts.map(compile))
         case .not(let part): return .not(try compile(part))
-        case .comparison(let attribute, .containsFolded, let value):
-            guard let needle = value.searchableText else {
+        case .comparison(let comparison) where comparison.op == .contains
+                && comparison.options == .caseAndDiacriticInsensitive && comparison.keyPath.components.count == 1:
+            let attribute = comparison.keyPath.last
+            guard case .value(let value) = comparison.operand, let needle = value.searchableText else {
                 throw BrowserError.badRequest("contains needs a text value for \(attribute)")
             }
             return .contains(attribute: attribute, foldedNeedle: TextFolding.fold(needle))
-        case .comparison(let attribute, .equals, let value):
-            return .equals(attribute: attribute, value)
+        case .comparison(let comparison) where comparison.op == .equals && comparison.options.isEmpty
+                && comparison.keyPath.components.count == 1:
+            guard case .value(let value) = comparison.operand else {
+                throw BrowserError.badRequest("Cannot compare \(comparison.keyPath) with that operand yet")
+            }
+            return .equals(attribute: comparison.keyPath.last, value)
+        case .comparison, .quantified, .count:
+            throw BrowserError.badRequest("The in-memory store cannot evaluate this condition yet")
         }
     }
 

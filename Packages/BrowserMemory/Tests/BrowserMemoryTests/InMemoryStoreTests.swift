@@ -59,7 +59,7 @@ struct InMemoryStoreTests {
 
     @Test func searchIgnoresCaseAndDiacritics() async throws {
         let (store, _) = try await makeStore()
-        let filter = RecordFilter.comparison(attribute: "model", .containsFolded, .string("cafe"))
+        let filter = RecordFilter.contains("model", "cafe")
         let page = try await store.page(RecordQuery(entity: "Car", filter: filter))
         #expect(page.total == 2)
         #expect(page.records.map(\.id.primaryKey) == [3, 5])

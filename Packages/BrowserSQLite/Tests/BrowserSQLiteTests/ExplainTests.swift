@@ -68,7 +68,7 @@ struct ExplainTests {
     @Test func aSearchIsExplainedWithItsValuesAndItsTotalsRoute() async throws {
         let synthetic = try ItemStore.make((1...600).map { ItemRow(key: Int64($0), title: $0 % 3 == 0 ? "Ünïcode \($0)" : "plain \($0)", special: false) })
         let store = try SQLiteStore.open(storeAt: synthetic.storeURL)
-        var query = RecordQuery(entity: "Item", filter: .comparison(attribute: "title", .containsFolded, .string("unicode")), limit: 50)
+        var query = RecordQuery(entity: "Item", filter: RecordFilter.contains("title", "unicode"), limit: 50)
         let explained = try await store.explain(query)
         #expect(explained.total == 200)
         #expect(explained.steps.contains("Total: counted with one query."))

@@ -75,7 +75,7 @@ struct ExportCursorSyntheticTests {
             try await ExportCursorCheck.expectCursorMatchesPages(store, RecordQuery(entity: entity), batchSize: 2, entity)
         }
         // A search of Film.title reads ZTITLE1, as its pages do.
-        let search = RecordQuery(entity: "Film", filter: .comparison(attribute: "title", .containsFolded, .string("ebook")))
+        let search = RecordQuery(entity: "Film", filter: RecordFilter.contains("title", "ebook"))
         try await ExportCursorCheck.expectCursorMatchesPages(store, search, batchSize: 2, "Film searched")
     }
 

@@ -67,7 +67,7 @@ struct SyntheticScopedListTests {
         #expect(try await keys(RecordQuery(entity: "Song", scope: scope, order: .descending)) == [3, 1, 4])
         #expect(try await keys(RecordQuery(entity: "Song", scope: scope, sort: SortKey(attribute: "title", order: .ascending))) == [1, 3, 4])
         #expect(try await keys(RecordQuery(entity: "Song", scope: scope, limit: 1, offset: 1)) == [1])
-        let searched = RecordQuery(entity: "Song", filter: .comparison(attribute: "title", .containsFolded, .string("ha")), scope: scope)
+        let searched = RecordQuery(entity: "Song", filter: RecordFilter.contains("title", "ha"), scope: scope)
         let page = try await store.page(searched)
         #expect(page.total == 2 && page.records.map(\.id.primaryKey) == [1, 3])
 

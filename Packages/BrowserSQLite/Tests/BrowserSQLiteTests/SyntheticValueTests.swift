@@ -161,16 +161,16 @@ struct SyntheticValueTests {
         func keys(_ filter: RecordFilter) async throws -> [Int64] {
             try await store.page(RecordQuery(entity: "Item", filter: filter)).records.map(\.id.primaryKey)
         }
-        let cafe = RecordFilter.comparison(attribute: "title", .containsFolded, .string("cafe"))
-        let noir = RecordFilter.comparison(attribute: "title", .containsFolded, .string("NOIR"))
-        let strasse = RecordFilter.comparison(attribute: "title", .containsFolded, .string("strasse"))
+        let cafe = RecordFilter.contains("title", "cafe")
+        let noir = RecordFilter.contains("title", "NOIR")
+        let strasse = RecordFilter.contains("title", "strasse")
         #expect(try await keys(.all([cafe, noir])) == [3])
         #expect(try await keys(.any([noir, strasse])) == [3, 4])
         #expect(try await keys(.not(cafe)) == [4, 5, 7])
         #expect(try await keys(.all([])) == [1, 2, 3, 4, 5, 6, 7])
         #expect(try await keys(.any([])) == [])
         // A needle with SQL in it is only ever a bound value.
-        #expect(try await keys(.comparison(attribute: "title", .containsFolded, .string("'); DROP TABLE ZITEM; --"))) == [])
+        #expect(try await keys(RecordFilter.contains("title", "'); DROP TABLE ZITEM; --")) == [])
         #expect(try await store.count(of: "Item") == 7)
     }
 

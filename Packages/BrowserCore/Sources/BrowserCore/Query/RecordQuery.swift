@@ -123,14 +123,14 @@ extension RecordQuery {
         }
         if let text = parameters.search, !text.isEmpty {
             var conditions = searchAttributes.map {
-                RecordFilter.comparison(attribute: $0.name, .containsFolded, .string(text))
+                RecordFilter.contains($0.name, text)
             }
             // A pasted UUID also finds the records whose UUID attributes hold it (stored as 16 bytes, so text
             // search cannot see them).
             if parameters.searchAttribute?.isEmpty ?? true,
                let uuid = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) {
                 conditions += entity.attributes.filter { $0.type == .uuid }.sorted { $0.name < $1.name }.map {
-                    RecordFilter.comparison(attribute: $0.name, .equals, .uuid(uuid))
+                    RecordFilter.equals($0.name, .uuid(uuid))
                 }
             }
             query.filter = conditions.count == 1 ? conditions[0] : .any(conditions)

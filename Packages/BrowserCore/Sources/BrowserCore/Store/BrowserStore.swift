@@ -13,7 +13,7 @@ import Dispatch
 /// - Records without `sort` come in primary-key order; with it, by the attribute then the primary key, both in
 ///   the query's order. Nulls sort before every value in ascending order; strings sort by their UTF-8 bytes
 ///   (SQLite's BINARY collation, which Core Data's SQLite store uses).
-/// - `RecordFilter.comparison(_, .containsFolded, _)` matches as `TextFolding.contains`.
+/// - `RecordFilter` means what its documentation says (two-valued logic, `TextFolding` for `[c]`/`[d]`).
 /// - IDs are `ObjectID`s whose `storeIdentifier` is the store's UUID; an ID of another store is not found.
 public protocol BrowserStore: Sendable {
     func describe() async throws -> StoreDescription

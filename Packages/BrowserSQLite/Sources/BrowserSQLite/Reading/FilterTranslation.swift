@@ -20,7 +20,12 @@ enum FilterTranslation {
             return "(" + parts.joined(separator: " OR ") + ")"
         case .not(let inner):
             return "(NOT " + (try condition(for: inner, entity: entity, arguments: &arguments)) + ")"
-        case .comparison(let name, .containsFolded, let value):
+        case .comparison(let comparison) where comparison.op == .contains
+                && comparison.options == .caseAndDiacriticInsensitive && comparison.keyPath.components.count == 1:
+            let name = comparison.keyPath.last
+            guard case .value(let value) = comparison.operand else {
+                throw .badRequest("Search text for \(entity.name).\(name) must be a string")
+            }
             guard let attribute = entity.attribute(named: name) else {
                 throw .badRequest("Cannot search \(entity.name) by \"\(name)\": it is not an attribute of \(entity.name)")
             }
@@ -32,7 +37,12 @@ enum FilterTranslation {
             arguments.append(.text(TextFolding.fold(needle)))
             let reference = quoteIdentifier(column)
             return "\(FoldedContainsFunction.name)(\(reference), ?)"
-        case .comparison(let name, .equals, let value):
+        case .comparison(let comparison) where comparison.op == .equals && comparison.options.isEmpty
+                && comparison.keyPath.components.count == 1:
+            let name = comparison.keyPath.last
+            guard case .value(let value) = comparison.operand else {
+                throw .badRequest("Cannot compare \(entity.name).\(name) with that operand yet")
+            }
             guard let attribute = entity.attribute(named: name) else {
                 throw .badRequest("Cannot compare \(entity.name).\(name): it is not an attribute of \(entity.name)")
             }
@@ -49,6 +59,8 @@ enum FilterTranslation {
                 throw .badRequest("Cannot compare \(entity.name).\(name) with \(value)")
             }
             return "\(reference) = ?"
+        case .comparison, .quantified, .count:
+            throw .badRequest("The store file reader cannot evaluate this condition yet")
         }
     }
 }
