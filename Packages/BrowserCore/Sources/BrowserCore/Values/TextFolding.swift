@@ -15,6 +15,25 @@ public enum TextFolding {
         return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
+    /// The form a predicate's `[c]`, `[d]` or `[cd]` compares (no options: the text itself). Every adapter that
+    /// evaluates a `RecordFilter` itself folds both sides through this, so `==[c]`, `BEGINSWITH[d]`, `LIKE[cd]`…
+    /// answer the same everywhere.
+    public static func fold(_ text: String, options: FilterOptions) -> String {
+        switch (options.contains(.caseInsensitive), options.contains(.diacriticInsensitive)) {
+        case (true, true):
+            return fold(text)
+        case (true, false):
+            if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+            return text.folding(options: [.caseInsensitive], locale: nil)
+        case (false, true):
+            // ASCII has no diacritics to remove.
+            if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+            return text.folding(options: [.diacriticInsensitive], locale: nil)
+        case (false, false):
+            return text
+        }
+    }
+
     /// Whether `text` contains `needle`, ignoring case and diacritics. An empty needle matches everything.
     public static func contains(_ text: String, _ needle: String) -> Bool {
         containsFolded(text, foldedNeedle: fold(needle))
