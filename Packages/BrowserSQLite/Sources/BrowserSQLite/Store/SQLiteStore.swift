@@ -253,6 +253,7 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     /// Readies every connection to the store: the SQL functions its queries use.
     private static func prepareConnection(_ connection: SQLiteConnection) throws(SQLiteError) {
         try FoldedContainsFunction.register(on: connection)
+        try FoldedTextFunction.register(on: connection)
     }
 
     private static func readCatalog(_ connection: SQLiteConnection, path: String) throws(SQLiteStoreError) -> StoreCatalog {
