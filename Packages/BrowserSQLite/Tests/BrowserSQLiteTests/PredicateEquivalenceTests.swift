@@ -49,7 +49,8 @@ struct PredicateEquivalenceTests {
         #expect(cases.cases.filter { !$0.expected.isEmpty }.count > cases.cases.count / 2)
         let store = try SQLiteStore.open(storeAt: storeURL, model: directory.path("Model.xcdatamodel"))
         let failures = await Self.disagreements(cases, store: store)
-        #expect(failures.isEmpty, Comment(rawValue: "\(failures.count) of \(cases.cases.count) cases differ from the oracle:\n"
+        let agrees = failures.isEmpty
+        #expect(agrees, Comment(rawValue: "\(failures.count) of \(cases.cases.count) cases differ from the oracle:\n"
             + failures.prefix(30).joined(separator: "\n")))
     }
 
@@ -66,7 +67,8 @@ struct PredicateEquivalenceTests {
         #expect(cases.cases.count > 1000)
         let store = try SQLiteStore.open(storeAt: copy)
         let failures = await Self.disagreements(cases, store: store)
-        #expect(failures.isEmpty, Comment(rawValue: "\(failures.count) of \(cases.cases.count) cases differ from the oracle:\n"
+        let agrees = failures.isEmpty
+        #expect(agrees, Comment(rawValue: "\(failures.count) of \(cases.cases.count) cases differ from the oracle:\n"
             + failures.prefix(30).joined(separator: "\n")))
     }
 }

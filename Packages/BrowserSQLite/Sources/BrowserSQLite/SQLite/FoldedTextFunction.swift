@@ -41,10 +41,14 @@ enum FoldedTextFunction {
                     sqlite3_result_null(context)
                     return
                 }
-                let folded = TextFolding.fold(text, options: folding)
-                var utf8 = Array(folded.utf8)
-                utf8.withUnsafeMutableBytes { buffer in
-                    sqlite3_result_text(context, buffer.baseAddress?.assumingMemoryBound(to: CChar.self) ?? nil,
+                let folded = Array(TextFolding.fold(text, options: folding).utf8)
+                guard !folded.isEmpty else {
+                    // A text of marks only folds to nothing under [d]: empty text, not NULL.
+                    sqlite3_result_text(context, "", 0, cdb_sqlite_transient())
+                    return
+                }
+                folded.withUnsafeBytes { buffer in
+                    sqlite3_result_text(context, buffer.baseAddress!.assumingMemoryBound(to: CChar.self),
                                         Int32(buffer.count), cdb_sqlite_transient())
                 }
             },
