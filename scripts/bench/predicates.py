@@ -12,7 +12,7 @@ in process; each run asks an equivalent, distinct tree so the store's kept total
   - indexed equality with total (`pageCount == 300`, index Z_Book_byPageCount): ≤ 5 ms;
   - `title CONTAINS[cd] "x" AND pageCount > 300 AND author.name BEGINSWITH[c] "k"` with total: ≤ 1.2× the shell's
     equivalent with ASCII LIKE (which folds ASCII only, so it is not the same question for accented text);
-  - the search box's shape (CONTAINS[cd] "cafe" over the String attributes), to see it did not get slower.
+  - the search box's shape (CONTAINS[cd] "cafe" in Book's String attributes), to see it did not get slower.
 """
 
 from __future__ import annotations
@@ -37,14 +37,27 @@ SHELL = {
                 "WHERE b.ZTITLE LIKE '%x%' AND b.ZPAGECOUNT > 300 AND a.ZNAME LIKE 'k%'; "
                 "SELECT b.* FROM ZBOOK b JOIN ZAUTHOR a ON a.Z_PK = b.ZAUTHOR "
                 "WHERE b.ZTITLE LIKE '%x%' AND b.ZPAGECOUNT > 300 AND a.ZNAME LIKE 'k%' ORDER BY b.Z_PK LIMIT 100;",
-    "search_box": "SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE LIKE '%cafe%' OR ZSUMMARY LIKE '%cafe%' OR ZNARRATOR LIKE '%cafe%'; "
-                  "SELECT * FROM ZBOOK WHERE ZTITLE LIKE '%cafe%' OR ZSUMMARY LIKE '%cafe%' OR ZNARRATOR LIKE '%cafe%' "
+    "compound_cafe": "SELECT COUNT(*) FROM ZBOOK b JOIN ZAUTHOR a ON a.Z_PK = b.ZAUTHOR "
+                     "WHERE b.ZTITLE LIKE '%cafe%' AND b.ZPAGECOUNT > 300 AND a.ZNAME LIKE 'k%'; "
+                     "SELECT b.* FROM ZBOOK b JOIN ZAUTHOR a ON a.Z_PK = b.ZAUTHOR "
+                     "WHERE b.ZTITLE LIKE '%cafe%' AND b.ZPAGECOUNT > 300 AND a.ZNAME LIKE 'k%' ORDER BY b.Z_PK LIMIT 100;",
+    "search_box": "SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE LIKE '%cafe%' OR ZSUMMARY LIKE '%cafe%'; "
+                  "SELECT * FROM ZBOOK WHERE ZTITLE LIKE '%cafe%' OR ZSUMMARY LIKE '%cafe%' "
                   "ORDER BY Z_PK LIMIT 100;",
 }
+# The same questions as the shell's JOIN above, written the way our SQL asks them (the author condition as a key
+# set): the plan a person who knows SQLite would write, for a fair second figure.
+SHELL_KEY_SET = {
+    key: SHELL[key].replace("FROM ZBOOK b JOIN ZAUTHOR a ON a.Z_PK = b.ZAUTHOR", "FROM ZBOOK b")
+    .replace("a.ZNAME LIKE 'k%'", "b.ZAUTHOR IN (SELECT Z_PK FROM ZAUTHOR WHERE ZNAME LIKE 'k%')")
+    for key in ("compound", "compound_cafe")
+}
+
 LABELS = {
     "indexed_equality": "pageCount == 300 (indexed), page + total",
     "compound": 'title CONTAINS[cd] "x" AND pageCount > 300 AND author.name BEGINSWITH[c] "k"',
-    "search_box": 'search box: CONTAINS[cd] "cafe" in title, summary, narrator',
+    "compound_cafe": 'the same with "cafe" (no generated title holds an "x")',
+    "search_box": 'search box: CONTAINS[cd] "cafe" in title or summary',
 }
 
 
@@ -93,15 +106,17 @@ def main() -> None:
 
     shell = SQLiteShell(store)
     try:
-        theirs = {}
-        for key, sql in SHELL.items():
+        def time_shell(sql: str) -> float:
             shell.run(sql)  # warm-up
             samples = []
             for _ in range(args.runs):
                 started = time.perf_counter()
                 shell.run(sql)
                 samples.append((time.perf_counter() - started) * 1000)
-            theirs[key] = statistics.median(samples)
+            return statistics.median(samples)
+
+        theirs = {key: time_shell(sql) for key, sql in SHELL.items()}
+        key_set = {key: time_shell(sql) for key, sql in SHELL_KEY_SET.items()}
     finally:
         shell.close()
 
@@ -109,7 +124,9 @@ def main() -> None:
     for key, label in LABELS.items():
         ratio = ours[key]["p50"] / theirs[key] if theirs[key] else float("nan")
         print(f"  {label:<82} ours {ours[key]['p50']:8.2f} (min {ours[key]['min']:.2f})  "
-              f"sqlite3 {theirs[key]:8.2f}  ×{ratio:.2f}  total {ours[key]['total']:,}")
+              f"sqlite3 {theirs[key]:8.2f}  ×{ratio:.2f}  total {ours[key]['total']:,}"
+              + (f"  (sqlite3 with the author as a key set: {key_set[key]:.2f}, ×{ours[key]['p50'] / key_set[key]:.2f})"
+                 if key in key_set else ""))
 
 
 if __name__ == "__main__":

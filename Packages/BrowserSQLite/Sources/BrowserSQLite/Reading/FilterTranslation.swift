@@ -24,12 +24,17 @@ import Foundation
 ///
 /// Names reach SQL only as the mapping's quoted table and column names; every value is bound.
 struct FilterTranslation {
-    /// SQL with its arguments in placeholder order. `cost` orders a group's conditions: 0 a comparison of a
-    /// column, 1 a function call per row, 2 a subquery.
+    /// SQL with its arguments in placeholder order. `cost` orders a group's conditions by their work per row.
     struct Fragment {
         var sql: String
         var arguments: [SQLiteValue] = []
         var cost = 0
+
+        /// Membership in a subquery's rows: the subquery runs once per statement (it refers to no outer row), then
+        /// each row costs one lookup in its result, like a comparison of a column.
+        static let subqueryCost = 1
+        /// A function call per row (`cdb_fold`, `cdb_contains`): Swift code and, off the fast paths, a String.
+        static let functionCost = 2
 
         static let always = Fragment(sql: "1")
         static let never = Fragment(sql: "0")
@@ -145,12 +150,12 @@ struct FilterTranslation {
             let key = "\(row).\(quoteIdentifier(column))"
             let select = Self.joined(targets, prefix: "SELECT \(alias).\"Z_PK\" FROM \(table) WHERE ")
             return Fragment(sql: holdsWhenMissing ? "(\(key) IS NULL OR \(key) NOT IN (\(select.sql)))" : "\(key) IN (\(select.sql))",
-                            arguments: select.arguments, cost: 2)
+                            arguments: select.arguments, cost: Fragment.subqueryCost)
         case .inverseForeignKey(let column):
             let back = "\(alias).\(quoteIdentifier(column))"
             let select = Self.joined([Fragment(sql: "\(back) IS NOT NULL")] + targets, prefix: "SELECT \(back) FROM \(table) WHERE ")
             return Fragment(sql: "\(row).\"Z_PK\" \(holdsWhenMissing ? "NOT IN" : "IN") (\(select.sql))",
-                            arguments: select.arguments, cost: 2)
+                            arguments: select.arguments, cost: Fragment.subqueryCost)
         case .missing(let reason):
             throw SQLiteStoreError.relationshipUnreadable(entity: entity.name, relationship: name, reason: reason)
         case .targetsReferToSource, .joinTable:
@@ -195,11 +200,11 @@ struct FilterTranslation {
             if isNil { return Fragment(sql: "\(key) IS \(related ? "NOT " : "")NULL") }
             let select = "SELECT \"Z_PK\" FROM \(table) WHERE \(targets.sql)"
             return Fragment(sql: related ? "\(key) IN (\(select))" : "(\(key) IS NULL OR \(key) NOT IN (\(select)))",
-                            arguments: targets.arguments, cost: 2)
+                            arguments: targets.arguments, cost: Fragment.subqueryCost)
         case .inverseForeignKey(let column):
             let back = quoteIdentifier(column)
             let select = "SELECT \(back) FROM \(table) WHERE \(back) IS NOT NULL AND \(targets.sql)"
-            return Fragment(sql: "\(row).\"Z_PK\" \(related ? "IN" : "NOT IN") (\(select))", arguments: targets.arguments, cost: 2)
+            return Fragment(sql: "\(row).\"Z_PK\" \(related ? "IN" : "NOT IN") (\(select))", arguments: targets.arguments, cost: Fragment.subqueryCost)
         case .missing(let reason):
             throw SQLiteStoreError.relationshipUnreadable(entity: entity.name, relationship: relationship.name, reason: reason)
         case .targetsReferToSource, .joinTable:
@@ -278,7 +283,7 @@ struct FilterTranslation {
             select.sql += " GROUP BY \(related.owner) HAVING \(having.sql)"
             select.arguments += having.arguments
         }
-        return Fragment(sql: "\(row).\"Z_PK\" \(included ? "IN" : "NOT IN") (\(select.sql))", arguments: select.arguments, cost: 2)
+        return Fragment(sql: "\(row).\"Z_PK\" \(included ? "IN" : "NOT IN") (\(select.sql))", arguments: select.arguments, cost: Fragment.subqueryCost)
     }
 
     /// `Z_ENT` among the relationship's destination and its sub-entities, nil when every row of the table is one.

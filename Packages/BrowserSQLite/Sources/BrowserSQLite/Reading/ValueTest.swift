@@ -222,8 +222,8 @@ struct ValueTest {
         func foldedText(_ texts: [String], _ options: FilterOptions) throws -> ValueTest {
             let folded = texts.map { TextFolding.fold($0, options: options) }
             func test(_ sql: String, _ arguments: [SQLiteValue]) -> ValueTest {
-                ValueTest(core: Fragment(sql: "coalesce(\(sql), 0)", arguments: arguments, cost: 1),
-                          complement: Fragment(sql: "NOT coalesce(\(sql), 0)", arguments: arguments, cost: 1))
+                ValueTest(core: Fragment(sql: "coalesce(\(sql), 0)", arguments: arguments, cost: Fragment.functionCost),
+                          complement: Fragment(sql: "NOT coalesce(\(sql), 0)", arguments: arguments, cost: Fragment.functionCost))
             }
             if op == .contains, options == .caseAndDiacriticInsensitive {
                 return test("\(FoldedContainsFunction.name)(\(reference), ?)", [.text(folded[0])])
