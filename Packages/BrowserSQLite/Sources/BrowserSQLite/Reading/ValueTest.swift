@@ -59,7 +59,12 @@ struct ValueTest {
             })
         case .boolean:
             return try builder.eachEqual(values.map { value -> ValueTest in
-                guard case .boolean(let flag) = value else { throw builder.mismatch(value) }
+                let flag: Bool
+                switch value {
+                case .boolean(let given): flag = given
+                case .integer(let number): flag = number != 0
+                default: throw builder.mismatch(value)
+                }
                 // The reader decodes any non-zero integer as true.
                 let isTrue = Fragment(sql: "\(reference) <> 0"), isFalse = Fragment(sql: "\(reference) = 0")
                 return flag ? ValueTest(core: isTrue, complement: isFalse) : ValueTest(core: isFalse, complement: isTrue)
