@@ -9,8 +9,8 @@ import Testing
 /// the records an independent Python oracle finds by evaluating `RecordFilter`'s documented semantics over rows it
 /// reads itself with the `sqlite3` module (`oracle.py`, which shares no code with this package).
 ///
-/// On the synthetic store (every type, every relationship storage, hard values; `synthetic_store.py`) and on
-/// Apple-written fixtures with relationships and inheritance (opened as copies).
+/// On the synthetic store (every type, every relationship storage, hard values; `synthetic_store.py`), on the demo
+/// library's model, and on Apple-written fixtures with relationships and inheritance (opened as copies).
 struct PredicateEquivalenceTests {
     /// The cases the store answers differently from the oracle, described (case number, entity, tree, the IDs
     /// only one side found).
@@ -48,6 +48,21 @@ struct PredicateEquivalenceTests {
         // The harness must not be vacuous: most cases match some records, and not all of them.
         #expect(cases.cases.filter { !$0.expected.isEmpty }.count > cases.cases.count / 2)
         let store = try SQLiteStore.open(storeAt: storeURL, model: directory.path("Model.xcdatamodel"))
+        let failures = await Self.disagreements(cases, store: store)
+        let agrees = failures.isEmpty
+        #expect(agrees, Comment(rawValue: "\(failures.count) of \(cases.cases.count) cases differ from the oracle:\n"
+            + failures.prefix(30).joined(separator: "\n")))
+    }
+
+    /// The demo library's model (BrowserMemory's `DemoLibrary`) with the benchmark generator's data: Unicode
+    /// titles, the AudioBook sub-entity, Book.tags many-to-many.
+    @Test func demoLibraryModelAnswersAsTheOracle() async throws {
+        let directory = TemporaryDirectory()
+        let storeURL = directory.path("library.sqlite")
+        try PredicateCases.runPython(["../bench/generate_store.py", "--books", "1000", "--quiet", "--out", storeURL.path])
+        let cases = try PredicateCases.fromOracle(store: storeURL, description: "demo-library.json", in: directory)
+        #expect(cases.cases.count > 1000)
+        let store = try SQLiteStore.open(storeAt: storeURL, model: directory.path("Library.xcdatamodeld"))
         let failures = await Self.disagreements(cases, store: store)
         let agrees = failures.isEmpty
         #expect(agrees, Comment(rawValue: "\(failures.count) of \(cases.cases.count) cases differ from the oracle:\n"
