@@ -261,9 +261,10 @@ struct FilterTranslation {
             let join = alias + "j"
             let source = quoteIdentifier(sourceColumn), target = quoteIdentifier(targetColumn)
             // A relationship that is its own inverse may hold a pair in either column (as the reader's lists).
+            let pairsTable = quoteIdentifier(joinTable)
             let pairs = reflexive
-                ? "(SELECT \(source) AS \(source), \(target) AS \(target) FROM \(quoteIdentifier(joinTable)) UNION SELECT \(target), \(source) FROM \(quoteIdentifier(joinTable)))"
-                : quoteIdentifier(joinTable)
+                ? "(SELECT \(source) AS \(source), \(target) AS \(target) FROM \(pairsTable) UNION SELECT \(target), \(source) FROM \(pairsTable))"
+                : pairsTable
             let owner = "\(join).\(source)"
             return RelatedRows(from: "\(pairs) AS \(join) JOIN \(table) ON \(alias).\"Z_PK\" = \(join).\(target)", owner: owner,
                                conditions: [Fragment(sql: "\(owner) IS NOT NULL")] + restriction, alias: alias, destination: destination)

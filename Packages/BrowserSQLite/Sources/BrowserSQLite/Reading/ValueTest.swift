@@ -127,17 +127,21 @@ struct ValueTest {
             }
             guard !values.contains(where: { $0 == nil }) else { return .never }
             let bound = values.compactMap { $0 }
+            // The SQL operator and the one that holds exactly where it does not.
+            let operators: (core: String, complement: String)
             switch op {
-            case .equals: return ValueTest(core: comparison("\(column) = ?", bound), complement: comparison("\(column) <> ?", bound))
-            case .lessThan: return ValueTest(core: comparison("\(column) < ?", bound), complement: comparison("\(column) >= ?", bound))
-            case .lessThanOrEqual: return ValueTest(core: comparison("\(column) <= ?", bound), complement: comparison("\(column) > ?", bound))
-            case .greaterThan: return ValueTest(core: comparison("\(column) > ?", bound), complement: comparison("\(column) <= ?", bound))
-            case .greaterThanOrEqual: return ValueTest(core: comparison("\(column) >= ?", bound), complement: comparison("\(column) < ?", bound))
+            case .equals: operators = ("=", "<>")
+            case .lessThan: operators = ("<", ">=")
+            case .lessThanOrEqual: operators = ("<=", ">")
+            case .greaterThan: operators = (">", "<=")
+            case .greaterThanOrEqual: operators = (">=", "<")
             case .between:
                 return ValueTest(core: comparison("\(column) BETWEEN ? AND ?", bound),
                                  complement: comparison("(\(column) < ? OR \(column) > ?)", bound))
             default: throw unsupported()
             }
+            return ValueTest(core: comparison("\(column) \(operators.core) ?", bound),
+                             complement: comparison("\(column) \(operators.complement) ?", bound))
         }
 
         /// `==` and `IN` of values compared by equality only (UUID, URI).
