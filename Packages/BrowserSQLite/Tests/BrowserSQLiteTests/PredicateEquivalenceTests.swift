@@ -73,6 +73,7 @@ struct PredicateEquivalenceTests {
         ("coredataplus/SampleModel2/SampleModel2_V1.sqlite", "coredataplus-SampleModel2_V1.json"),
         ("coredataplus/SampleModel/SampleModel_V1.sqlite", "coredataplus-SampleModel_V1.json"),
         ("wibosco-revised/CoreDataMigration_Example_3.sqlite", "wibosco-revised-3.json"),
+        ("wibosco-migration/CoreDataMigration_Example_WAL.sqlite", "wibosco-migration-WAL.json"),
     ])
     func fixtureAnswersAsTheOracle(store path: String, description: String) async throws {
         guard Fixtures.available else { return }
