@@ -33,6 +33,9 @@ struct PredicateBench {
             ("compound", compound("x")),
             ("compound_cafe", compound("cafe")),
             ("search_box", .any(["title", "summary"].map { RecordFilter.contains($0, "cafe") })),
+            ("no_tags", .count(relationship: "tags", .equals, 0)),
+            ("any_tag", .quantified(.any, relationship: "tags",
+                                    FilterComparison(FilterKeyPath("name"), .equals, .value(.string("classic 1"))))),
         ]
         var variant = 0
         for (key, filter) in queries {

@@ -44,6 +44,11 @@ SHELL = {
     "search_box": "SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE LIKE '%cafe%' OR ZSUMMARY LIKE '%cafe%'; "
                   "SELECT * FROM ZBOOK WHERE ZTITLE LIKE '%cafe%' OR ZSUMMARY LIKE '%cafe%' "
                   "ORDER BY Z_PK LIMIT 100;",
+    "no_tags": "SELECT COUNT(*) FROM ZBOOK b WHERE NOT EXISTS (SELECT 1 FROM Z_2TAGS j WHERE j.Z_2BOOKS = b.Z_PK); "
+               "SELECT * FROM ZBOOK b WHERE NOT EXISTS (SELECT 1 FROM Z_2TAGS j WHERE j.Z_2BOOKS = b.Z_PK) ORDER BY Z_PK LIMIT 100;",
+    "any_tag": "SELECT COUNT(*) FROM ZBOOK b WHERE b.Z_PK IN (SELECT j.Z_2BOOKS FROM Z_2TAGS j JOIN ZTAG t ON t.Z_PK = j.Z_4TAGS "
+               "WHERE t.ZNAME = 'classic 1'); SELECT * FROM ZBOOK b WHERE b.Z_PK IN (SELECT j.Z_2BOOKS FROM Z_2TAGS j "
+               "JOIN ZTAG t ON t.Z_PK = j.Z_4TAGS WHERE t.ZNAME = 'classic 1') ORDER BY Z_PK LIMIT 100;",
 }
 # The same questions as the shell's JOIN above, written the way our SQL asks them (the author condition as a key
 # set): the plan a person who knows SQLite would write, for a fair second figure.
@@ -58,6 +63,8 @@ LABELS = {
     "compound": 'title CONTAINS[cd] "x" AND pageCount > 300 AND author.name BEGINSWITH[c] "k"',
     "compound_cafe": 'the same with "cafe" (no generated title holds an "x")',
     "search_box": 'search box: CONTAINS[cd] "cafe" in title or summary',
+    "no_tags": "tags.@count == 0 (many-to-many)",
+    "any_tag": 'ANY tags.name == "classic 1"',
 }
 
 

@@ -90,7 +90,11 @@ struct FilterTranslation {
             // which it fails instead, and keep the rows not among them.
             let holdsForNone = try Self.compare(0, op, number)
             let having = holdsForNone ? try Self.complement(of: op) : op
-            let count = Fragment(sql: "COUNT(*) \(having.rawValue) ?", arguments: [.integer(Int64(number))])
+            // Every owner that has a related row has a count of 1 or more: when that is all `having` asks
+            // (`@count == 0`, `@count > 0`), the owners themselves answer, with no grouping.
+            let everyOwner = try Self.compare(1, having, number) && (having == .greaterThan || having == .greaterThanOrEqual
+                                                                       || having == .notEquals && number < 1)
+            let count = everyOwner ? nil : Fragment(sql: "COUNT(*) \(having.rawValue) ?", arguments: [.integer(Int64(number))])
             return owners(row: row, in: related, where: nil, groupedBy: count, included: !holdsForNone)
         }
     }
