@@ -39,6 +39,11 @@ rm -f "$short_token_file"
 CDB_PAIRING_TOKEN=short expect "bad token in the environment" 2 'browser-demo: CDB_PAIRING_TOKEN: The pairing token must be' --port 0 --loopback
 expect "simulators with a store" 2 'browser-demo: simulators takes only --root and --mac-root' simulators --store x.sqlite
 expect "simulators root missing" 1 'browser-demo: --root /nonexistent/Devices: no such folder' simulators --root /nonexistent/Devices
+expect "discover with a store" 2 'browser-demo: discover takes only --timeout' discover --store x.sqlite
+expect "discover timeout not a number" 2 'browser-demo: --timeout needs a number of seconds above 0 and at most 600, got "soon"' discover --timeout soon
+expect "discover timeout zero" 2 'browser-demo: --timeout needs a number of seconds above 0 and at most 600, got "0"' discover --timeout 0
+expect "timeout without discover" 2 'browser-demo: unknown argument "--timeout"' --timeout 3
+expect "advertise with simulators" 2 'browser-demo: --advertise is for serving, not for simulators' simulators --advertise
 expect "token too short" 2 'browser-demo: --token: The pairing token must be 22 to 256 characters' --token short --port 0
 expect "token not URL-safe" 2 'browser-demo: --token: The pairing token must be' --token 'abc/def?ghi=jkl&mno=pqrstuvwxyz' --port 0
 

@@ -16,6 +16,12 @@ struct DemoArguments: Equatable {
     var listSimulators = false
     var simulatorsRoot: String?
     var macContainersRoot: String?
+    /// `browser-demo discover`: list the servers advertised on the network instead of serving.
+    var discover = false
+    /// How long `discover` listens, in seconds.
+    var discoverSeconds: Double = 3
+    /// `--advertise`: publish this server as `_cdbrowser._tcp` while it runs.
+    var advertise = false
 
     /// Read when neither `--token` nor `--token-file` is given (the process's environment is private to its user).
     static let tokenVariable = "CDB_PAIRING_TOKEN"
@@ -27,6 +33,7 @@ struct DemoArguments: Equatable {
     Usage: browser-demo [--port N] [--loopback] [--store PATH [--model PATH]] [--web-root DIR]
                         [--token T | --token-file F | --no-token-anyone-on-the-network-can-read-the-store]
            browser-demo simulators [--root DIR] [--mac-root DIR]
+           browser-demo discover [--timeout SECONDS]
 
     Serves the CoreDataBrowser web UI and JSON API.
     Without --store it serves an in-memory demo library (Author, Book, AudioBook, Tag).
@@ -43,12 +50,19 @@ struct DemoArguments: Equatable {
       --token-file F   require the token held in file F (its first line); the file should be readable by you only
       --no-token-anyone-on-the-network-can-read-the-store
                        serve every interface without a token
+      --advertise      publish the server on the local network over Bonjour (_cdbrowser._tcp), so that
+                       browser-demo discover (or any DNS-SD browser) finds it; the token is never published
       -h, --help       show this help
 
     browser-demo simulators lists every Core Data and SwiftData store of the simulators' apps and App Groups
     (recognised by content, whatever the file is called), by device and app, with the path to pass to --store:
       --root DIR       the simulators' folder (default ~/Library/Developer/CoreSimulator/Devices)
       --mac-root DIR   also macOS apps' containers (for example ~/Library/Containers)
+
+    browser-demo discover lists the CoreDataBrowser servers advertised on the local network (apps with
+    Options.advertise, browser-demo --advertise): name, app, stores and URL. It uses the system's DNS-SD
+    daemon (mDNSResponder on macOS, avahi-daemon on Linux):
+      --timeout S      how long to listen, in seconds (default 3)
 
     Exit codes: 0 after an interrupt, 1 when the store or server cannot start, 2 for bad arguments.
     """
@@ -63,6 +77,9 @@ struct DemoArguments: Equatable {
         if remaining.first == "simulators" {
             remaining.removeFirst()
             result.listSimulators = true
+        } else if remaining.first == "discover" {
+            remaining.removeFirst()
+            result.discover = true
         }
         func value(for option: String) throws(Invalid) -> String {
             guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
@@ -98,12 +115,26 @@ struct DemoArguments: Equatable {
                 result.simulatorsRoot = try value(for: argument)
             case "--mac-root" where result.listSimulators:
                 result.macContainersRoot = try value(for: argument)
+            case "--timeout" where result.discover:
+                let text = try value(for: argument)
+                guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
+                    throw Invalid(message: "--timeout needs a number of seconds above 0 and at most 600, got \"\(text)\"")
+                }
+                result.discoverSeconds = seconds
+            case "--advertise":
+                result.advertise = true
             default:
                 throw Invalid(message: "unknown argument \"\(argument)\"")
             }
         }
         if result.listSimulators, result.storePath != nil || result.modelPath != nil || result.webRoot != nil {
             throw Invalid(message: "simulators takes only --root and --mac-root")
+        }
+        if result.discover, result != DemoArguments(showHelp: result.showHelp, discover: true, discoverSeconds: result.discoverSeconds) {
+            throw Invalid(message: "discover takes only --timeout")
+        }
+        if result.advertise, result.listSimulators {
+            throw Invalid(message: "--advertise is for serving, not for simulators")
         }
         let tokenSources = [result.token != nil, result.tokenFile != nil, result.noToken].filter { $0 }.count
         if tokenSources > 1 {

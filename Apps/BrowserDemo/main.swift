@@ -27,6 +27,14 @@ if arguments.listSimulators {
     }
     exit(0)
 }
+if arguments.discover {
+    do {
+        print(ServiceDiscovery.listing(try ServiceDiscovery.run(seconds: arguments.discoverSeconds)))
+    } catch {
+        fail(error.message, code: 1)
+    }
+    exit(0)
+}
 
 let store: any BrowserStore
 do {
@@ -92,6 +100,26 @@ do {
     fail(String(describing: error), code: 1)
 }
 print("Open a URL above in a desktop browser. Press Ctrl-C to stop.")
+// Kept for the life of the process: the advertisement is withdrawn when the registration ends (and by the daemon
+// when the process exits).
+var advertiser: ServiceAdvertiser?
+if arguments.advertise, let info = server.runningInfo {
+    let storeName = arguments.storePath.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "Demo library"
+    let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init)
+    let advertisement = BonjourAdvertisement(appName: "browser-demo", bundleID: nil, storeNames: [storeName],
+                                             tokenRequired: info.tokenRequired, port: info.port, hostName: host)
+    let started = ServiceAdvertiser { line in
+        print(line)
+        fflush(nil)
+    }
+    do {
+        try started.start(advertisement, loopbackOnly: arguments.loopback)
+        advertiser = started
+    } catch {
+        // Serving goes on: the printed URL still works; only finding it on the network does not.
+        FileHandle.standardError.write(Data("browser-demo: \(error.message)\n".utf8))
+    }
+}
 // Flush now: when stdout is a pipe (a test or script reading the URLs) it is block-buffered.
 fflush(nil)
 
