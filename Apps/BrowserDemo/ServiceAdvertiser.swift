@@ -56,7 +56,7 @@ final class ServiceAdvertiser: @unchecked Sendable {
         #if os(Linux)
         if_nametoindex("lo")
         #else
-        UInt32(bitPattern: Int32(kDNSServiceInterfaceIndexLocalOnly))
+        UInt32.max  // kDNSServiceInterfaceIndexLocalOnly, `((uint32_t)-1)`: a macro with a cast Swift may not import
         #endif
     }
 
