@@ -48,6 +48,13 @@ public final class CoreDataBrowserServer: Sendable {
         public var changePollInterval: TimeInterval = 0.25
         /// How long an event stream may stay silent before a heartbeat comment is sent. Default 15 s.
         public var eventHeartbeatInterval: TimeInterval = 15
+        /// Publish the server on the local network over Bonjour as `_cdbrowser._tcp` (app name, bundle ID, store,
+        /// whether a token is needed; never the token), so `browser-demo discover` and other DNS-SD browsers find
+        /// it. Off by default: on iOS, advertising shows the local-network permission prompt, and needs
+        /// `NSLocalNetworkUsageDescription` and `_cdbrowser._tcp` in `NSBonjourServices` (`start()` prints the
+        /// lines to add when they are missing). Apple platforms only (the system's `NetService`); elsewhere
+        /// `start()` says it does nothing.
+        public var advertise = false
 
         public init() {}
     }
@@ -108,6 +115,7 @@ public final class CoreDataBrowserServer: Sendable {
     /// How many ports after the preferred one `start()` tries.
     public static let portRetryCount: UInt16 = 10
 
+    private let store: any BrowserStore
     private let service: BrowserService
     private let options: Options
     /// The store's changes for `/api/events`, one feed for every listening tab.
@@ -118,6 +126,7 @@ public final class CoreDataBrowserServer: Sendable {
     private let sessionToken = PairingToken.generate()
 
     public init(store: any BrowserStore, options: Options = .init()) {
+        self.store = store
         self.service = BrowserService(store: store, readOnly: options.readOnly)
         self.options = options
         self.changes = ChangeFeed(store: store, pollInterval: options.changePollInterval,
@@ -182,7 +191,8 @@ public final class CoreDataBrowserServer: Sendable {
             let info = RunningInfo(
                 port: port, urls: (addresses + ["127.0.0.1"]).compactMap { URL(string: "http://\($0):\(port)\(suffix)") },
                 pairingToken: token?.value)
-            running = RunningServer(server: server, info: info, foregroundObserver: observeReturnsToForeground())
+            running = RunningServer(server: server, info: info, foregroundObserver: observeReturnsToForeground(),
+                                    stopAdvertising: startAdvertising(info))
             if options.printsURLs {
                 for url in info.urls { print("CoreDataBrowser: \(url.absoluteString)") }
                 print(token == nil
@@ -218,7 +228,46 @@ public final class CoreDataBrowserServer: Sendable {
         }
         guard let stopped else { return }
         NotificationCenter.default.removeObserver(stopped.foregroundObserver)
+        stopped.stopAdvertising?()
         stopped.server.stop()
+    }
+
+    /// `Options.advertise`: publishes the running server and answers how to withdraw it (nil when not advertised).
+    private func startAdvertising(_ info: RunningInfo) -> (@Sendable () -> Void)? {
+        guard options.advertise else { return nil }
+        #if canImport(CoreData)
+        #if !os(macOS)
+        // iOS-family apps need both Info.plist entries, or the service is never published.
+        if let missing = LocalNetworkUsageCheck.missingEntries(in: Bundle.main.infoDictionary ?? [:]) {
+            print("CoreDataBrowser: " + missing)
+        }
+        #endif
+        let bundle = Bundle.main
+        let appName = bundle.object(forInfoDictionaryKey: "CFBundleDisplayName") as? String
+            ?? bundle.object(forInfoDictionaryKey: "CFBundleName") as? String
+            ?? ProcessInfo.processInfo.processName
+        let hostName = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init)
+        let publisher = BonjourPublisher()
+        let store = store
+        let bundleID = bundle.bundleIdentifier
+        // The store's name needs an async call; the service is published once it answers.
+        Task {
+            let summary = (try? await store.describe().summary) ?? ""
+            let storeName = summary.hasPrefix("/") ? URL(fileURLWithPath: summary).lastPathComponent : summary
+            publisher.publish(BonjourAdvertisement(
+                appName: appName, bundleID: bundleID, storeNames: storeName.isEmpty ? [] : [storeName],
+                tokenRequired: info.tokenRequired, port: info.port,
+                hostName: hostName == "localhost" ? nil : hostName))
+        }
+        if options.printsURLs {
+            print("CoreDataBrowser: advertising \(BonjourAdvertisement.serviceType) on the local network")
+        }
+        return { publisher.stop() }
+        #else
+        print("CoreDataBrowser: Options.advertise uses Apple's Bonjour and does nothing here"
+            + " (on Linux, browser-demo --advertise publishes through Avahi)")
+        return nil
+        #endif
     }
 
     /// UIKit's `willEnterForegroundNotification`, by name: observing it needs no UIKit import (this module also
@@ -262,6 +311,8 @@ private struct RunningServer: @unchecked Sendable {
     /// The token of the foreground observer, removed by `stop()`. `@unchecked`: NotificationCenter's tokens are
     /// not declared Sendable, and this one is only handed back to `removeObserver`.
     let foregroundObserver: any NSObjectProtocol
+    /// Withdraws the Bonjour advertisement (`Options.advertise`).
+    let stopAdvertising: (@Sendable () -> Void)?
     var listenerReopenings = 0
 }
 
