@@ -115,22 +115,37 @@ public final class CoreDataBrowserServer: Sendable {
     /// How many ports after the preferred one `start()` tries.
     public static let portRetryCount: UInt16 = 10
 
-    private let store: any BrowserStore
-    private let service: BrowserService
     private let options: Options
-    /// The store's changes for `/api/events`, one feed for every listening tab.
-    private let changes: ChangeFeed
+    /// Every store served, each opened on first use with its own API router and change feed.
+    private let catalog: StoreCatalog
+    /// The stores' names when the server was made, for its Bonjour advertisement.
+    private let storeNames: [String]
     private let state = ServerState()
     /// Used when no token file is set (or it is unusable): kept for the life of this object, so `stop()` then
     /// `start()` keeps the browser's cookie valid.
     private let sessionToken = PairingToken.generate()
 
-    public init(store: any BrowserStore, options: Options = .init()) {
-        self.store = store
-        self.service = BrowserService(store: store, readOnly: options.readOnly)
+    /// Serves one store (the `/api/…` routes, and `/api/stores/<id>/…` as for several).
+    public convenience init(store: any BrowserStore, options: Options = .init()) {
+        self.init(stores: [ServedStore(name: "Store", kind: .other, store: store)], options: options)
+    }
+
+    /// Serves several stores: `GET /api/stores` lists them, `/api/stores/:store/…` addresses one, and the routes
+    /// without it mean the first (so one-store clients keep working); the UI shows a store switcher. Each store
+    /// is opened on its first use. `rescan`, when given, is asked again for the list on `GET /api/stores?refresh=1`
+    /// (stores with the same ID and file keep their open state).
+    public init(stores: [ServedStore], options: Options = .init(),
+                rescan: (@Sendable () async -> [ServedStore])? = nil) {
         self.options = options
-        self.changes = ChangeFeed(store: store, pollInterval: options.changePollInterval,
-                                  heartbeatInterval: options.eventHeartbeatInterval)
+        self.storeNames = stores.map(\.name)
+        let readOnly = options.readOnly
+        let pollInterval = options.changePollInterval
+        let heartbeatInterval = options.eventHeartbeatInterval
+        self.catalog = StoreCatalog(stores: stores, rescan: rescan) { store in
+            BrowserRoutes.router(
+                service: BrowserService(store: store, readOnly: readOnly),
+                changes: ChangeFeed(store: store, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval))
+        }
     }
 
     /// Binds and starts the server; returns once it is accepting connections.
@@ -162,7 +177,7 @@ public final class CoreDataBrowserServer: Sendable {
             let wide = options.bindAddress != .loopback
             let currentAddresses: @Sendable () -> [String] = { wide ? NetworkInterfaces.ipv4Addresses() : [] }
             let policy = AccessPolicy(
-                next: BrowserRoutes.router(service: service, changes: changes, assets: assets),
+                next: StoreRouting(catalog: catalog, assets: BrowserRoutes.assetRouter(assets: assets)),
                 hosts: ServerHostNames.allowList(addresses: addresses, additional: options.allowedHostNames),
                 token: token, tokenExpires: tokenExpires,
                 currentAddresses: currentAddresses)
@@ -248,17 +263,9 @@ public final class CoreDataBrowserServer: Sendable {
             ?? ProcessInfo.processInfo.processName
         let hostName = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init)
         let publisher = BonjourPublisher()
-        let store = store
-        let bundleID = bundle.bundleIdentifier
-        // The store's name needs an async call; the service is published once it answers.
-        Task {
-            let summary = (try? await store.describe().summary) ?? ""
-            let storeName = summary.hasPrefix("/") ? URL(fileURLWithPath: summary).lastPathComponent : summary
-            publisher.publish(BonjourAdvertisement(
-                appName: appName, bundleID: bundleID, storeNames: storeName.isEmpty ? [] : [storeName],
-                tokenRequired: info.tokenRequired, port: info.port,
-                hostName: hostName == "localhost" ? nil : hostName))
-        }
+        publisher.publish(BonjourAdvertisement(
+            appName: appName, bundleID: bundle.bundleIdentifier, storeNames: storeNames,
+            tokenRequired: info.tokenRequired, port: info.port, hostName: hostName == "localhost" ? nil : hostName))
         if options.printsURLs {
             print("CoreDataBrowser: advertising \(BonjourAdvertisement.serviceType) on the local network")
         }
