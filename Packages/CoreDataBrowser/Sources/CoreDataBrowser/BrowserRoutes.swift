@@ -43,6 +43,11 @@ enum BrowserRoutes {
         router.add(.GET, "/api/pending") { _, _ in
             JSONResponses.ok(try await service.pendingChanges())
         }
+        router.add(.GET, "/api/entities/:name/facets") { request, parameters in
+            JSONResponses.ok(try await service.facets(
+                of: parameters["name"] ?? "", attribute: request.query["attr"], top: request.query["top"],
+                buckets: request.query["buckets"], parameters: RecordQueryParameters { request.query[$0] }))
+        }
         router.add(.GET, "/api/entities/:name/explain") { request, parameters in
             JSONResponses.ok(try await service.explain(
                 of: parameters["name"] ?? "", parameters: RecordQueryParameters { request.query[$0] }))
