@@ -287,8 +287,11 @@ public final class CoreDataBrowserServer: Sendable {
 
     private func observeReturnsToForeground() -> any NSObjectProtocol {
         NotificationCenter.default.addObserver(forName: Self.willEnterForeground, object: nil, queue: nil) {
-            [weak self] _ in
+            [weak self] notification in
             guard let self else { return }
+            // UIKit posts it from the application; a notification from another server is that server's alone (the
+            // tests post one per server, so servers of other tests running at once never rebind under them).
+            if let sender = notification.object as? CoreDataBrowserServer, sender !== self { return }
             let running = state.withLock { running -> RunningServer? in
                 running?.listenerReopenings += 1
                 return running
