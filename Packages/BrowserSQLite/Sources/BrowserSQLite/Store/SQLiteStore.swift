@@ -150,6 +150,12 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         return .value(SQLiteBlob(store: self, location: location))
     }
 
+    /// Counted in SQL in one read transaction (`FacetReading`).
+    public func facets(_ request: FacetRequest) async throws -> FacetCounts {
+        let mapping = try entityMapping(request.query.entity)
+        return try await read { [reader] connection, _ in try reader.facets(request, of: mapping, in: connection) }
+    }
+
     /// Runs the page with its statements recorded (`StatementTrace`), then asks SQLite for each one's plan, in the
     /// same read transaction.
     public func explain(_ query: RecordQuery) async throws -> QueryExplanationDTO {
