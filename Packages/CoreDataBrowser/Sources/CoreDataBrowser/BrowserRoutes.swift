@@ -15,6 +15,9 @@ enum BrowserRoutes {
         router.add(.GET, "/api/health") { _, _ in
             JSONResponses.ok(try await service.health())
         }
+        router.add(.GET, "/api/model") { _, _ in
+            JSONResponses.ok(try await service.model())
+        }
         router.add(.GET, "/api/entities") { _, _ in
             JSONResponses.ok(try await service.entities())
         }

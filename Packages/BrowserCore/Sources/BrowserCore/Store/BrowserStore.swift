@@ -64,6 +64,10 @@ public protocol BrowserStore: Sendable {
 
     /// Unsaved edits of a live context; the default: a store with no unsaved state.
     func pendingChanges() async throws -> StorePendingChanges
+
+    /// The model as the store's source declares it (`GET /api/model`). The default describes `schema()` and says
+    /// that everything a schema does not carry is unknown.
+    func model() async throws -> ModelDescription
 }
 
 extension BrowserStore {
@@ -75,6 +79,11 @@ extension BrowserStore {
 
     public func pendingChanges() async throws -> StorePendingChanges {
         .unavailable("Only a live context has unsaved changes: this store is read from what is saved.")
+    }
+
+    public func model() async throws -> ModelDescription {
+        ModelDescription(schema: try await schema(),
+                         reason: "\(type(of: self)) describes its model only by entities, types and relationships.")
     }
 
     public func cursor(_ query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) async throws -> any RecordCursor {

@@ -23,6 +23,9 @@ enum NamedModel {
     struct Resolution {
         var mapping: StoreMapping
         var origin: ModelOrigin
+        /// The version's model and its entity hashes (a `.momd`'s `VersionInfo.plist`), for `/api/model`.
+        var model: ModelDefinition
+        var hashes: [String: [UInt8]]?
     }
 
     static func resolve(at url: URL, for catalog: StoreCatalog) throws(SQLiteStoreError) -> Resolution {
@@ -32,12 +35,12 @@ enum NamedModel {
             throw .modelUnreadable(path: path, reason: "it contains no model version")
         }
 
-        var evaluated: [(version: Version, mapping: StoreMapping)] = []
+        var evaluated: [(version: Version, mapping: StoreMapping, model: ModelDefinition)] = []
         var failures: [String] = []
         for version in versions {
             do {
                 let model = try version.load()
-                evaluated.append((version, StoreMapping.build(model: model, catalog: catalog)))
+                evaluated.append((version, StoreMapping.build(model: model, catalog: catalog), model))
             } catch {
                 failures.append("\(version.name): \(error)")
             }
@@ -54,7 +57,7 @@ enum NamedModel {
             guard !match.mapping.report.hasProblems else {
                 throw .modelMismatch(modelPath: path, details: "version \(match.version.name) has the store's version hashes, but \(match.mapping.report.summary)")
             }
-            return Resolution(mapping: match.mapping, origin: origin(match.version))
+            return Resolution(mapping: match.mapping, origin: origin(match.version), model: match.model, hashes: match.version.hashes)
         }
 
         let candidates = evaluated.enumerated().filter { !$0.element.mapping.report.hasProblems }
@@ -62,7 +65,8 @@ enum NamedModel {
             rank(left.element, index: left.offset, current: current)
                 .lexicographicallyPrecedes(rank(right.element, index: right.offset, current: current))
         }) {
-            return Resolution(mapping: best.element.mapping, origin: origin(best.element.version))
+            return Resolution(mapping: best.element.mapping, origin: origin(best.element.version), model: best.element.model,
+                              hashes: best.element.version.hashes)
         }
         if evaluated.count == 1 {
             throw .modelMismatch(modelPath: path, details: evaluated[0].mapping.report.summary)
@@ -75,7 +79,7 @@ enum NamedModel {
     }
 
     /// Lower is better: names as in the metadata, fewest unexplained columns, the current version, the later one.
-    private static func rank(_ entry: (version: Version, mapping: StoreMapping), index: Int, current: String?) -> [Int] {
+    private static func rank(_ entry: (version: Version, mapping: StoreMapping, model: ModelDefinition), index: Int, current: String?) -> [Int] {
         [entry.mapping.report.namesDifferFromMetadata ? 1 : 0,
          entry.mapping.report.unexplainedColumns.count,
          entry.version.name == current ? 0 : 1,
