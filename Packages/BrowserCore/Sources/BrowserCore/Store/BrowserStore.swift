@@ -68,6 +68,10 @@ public protocol BrowserStore: Sendable {
     /// The model as the store's source declares it (`GET /api/model`). The default describes `schema()` and says
     /// that everything a schema does not carry is unknown.
     func model() async throws -> ModelDescription
+
+    /// The versions of the model file the store was opened with, each with its model and whether it matches the
+    /// store (`/api/model/versions`, `/api/model/diff`). The default: none to compare.
+    func modelVersions() async throws -> ModelVersions
 }
 
 extension BrowserStore {
@@ -84,6 +88,10 @@ extension BrowserStore {
     public func model() async throws -> ModelDescription {
         ModelDescription(schema: try await schema(),
                          reason: "\(type(of: self)) describes its model only by entities, types and relationships.")
+    }
+
+    public func modelVersions() async throws -> ModelVersions {
+        .unavailable("The model does not come from a versioned model file (an .xcdatamodeld or .momd named with --model).")
     }
 
     public func cursor(_ query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) async throws -> any RecordCursor {
