@@ -10,7 +10,8 @@
  *             An inverse pair is one edge; a relationship without inverse has an arrow and data-inverse="none".
  *   Controls  #model-search (find and centre an entity), #model-focus + #model-hops (an entity and its
  *             neighbours within N hops), #model-attributes (boxes with or without attributes), zoom buttons,
- *             wheel zoom and drag to pan, #export-svg / #export-png. URL: /model?focus=Book&hops=2&attributes=0.
+ *             wheel zoom and drag to pan, #export-svg / #export-png. URL: /model?focus=Book&hops=2&attributes=0;
+ *             ?version=<name> draws another version of a versioned model file (model-versions.js links to it).
  *   Details   clicking a box selects it (#model-details lists everything /api/model says about it).
  *   State     document.body.dataset.modelState = loading | ready | error; dataset.layoutMs = the last layout's
  *             time in milliseconds (performance.now), what the browser test bounds.
@@ -368,6 +369,7 @@
   function writeURL() {
     const chosen = options();
     const path = apiPath('/model', {
+      version: new URLSearchParams(window.location.search).get('version'),
       focus: chosen.focus, hops: chosen.focus ? chosen.hops : '', attributes: chosen.attributes ? '' : '0',
     });
     window.history.replaceState(null, '', path);
@@ -524,6 +526,7 @@
     if (!entity) return;
     const pane = dom.details;
     pane.replaceChildren();
+    byId('model-versions').hidden = true; // one side pane at a time
     const head = el('div', 'model-details-head');
     head.append(el('h2', null, entity.name));
     const close = el('button', 'control', '×');
@@ -696,7 +699,14 @@
     if (['1', '2', '3'].includes(q.get('hops'))) dom.hops.value = q.get('hops');
     wirePanZoom();
     try {
-      const [health, answer] = await Promise.all([getJSON('/api/health'), getJSON('/api/model')]);
+      const version = q.get('version') || '';
+      const [health, answer] = await Promise.all([getJSON('/api/health'), getJSON(apiPath('/api/model', { version }))]);
+      if (version) {
+        // Another version than the one the store is read with: say so where the model line is.
+        const line = byId('model-version-line');
+        line.textContent = `Showing version “${version}” of the model file`;
+        line.hidden = false;
+      }
       byId('store-name').textContent = health.store || '';
       showModelLine(byId('model-line'), health.model);
       model = answer;
