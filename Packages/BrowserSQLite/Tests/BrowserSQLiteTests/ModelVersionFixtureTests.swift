@@ -49,6 +49,9 @@ struct ModelVersionFixtureTests {
         let (service, fixture) = try service("wibosco-revised/CoreDataMigration_Example_3.sqlite",
                                              model: "wibosco-revised/CoreDataMigration_Example.xcdatamodeld")
         let versions = try await service.modelVersions()
+        #expect(versions.versions.map(\.name) == ["CoreDataMigration_Example", "CoreDataMigration_Example 2",
+                                                  "CoreDataMigration_Example 3", "CoreDataMigration_Example 4"],
+                "numbered as a person numbers them, not by the files' byte order")
         #expect(versions.versions.filter(\.matchesStore).map(\.name) == ["CoreDataMigration_Example 3"])
         #expect(versions.versions.filter(\.current).map(\.name) == ["CoreDataMigration_Example 4"])
 

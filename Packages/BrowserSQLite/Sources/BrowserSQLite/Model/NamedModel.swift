@@ -54,7 +54,8 @@ enum NamedModel {
             ModelOrigin(source: .file, name: version.name, path: version.path)
         }
         func listed(using used: String) -> [ModelVersion] {
-            evaluated.map { entry in
+            // In the order a person numbers them: "Model", "Model 2", … "Model 10"; v1.2.0 before v1.10.0.
+            evaluated.sorted { $0.version.name.compare($1.version.name, options: .numeric) == .orderedAscending }.map { entry in
                 ModelVersion(name: entry.version.name, path: entry.version.path, isCurrent: entry.version.name == current,
                              isUsed: entry.version.name == used, match: match(entry, catalog: catalog),
                              model: description(of: entry.model, hashes: entry.version.hashes, path: entry.version.path,
