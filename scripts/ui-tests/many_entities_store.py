@@ -13,9 +13,10 @@ relationships) for the tests to compare the diagram with.
 
 from __future__ import annotations
 
-import plistlib
 import sqlite3
 from pathlib import Path
+
+from abstract_store import CURRENT_VERSION, write_metadata
 
 STORE_UUID = "6A1B2C3D-4E5F-4061-8293-A4B5C6D7E8F9"
 
@@ -138,10 +139,7 @@ def build(folder: Path) -> tuple[Path, Path]:
     model = folder / "Photos.xcdatamodeld"
     (model / "Photos.xcdatamodel").mkdir(parents=True, exist_ok=True)
     (model / "Photos.xcdatamodel" / "contents").write_text(_model_xml())
-    (model / ".xccurrentversion").write_text(
-        '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" '
-        '"http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0"><dict><key>_XCCurrentVersionName</key>'
-        '<string>Photos.xcdatamodel</string></dict></plist>\n')
+    (model / ".xccurrentversion").write_text(CURRENT_VERSION)
 
     names = sorted(ENTITIES)
     number = {name: index + 1 for index, name in enumerate(names)}
@@ -181,10 +179,7 @@ def build(folder: Path) -> tuple[Path, Path]:
         parent = ENTITIES[name]["parent"]
         db.execute("INSERT INTO Z_PRIMARYKEY VALUES (?, ?, ?, ?)",
                    (number[name], name, number[parent] if parent else 0, next_key.get(root[name], 0)))
-    metadata = plistlib.dumps({"NSStoreType": "SQLite", "NSStoreUUID": STORE_UUID, "NSStoreModelVersionHashes": {},
-                               "NSStoreModelVersionHashesVersion": 3, "NSStoreModelVersionIdentifiers": [""],
-                               "NSPersistenceFrameworkVersion": 1523}, fmt=plistlib.FMT_BINARY)
-    db.execute("INSERT INTO Z_METADATA VALUES (1, ?, ?)", (STORE_UUID, metadata))
+    write_metadata(db, STORE_UUID)
     db.commit()
     db.close()
     return store, model

@@ -35,7 +35,7 @@ enum LiveModelDescription {
                     defaultValue: attribute.defaultValue.map { text($0, type: attribute.attributeType) },
                     allowsExternalStorage: attribute.allowsExternalBinaryDataStorage,
                     valueTransformerName: attribute.valueTransformerName,
-                    renamingIdentifier: renaming(attribute.renamingIdentifier, of: attribute.name),
+                    renamingIdentifier: ModelDescription.renaming(attribute.renamingIdentifier, of: attribute.name),
                     derivation: (attribute as? NSDerivedAttributeDescription)?.derivationExpression.map { "\($0)" }))
             } else if let relationship = property as? NSRelationshipDescription {
                 relationships.append(ModelRelationship(
@@ -46,13 +46,13 @@ enum LiveModelDescription {
                     // Core Data's 0 is "no limit" for a to-many.
                     maxCount: relationship.maxCount <= 0 ? nil : relationship.maxCount,
                     deleteRule: ModelRelationship.DeleteRule(code: Int(relationship.deleteRule.rawValue)),
-                    renamingIdentifier: renaming(relationship.renamingIdentifier, of: relationship.name)))
+                    renamingIdentifier: ModelDescription.renaming(relationship.renamingIdentifier, of: relationship.name)))
             }
         }
         return ModelEntity(
             name: name, parent: description.superentity?.name, isAbstract: description.isAbstract,
             className: description.managedObjectClassName,
-            renamingIdentifier: renaming(description.renamingIdentifier, of: name),
+            renamingIdentifier: ModelDescription.renaming(description.renamingIdentifier, of: name),
             versionHash: Array(description.versionHash),
             attributes: attributes.sorted { $0.name < $1.name },
             relationships: relationships.sorted { $0.name < $1.name },
@@ -69,9 +69,6 @@ enum LiveModelDescription {
             })
     }
 
-    private static func renaming(_ identifier: String?, of name: String) -> String? {
-        identifier == name || identifier?.isEmpty == true ? nil : identifier
-    }
 
     /// The default value as the model editor writes it (see `ModelAttribute.defaultValue`).
     private static func text(_ value: Any, type: NSAttributeType) -> String {

@@ -30,6 +30,12 @@ public struct ModelDescription: Sendable, Hashable {
     public func entity(named name: String) -> ModelEntity? {
         entities.first { $0.name == name }
     }
+
+    /// A renaming identifier as the model editor shows it: a compiled or live model repeats each element's own
+    /// name as its renaming identifier, which is no renaming.
+    public static func renaming(_ identifier: String?, of name: String) -> String? {
+        identifier == name || identifier?.isEmpty == true ? nil : identifier
+    }
 }
 
 public struct ModelConfiguration: Sendable, Hashable, Codable {

@@ -13,13 +13,13 @@ extension ModelDefinition {
                 defaultValue: definition.defaultValue, minimum: definition.minimum, maximum: definition.maximum,
                 allowsExternalStorage: unknown["attribute.allowsExternalStorage"] != nil ? nil : definition.allowsExternalStorage,
                 valueTransformerName: definition.valueTransformerName,
-                renamingIdentifier: Self.renaming(definition.renamingIdentifier, of: definition.name),
+                renamingIdentifier: ModelDescription.renaming(definition.renamingIdentifier, of: definition.name),
                 derivation: definition.derivation, elements: definition.elements.map(attribute))
         }
         let entities = entities.map { entity in
             ModelEntity(
                 name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract, className: entity.className,
-                renamingIdentifier: Self.renaming(entity.renamingIdentifier, of: entity.name),
+                renamingIdentifier: ModelDescription.renaming(entity.renamingIdentifier, of: entity.name),
                 versionHash: hashes?[entity.name],
                 attributes: entity.attributes.map(attribute),
                 relationships: entity.relationships.map { relationship in
@@ -30,7 +30,7 @@ extension ModelDefinition {
                         minCount: countsUnknown ? nil : relationship.minCount,
                         maxCount: countsUnknown ? nil : relationship.maxCount,
                         deleteRule: relationship.deleteRule,
-                        renamingIdentifier: Self.renaming(relationship.renamingIdentifier, of: relationship.name))
+                        renamingIdentifier: ModelDescription.renaming(relationship.renamingIdentifier, of: relationship.name))
                 },
                 fetchIndexes: unknown["entity.fetchIndexes"] != nil ? nil : entity.fetchIndexes,
                 uniquenessConstraints: unknown["entity.uniquenessConstraints"] != nil ? nil : entity.uniquenessConstraints)
@@ -43,10 +43,6 @@ extension ModelDefinition {
             unknown: unknown)
     }
 
-    /// A compiled model repeats the property's own name as its renaming identifier; the editor shows none then.
-    private static func renaming(_ identifier: String?, of name: String) -> String? {
-        identifier == name || identifier?.isEmpty == true ? nil : identifier
-    }
 
     /// What each source of a model cannot tell (`ModelDescription.unknown`).
     enum Knowledge {
