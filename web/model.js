@@ -247,6 +247,7 @@
     }
     group.addEventListener('click', (event) => {
       if (event.target.closest('a')) return; // the name browses the records
+      if (dom.canvas.dataset.dragged === '1') return; // the end of a drag that started on the box
       select(entity.name);
     });
     return group;
@@ -388,8 +389,9 @@
     const started = performance.now();
     const result = layout(
       [...contents].map(([id, content]) => ({ id, width: content.width, height: content.height })),
+      // Not the window's width: the same model gives the same picture in any window (and in an export).
       edges.map((edge) => ({ from: edge.from, to: edge.to })),
-      { maxWidth: Math.max(900, dom.canvas.clientWidth * 1.4) });
+      { maxWidth: 900 });
     const layoutMs = performance.now() - started;
 
     const boxes = new Map();
@@ -454,19 +456,24 @@
     dom.canvas.addEventListener('pointerdown', (event) => {
       if (event.button !== 0 || event.target.closest('a')) return;
       drag = { x: event.clientX, y: event.clientY, vx: view.x, vy: view.y, moved: false };
-      dom.canvas.setPointerCapture(event.pointerId);
+      dom.canvas.dataset.dragged = '0';
     });
     dom.canvas.addEventListener('pointermove', (event) => {
       if (!drag) return;
       const dx = event.clientX - drag.x;
       const dy = event.clientY - drag.y;
-      if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+      if (!drag.moved && Math.abs(dx) + Math.abs(dy) > 3) {
+        // Captured only once it is a drag: a capture from the press on would send a plain click on a box to the
+        // canvas instead of the box.
+        drag.moved = true;
+        dom.canvas.setPointerCapture(event.pointerId);
+      }
       view.x = drag.vx + dx;
       view.y = drag.vy + dy;
       applyView();
     });
     const end = () => {
-      if (drag && drag.moved) dom.canvas.dataset.panned = '1';
+      if (drag && drag.moved) dom.canvas.dataset.dragged = '1';
       drag = null;
     };
     dom.canvas.addEventListener('pointerup', end);

@@ -217,6 +217,22 @@ def test_focus_search_hiding_attributes_and_browsing_an_entity(driver, many_enti
         return [r.left + r.width / 2 - c.left - c.width / 2, r.top + r.height / 2 - c.top - c.height / 2];""")
     assert abs(centre[0]) < 2 and abs(centre[1]) < 2, centre
 
+    # A real click on a box (not on its name) selects it and shows its details.
+    def click_box(name):
+        # Near the box's lower right corner, away from its name (a link).
+        box = driver.find_element(By.CSS_SELECTOR, f'#model-viewport .entity[data-entity="{name}"] rect.entity-box')
+        ActionChains(driver).move_to_element_with_offset(box, box.rect["width"] / 2 - 5, box.rect["height"] / 2 - 4).click().perform()
+
+    driver.find_element(By.ID, "model-details").find_element(By.CSS_SELECTOR, "button").click()  # close
+    click_box("YearHighlight")
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.querySelector('#model-viewport .entity.is-selected')?.dataset.entity") == "YearHighlight",
+        message="clicking the box selected it")
+    click_box("DayGroupHighlight")
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#model-details h2").text == "DayGroupHighlight",
+             message="clicking another box showed its details")
+    assert "Browse" in driver.find_element(By.CSS_SELECTOR, "#model-details .model-browse").text
+
     # The entity's name leads to its records in the Inspector.
     driver.find_element(By.CSS_SELECTOR, '#model-viewport .entity[data-entity="YearHighlight"] a').click()
     wait_for(driver, lambda d: d.current_url.endswith("/?entity=YearHighlight"), message="the Inspector opened YearHighlight")
