@@ -13,8 +13,9 @@
  *   3. Crossing reduction: rows are reordered by the barycentre of their neighbours in the rows above and below,
  *      sweeping down and up a fixed number of times (Sugiyama's heuristic); ties keep the previous order.
  *   4. Wide layers wrap into several rows, so a hub related to 40 entities gives a block, not a 10,000 px line.
- *   5. Coordinates: each row's boxes are pulled towards the centre of their neighbours above, left to right,
- *      never closer than GAP_X to the previous box; rows are stacked with GAP_Y between their tallest boxes.
+ *   5. Coordinates: each row is put in the order of where its boxes want to be (the centre of their neighbours
+ *      above) and placed by two greedy passes, pushing right then left, whose mean never overlaps; rows are
+ *      stacked with GAP_Y between their tallest boxes.
  *   6. Components are packed into shelves, largest first; lone entities last.
  *
  * API: window.CDBModelLayout.layout(nodes, edges, options) where nodes = [{id, width, height}], edges =
@@ -151,25 +152,32 @@
         even.set(id, x + size.get(id).width / 2);
         x += size.get(id).width + GAP_X;
       }
-      const wanted = row.map((id) => {
+      const wanted = new Map(row.map((id) => {
         const placed = neighbours.get(id).filter((other) => boxes.has(other));
-        if (!placed.length) return even.get(id);
-        return placed.reduce((sum, other) => sum + boxes.get(other).x + boxes.get(other).width / 2, 0) / placed.length;
-      });
-      // Left to right, never overlapping; then slide the row back so it keeps its even spread's centre on average.
-      const lefts = [];
-      let right = -Infinity;
+        if (!placed.length) return [id, even.get(id)];
+        return [id, placed.reduce((sum, other) => sum + boxes.get(other).x + boxes.get(other).width / 2, 0) / placed.length];
+      }));
+      // A wrapped row's order came from its whole layer: put it in the order of where its boxes want to be (ties
+      // keep the layer's order), so edges to the rows above do not cross for nothing.
+      const order = new Map(row.map((id, index) => [id, index]));
+      row.sort((a, b) => wanted.get(a) - wanted.get(b) || order.get(a) - order.get(b));
+      // Two greedy passes that never overlap, pushing right then pushing left; their mean keeps the order and the
+      // gaps of both, and centres a crowded group on where it wants to be instead of pushing it all one way.
+      const width = (id) => size.get(id).width;
+      const forward = [];
       row.forEach((id, index) => {
-        const w = size.get(id).width;
-        const left = Math.max(wanted[index] - w / 2, right + GAP_X);
-        lefts.push(left);
-        right = left + w;
+        const want = wanted.get(id) - width(id) / 2;
+        forward.push(index ? Math.max(want, forward[index - 1] + width(row[index - 1]) + GAP_X) : want);
       });
-      const drift = row.reduce((sum, id, index) => sum + (lefts[index] + size.get(id).width / 2 - even.get(id)), 0) / row.length;
-      const shift = Math.min(drift, lefts[0]) > 0 ? Math.min(drift, lefts[0]) : 0;
+      const backward = new Array(row.length);
+      for (let index = row.length - 1; index >= 0; index -= 1) {
+        const id = row[index];
+        const want = wanted.get(id) - width(id) / 2;
+        backward[index] = index === row.length - 1 ? want : Math.min(want, backward[index + 1] - GAP_X - width(id));
+      }
       row.forEach((id, index) => {
-        const { width, height: h } = size.get(id);
-        boxes.set(id, { x: lefts[index] - shift, y, width, height: h });
+        const { width: w, height: h } = size.get(id);
+        boxes.set(id, { x: (forward[index] + backward[index]) / 2, y, width: w, height: h });
       });
       y += height + GAP_Y;
     }
