@@ -50,6 +50,9 @@ open class NSEntityDescription: NSObject {
     /// https://developer.apple.com/documentation/coredata/nsentitydescription/relationshipsbyname
     /// `var relationshipsByName: [String : NSRelationshipDescription] { get }`
     open var relationshipsByName: [String: NSRelationshipDescription] { [:] }
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/propertiesbyname
+    /// `var propertiesByName: [String : NSPropertyDescription] { get }`
+    open var propertiesByName: [String: NSPropertyDescription] { [:] }
     /// https://developer.apple.com/documentation/coredata/nsentitydescription/versionhash
     /// `var versionHash: Data { get }`
     open var versionHash: Data { Data() }

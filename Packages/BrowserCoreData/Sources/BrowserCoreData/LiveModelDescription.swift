@@ -3,7 +3,7 @@ import BrowserCore
 import CoreData
 
 /// Describes the app's `NSManagedObjectModel` for `/api/model`: everything `NSEntityDescription` and its properties
-/// say, each entity with its own properties (`properties` holds only those an entity declares).
+/// say, each entity with the properties it declares itself.
 ///
 /// Minimum and maximum values are left unknown: a model keeps them only as validation predicates
 /// (`validationPredicates`), whose shape the compiled-model reader interprets from the archive but which would here
@@ -27,7 +27,10 @@ enum LiveModelDescription {
         guard let name = description.name else { return nil }
         var attributes: [ModelAttribute] = []
         var relationships: [ModelRelationship] = []
-        for property in description.properties {
+        // Only what the entity declares (its parent's properties are the parent's), whether or not `properties`
+        // lists inherited ones: Apple's documentation does not say.
+        let inherited = Set(description.superentity?.propertiesByName.keys.map { $0 } ?? [])
+        for property in description.properties where !inherited.contains(property.name) {
             if let attribute = property as? NSAttributeDescription {
                 attributes.append(ModelAttribute(
                     name: attribute.name, type: ModelSchema.attributeType(attribute.attributeType).rawValue,

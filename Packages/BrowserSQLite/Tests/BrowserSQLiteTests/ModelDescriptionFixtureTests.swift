@@ -98,7 +98,8 @@ struct ModelDescriptionFixtureTests {
         let cover = try #require(book.attributes.first { $0.attribute.name == "cover" }?.attribute)
         #expect(cover.valueTransformerName == "CoverTransformer")
         #expect(cover.defaultValue == "<CoreDataPlus_Tests.Cover>")
-        #expect(book.attributes.first { $0.attribute.name == "pagesCount" }?.attribute.derivation != nil)
+        // SampleModel2+V1.swift: NSDerivedAttributeDescription with derivationExpression "pages.@count".
+        #expect(book.attributes.first { $0.attribute.name == "pagesCount" }?.attribute.derivation == "pages.@count")
         let pages = try #require(book.relationships.first { $0.relationship.name == "pages" }?.relationship)
         #expect(pages.minCount == 1 && pages.maxCount == 10_000 && pages.deleteRule == .cascade && pages.isOptional == false)
         let books = try #require(try entity(dto, "Author").relationships.first?.relationship)

@@ -158,6 +158,9 @@ enum CompiledModelReader {
         let arguments = archive.members(of: archive.value(expression, "NSArguments"))
         let parts = arguments.compactMap { expressionText($0, in: archive) }
         if let selector = archive.string(expression, "NSSelectorName"), selector != "valueForKey:", !parts.isEmpty {
+            // The collection functions as the model editor writes them (`pages.@count`).
+            let aggregates = ["count:": "@count", "sum:": "@sum", "average:": "@avg", "max:": "@max", "min:": "@min"]
+            if let aggregate = aggregates[selector], parts.count == 1 { return "\(parts[0]).\(aggregate)" }
             return "\(selector)(\(parts.joined(separator: ", ")))"
         }
         return parts.isEmpty ? nil : parts.joined(separator: ".")
