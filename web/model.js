@@ -12,7 +12,8 @@
  *             neighbours within N hops), #model-attributes (boxes with or without attributes), zoom buttons,
  *             wheel zoom and drag to pan, #export-svg / #export-png. URL: /model?focus=Book&hops=2&attributes=0;
  *             ?version=<name> draws another version of a versioned model file (model-versions.js links to it).
- *   Details   clicking a box selects it (#model-details lists everything /api/model says about it).
+ *   Details   clicking a box, or Enter on it (boxes are in the Tab order), selects it (#model-details lists
+ *             everything /api/model says about it). Keys on the canvas: + and − zoom, 0 fits, arrows pan.
  *   State     document.body.dataset.modelState = loading | ready | error; dataset.layoutMs = the last layout's
  *             time in milliseconds (performance.now), what the browser test bounds.
  *
@@ -201,7 +202,11 @@
   }
 
   function drawBox(entity, content, box) {
-    const group = svg('g', { class: 'entity', 'data-entity': entity.name, transform: `translate(${box.x} ${box.y})` });
+    // Focusable: Tab walks the boxes, Enter shows one's details (the search box finds one by name).
+    const group = svg('g', {
+      class: 'entity', 'data-entity': entity.name, transform: `translate(${box.x} ${box.y})`, tabindex: 0,
+      role: 'button', 'aria-label': `${entity.name}, ${entity.count ?? 'unknown'} records: show details`,
+    });
     group.append(svg('title', {}, `${entity.name}${entity.parent ? ` : ${entity.parent}` : ''} — ${entity.count ?? '?'} records`));
     group.append(svg('rect', {
       class: 'entity-box', x: 0, y: 0, width: box.width, height: box.height, rx: 6,
@@ -245,6 +250,12 @@
         x: PAD, y: HEADER + 4 + ROW * content.rows.length + 12, 'font-family': sans, 'font-size': 11, fill: colours.dim,
       }, `+ ${content.hidden} more`));
     }
+    group.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' && event.key !== ' ') return;
+      event.preventDefault();
+      event.stopPropagation();
+      select(entity.name);
+    });
     group.addEventListener('click', (event) => {
       if (event.target.closest('a')) return; // the name browses the records
       if (dom.canvas.dataset.dragged === '1') return; // the end of a drag that started on the box
@@ -485,10 +496,15 @@
     }, { passive: false });
     dom.canvas.addEventListener('keydown', (event) => {
       const centre = () => [dom.canvas.clientWidth / 2, dom.canvas.clientHeight / 2];
+      const pan = { ArrowLeft: [60, 0], ArrowRight: [-60, 0], ArrowUp: [0, 60], ArrowDown: [0, -60] }[event.key];
       if (event.key === '+' || event.key === '=') zoomAt(1.25, ...centre());
       else if (event.key === '-') zoomAt(1 / 1.25, ...centre());
       else if (event.key === '0') fitView();
-      else return;
+      else if (pan) {
+        view.x += pan[0];
+        view.y += pan[1];
+        applyView();
+      } else return;
       event.preventDefault();
     });
     byId('zoom-in').addEventListener('click', () => zoomAt(1.25, dom.canvas.clientWidth / 2, dom.canvas.clientHeight / 2));
@@ -661,6 +677,7 @@
     content.removeAttribute('id');
     content.removeAttribute('transform');
     for (const node of content.querySelectorAll('.is-selected, .is-found, .is-near')) node.classList.remove('is-selected', 'is-found', 'is-near');
+    for (const node of content.querySelectorAll('[tabindex]')) ['tabindex', 'role', 'aria-label'].forEach((name) => node.removeAttribute(name));
     // Links lead to this server's Inspector; in a file they would lead nowhere.
     for (const link of content.querySelectorAll('a')) link.replaceWith(...link.childNodes);
     root.append(content);

@@ -232,6 +232,11 @@ def test_focus_search_hiding_attributes_and_browsing_an_entity(driver, many_enti
     wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#model-details h2").text == "DayGroupHighlight",
              message="clicking another box showed its details")
     assert "Browse" in driver.find_element(By.CSS_SELECTOR, "#model-details .model-browse").text
+    # From the keyboard: a box takes the focus and Enter shows its details.
+    driver.execute_script("document.querySelector('#model-viewport .entity[data-entity=\"YearHighlight\"]').focus()")
+    ActionChains(driver).send_keys("\n").perform()
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#model-details h2").text == "YearHighlight",
+             message="Enter on a focused box showed its details")
 
     # The entity's name leads to its records in the Inspector.
     driver.find_element(By.CSS_SELECTOR, '#model-viewport .entity[data-entity="YearHighlight"] a').click()
@@ -280,7 +285,7 @@ def test_the_diagram_exports_as_a_self_contained_svg_and_a_png(driver, many_enti
     assert missing == []
     # Self-contained: no script, no links back to this server, no external stylesheet; every shape carries its colours.
     assert not list(root.iter(f"{SVG_NS}script")) and not list(root.iter(f"{SVG_NS}a"))
-    assert "href" not in path.read_text() and "class=\"is-" not in path.read_text()
+    assert "href" not in path.read_text() and "class=\"is-" not in path.read_text() and "tabindex" not in path.read_text()
     for shape in root.iter(f"{SVG_NS}rect"):
         assert shape.get("fill"), ET.tostring(shape)[:120]
     for line in root.iter(f"{SVG_NS}line"):
