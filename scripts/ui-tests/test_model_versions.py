@@ -14,7 +14,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import FIXTURES
+from conftest import FIXTURES, copy_fixture
 
 MODELS = {
     # fixture store (matched to its version by SOURCES.md) -> (model, the version it was written with)
@@ -136,6 +136,14 @@ def api_difference(answer: dict) -> set:
     return found
 
 
+def serve_with_model(store_servers, store: str):
+    """A server of its own for a copy of `store` opened with its versioned model (store_server's session servers
+    are keyed by the store alone, and another test may serve the same store without a model)."""
+    model_path, _ = MODELS[store]
+    copy = copy_fixture(store, store_servers.folder("cdb-ui-versions-"))
+    return store_servers.serve(copy, ["--model", str(FIXTURES / model_path)])
+
+
 def versions_of(model: Path) -> tuple[dict, str]:
     current = plistlib.loads((model / ".xccurrentversion").read_bytes())["_XCCurrentVersionName"].removesuffix(".xcdatamodel")
     versions = {path.name.removesuffix(".xcdatamodel"): read_version(path / "contents")
@@ -144,9 +152,9 @@ def versions_of(model: Path) -> tuple[dict, str]:
 
 
 @pytest.mark.parametrize("store", sorted(MODELS))
-def test_every_pair_of_versions_differs_as_the_contents_files_say(store, store_server):
+def test_every_pair_of_versions_differs_as_the_contents_files_say(store, store_servers):
     model_path, written_with = MODELS[store]
-    base, api = store_server(store, ["--model", str(FIXTURES / model_path)])
+    base, api = serve_with_model(store_servers, store)
     versions, current = versions_of(FIXTURES / model_path)
     listed = api("/api/model/versions")
     assert listed["available"] is True
@@ -164,10 +172,8 @@ def test_every_pair_of_versions_differs_as_the_contents_files_say(store, store_s
     assert all(expected_difference(versions[a], versions[b]) for a, b in itertools.pairwise(sorted(versions)))
 
 
-def test_the_versions_pane_marks_the_versions_and_shows_what_differs(driver, store_server, wait_for, console_errors):
-    store = "wibosco-revised/CoreDataMigration_Example_3.sqlite"
-    model_path, written_with = MODELS[store]
-    base, _ = store_server(store, ["--model", str(FIXTURES / model_path)])
+def test_the_versions_pane_marks_the_versions_and_shows_what_differs(driver, store_servers, wait_for, console_errors):
+    base, _ = serve_with_model(store_servers, "wibosco-revised/CoreDataMigration_Example_3.sqlite")
     driver.get(f"{base}/model")
     wait_for(driver, lambda d: d.execute_script("return document.body.dataset.versionsState") == "ready",
              message="the versions were listed")

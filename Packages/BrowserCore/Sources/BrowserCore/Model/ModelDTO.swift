@@ -23,7 +23,7 @@ public struct ModelDTO: Encodable, Sendable {
         }
         entities = model.entities.sorted { $0.name < $1.name }.map { entity in
             ModelEntityDTO(entity, subentities: (children[entity.name] ?? []).sorted(), count: counts[entity.name],
-                           storeHash: model.storeVersionHashes?[entity.name], hashesKnown: model.unknown["entity.versionHash"] == nil)
+                           storeHash: model.storeVersionHashes?[entity.name])
         }
     }
 
@@ -58,7 +58,7 @@ public struct ModelEntityDTO: Encodable, Sendable {
     public var fetchIndexes: [ModelFetchIndex]?
     public var uniquenessConstraints: [[String]]?
 
-    init(_ entity: ModelEntity, subentities: [String], count: Int?, storeHash: [UInt8]?, hashesKnown: Bool) {
+    init(_ entity: ModelEntity, subentities: [String], count: Int?, storeHash: [UInt8]?) {
         name = entity.name
         parent = entity.parent
         self.subentities = subentities
