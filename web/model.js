@@ -572,14 +572,22 @@
       ['Abstract', entity.abstract ? 'yes' : 'no'],
       ['Class', shown(entity.className)],
       ['Renamed from', shown(entity.renamingIdentifier)],
+      ['Configurations', model.configurations === null ? 'unknown'
+        : ['Default', ...model.configurations.filter((c) => c.entities.includes(entity.name)).map((c) => c.name)].join(', ')],
       ['Version hash', entity.versionHash ? `${entity.versionHash}${entity.matchesStore === true ? ' (matches the store)' : entity.matchesStore === false ? ' (differs from the store’s)' : ''}` : 'unknown'],
     ];
     const list = el('dl', 'model-facts');
     for (const [term, value] of facts) list.append(el('dt', null, term), el('dd', null, value));
     pane.append(list);
     pane.append(el('h3', null, `Attributes (${entity.attributes.length})`));
-    pane.append(table(['Name', 'Type', 'Optional', 'Default', 'Min', 'Max', 'Notes'], entity.attributes.map((a) => [
-      a.name, a.type, yesNo(a.optional), shown(a.defaultValue), shown(a.minimum), shown(a.maximum),
+    const range = (a) => {
+      if (a.minimum === null && a.maximum === null) return '—';
+      if (a.maximum === null) return `≥ ${a.minimum}`;
+      if (a.minimum === null) return `≤ ${a.maximum}`;
+      return `${a.minimum}…${a.maximum}`;
+    };
+    pane.append(table(['Name', 'Type', 'Optional', 'Default', 'Range', 'Notes'], entity.attributes.map((a) => [
+      a.name, a.type, yesNo(a.optional), shown(a.defaultValue), range(a),
       [a.transient && 'transient', a.externalStorage && 'external storage', a.transformer && `transformer ${a.transformer}`,
         a.fetchIndexes && a.fetchIndexes.length && `index ${a.fetchIndexes.join(', ')}`, a.unique && 'unique',
         a.derivation && `derived: ${a.derivation}`, a.renamingIdentifier && `renamed from ${a.renamingIdentifier}`]
