@@ -4,23 +4,12 @@ import CoreDataBrowser
 import Foundation
 import Testing
 
-/// `/api/model`, `/api/model/versions`, `/api/model/diff` and the `/model` page over a real socket, on the demo
-/// library (a model built in code: no versions, and what its schema does not carry is said to be unknown).
+/// `/api/model`, `/api/model/versions`, `/api/model/diff` and the `/model` page over a real socket, on the end-to-end
+/// suite's server of the demo library (a model built in code: no versions, and what its schema does not carry is
+/// said to be unknown).
 /// The fixture stores' models and versions are tested in BrowserSQLite (ModelDescriptionFixtureTests,
 /// ModelVersionFixtureTests) and in the browser (scripts/ui-tests/test_model*.py).
-@Suite(.serialized)
-final class ModelRoutesTests {
-    let server: CoreDataBrowserServer
-    let client: TestClient
-
-    init() async throws {
-        server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: .forTests())
-        let info = try server.start()
-        client = TestClient(base: try #require(info.urls.first))
-    }
-
-    deinit { server.stop() }
-
+extension EndToEndTests {
     @Test func theModelListsEachEntityWithWhatItDeclaresItsCountAndWhatIsUnknown() async throws {
         let reply = try await client.get("/api/model")
         #expect(reply.status == 200)
