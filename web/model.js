@@ -1,5 +1,6 @@
 /*
- * CoreDataBrowser — Model view (/model): the store's model as a diagram (after shared.js and model-layout.js).
+ * CoreDataBrowser — Model view (/model): the store's model as a diagram (after shared.js, model-layout.js,
+ * model-drawing.js, model-details.js and model-export.js; model-versions.js comes after it).
  *
  * API (docs/API.md): GET /api/model, GET /api/health.
  *
@@ -23,9 +24,11 @@
 'use strict';
 
 (() => {
-  const { el, apiPath, getJSON, showModelLine, formatCount } = window.CDBShared;
+  const { el, apiPath, getJSON, showModelLine } = window.CDBShared;
   const { layout } = window.CDBModelLayout;
-  const SVG = 'http://www.w3.org/2000/svg';
+  const { svg, colours, round, boxContent, drawBox, drawEdge } = window.CDBModelDrawing;
+  const { show: showDetails } = window.CDBModelDetails;
+  const { exportSVG: saveSVG, exportPNG: savePNG } = window.CDBModelExport;
   const byId = (id) => document.getElementById(id);
   const dom = {
     svg: byId('model-svg'),
@@ -40,14 +43,7 @@
     attributes: byId('model-attributes'),
   };
 
-  const FONT_SIZE = 12;
-  const HEADER = 28;
-  const ROW = 17;
-  const PAD = 10;
-  const MIN_WIDTH = 150;
-  const MAX_WIDTH = 340;
-  /** Attributes listed in a box; the rest are counted ("+ 12 more") and listed in the details. */
-  const MAX_ROWS = 14;
+  /** Space around the diagram. */
   const MARGIN = 40;
 
   let model = null;
@@ -55,41 +51,6 @@
   let drawn = null; // { boxes, width, height }
   let selected = null;
   const view = { x: 0, y: 0, k: 1 };
-
-  // ---------------------------------------------------------------------------------------------
-  // Colours and fonts: read once from tokens.css, written as attributes so an export keeps them
-  // ---------------------------------------------------------------------------------------------
-
-  const css = getComputedStyle(document.documentElement);
-  const token = (name, fallback) => (css.getPropertyValue(name) || '').trim() || fallback;
-  const colours = {
-    background: token('--bg', '#0a0a0d'),
-    box: token('--bg-elev', '#16161a'),
-    header: token('--bg-elev-2', '#1f1f24'),
-    border: token('--border', '#26262d'),
-    text: token('--fg', '#ededef'),
-    dim: token('--fg-dim', '#8b8b95'),
-    accent: token('--accent', '#4a8bff'),
-    inherit: token('--syntax-amber', '#c8a050'),
-    oneWay: token('--syntax-pink', '#d6589a'),
-  };
-  const mono = token('--mono', 'monospace');
-  const sans = token('--sans', 'sans-serif');
-
-  const measureContext = document.createElement('canvas').getContext('2d');
-  function textWidth(text, font) {
-    measureContext.font = font;
-    return measureContext.measureText(text).width;
-  }
-
-  function svg(tag, attributes, text) {
-    const node = document.createElementNS(SVG, tag);
-    for (const [key, value] of Object.entries(attributes || {})) {
-      if (value !== undefined && value !== null) node.setAttribute(key, String(value));
-    }
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
 
   function setState(state, message) {
     document.body.dataset.modelState = state;
@@ -165,206 +126,6 @@
     return reached;
   }
 
-  function cardinality(relationship) {
-    if (!relationship.toMany) return relationship.optional === false ? '1' : '0..1';
-    const min = relationship.minCount || 0;
-    const max = relationship.maxCount === null || relationship.maxCount === undefined ? '*' : String(relationship.maxCount);
-    return min === 0 && max === '*' ? '*' : `${min}..${max}`;
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Boxes
-  // ---------------------------------------------------------------------------------------------
-
-  function boxContent(entity, withAttributes) {
-    const rows = withAttributes ? entity.attributes.slice(0, MAX_ROWS).map((a) => ({ name: a.name, type: a.type, attribute: a })) : [];
-    const hidden = withAttributes ? entity.attributes.length - rows.length : 0;
-    const count = entity.count === null || entity.count === undefined ? '' : formatCount(entity.count);
-    const title = entity.abstract ? `${entity.name} (abstract)` : entity.name;
-    let width = textWidth(title, `600 13px ${sans}`) + (count ? textWidth(count, `${FONT_SIZE}px ${mono}`) + 18 : 0);
-    for (const row of rows) {
-      width = Math.max(width, textWidth(row.name, `${FONT_SIZE}px ${mono}`) + 16 + textWidth(row.type, `${FONT_SIZE}px ${mono}`));
-    }
-    const lines = rows.length + (hidden > 0 ? 1 : 0);
-    return {
-      title, count, rows, hidden,
-      width: Math.ceil(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, width + PAD * 2))),
-      height: HEADER + (lines ? lines * ROW + 8 : 0),
-    };
-  }
-
-  /** Cuts text to fit `width` pixels with an ellipsis (the whole text stays in the box's tooltip). */
-  function fit(text, font, width) {
-    if (textWidth(text, font) <= width) return text;
-    let cut = text;
-    while (cut.length > 1 && textWidth(`${cut}…`, font) > width) cut = cut.slice(0, -1);
-    return `${cut}…`;
-  }
-
-  function drawBox(entity, content, box) {
-    // Focusable: Tab walks the boxes, Enter shows one's details (the search box finds one by name).
-    const group = svg('g', {
-      class: 'entity', 'data-entity': entity.name, transform: `translate(${box.x} ${box.y})`, tabindex: 0,
-      role: 'button', 'aria-label': `${entity.name}, ${entity.count ?? 'unknown'} records: show details`,
-    });
-    group.append(svg('title', {}, `${entity.name}${entity.parent ? ` : ${entity.parent}` : ''} — ${entity.count ?? '?'} records`));
-    group.append(svg('rect', {
-      class: 'entity-box', x: 0, y: 0, width: box.width, height: box.height, rx: 6,
-      fill: colours.box, stroke: entity.abstract ? colours.dim : colours.border, 'stroke-width': 1.5,
-      'stroke-dasharray': entity.abstract ? '5 3' : null,
-      // The box's place in diagram coordinates, for tests and tools (the group's transform holds the same).
-      'data-x': box.x, 'data-y': box.y,
-    }));
-    group.append(svg('rect', { x: 0.75, y: 0.75, width: box.width - 1.5, height: HEADER - 1, rx: 5, fill: colours.header }));
-    const link = svg('a', { href: apiPath('/', { entity: entity.name }), class: 'entity-link' });
-    const titleFont = `600 13px ${sans}`;
-    const countWidth = content.count ? textWidth(content.count, `${FONT_SIZE}px ${mono}`) + 18 : 0;
-    link.append(svg('text', {
-      x: PAD, y: 18, fill: colours.accent, 'font-family': sans, 'font-size': 13, 'font-weight': 600,
-      'font-style': entity.abstract ? 'italic' : null, class: 'entity-name',
-    }, fit(content.title, titleFont, box.width - PAD * 2 - countWidth)));
-    group.append(link);
-    if (content.count) {
-      group.append(svg('text', {
-        x: box.width - PAD, y: 18, 'text-anchor': 'end', fill: colours.dim, 'font-family': mono, 'font-size': FONT_SIZE,
-        class: 'entity-count',
-      }, content.count));
-    }
-    const font = `${FONT_SIZE}px ${mono}`;
-    content.rows.forEach((row, index) => {
-      const y = HEADER + 4 + ROW * index + 12;
-      const typeWidth = textWidth(row.type, font);
-      const text = svg('text', {
-        class: 'attribute', x: PAD, y, 'font-family': mono, 'font-size': FONT_SIZE, fill: colours.text,
-        'data-attribute': row.name,
-      });
-      text.append(svg('tspan', {}, fit(row.name, font, box.width - PAD * 2 - typeWidth - 12)));
-      group.append(text);
-      group.append(svg('text', {
-        x: box.width - PAD, y, 'text-anchor': 'end', 'font-family': mono, 'font-size': FONT_SIZE,
-        fill: row.attribute.optional === false ? colours.text : colours.dim,
-      }, row.type));
-    });
-    if (content.hidden > 0) {
-      group.append(svg('text', {
-        x: PAD, y: HEADER + 4 + ROW * content.rows.length + 12, 'font-family': sans, 'font-size': 11, fill: colours.dim,
-      }, `+ ${content.hidden} more`));
-    }
-    group.addEventListener('keydown', (event) => {
-      if (event.key !== 'Enter' && event.key !== ' ') return;
-      event.preventDefault();
-      event.stopPropagation();
-      select(entity.name);
-    });
-    group.addEventListener('click', (event) => {
-      if (event.target.closest('a')) return; // the name browses the records
-      if (dom.canvas.dataset.dragged === '1') return; // the end of a drag that started on the box
-      select(entity.name);
-    });
-    return group;
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Edges
-  // ---------------------------------------------------------------------------------------------
-
-  /** Where the segment from inside `box` towards `target` leaves the box. */
-  function exitPoint(box, from, target) {
-    const dx = target.x - from.x;
-    const dy = target.y - from.y;
-    let t = Infinity;
-    if (dx > 0) t = Math.min(t, (box.x + box.width - from.x) / dx);
-    if (dx < 0) t = Math.min(t, (box.x - from.x) / dx);
-    if (dy > 0) t = Math.min(t, (box.y + box.height - from.y) / dy);
-    if (dy < 0) t = Math.min(t, (box.y - from.y) / dy);
-    if (!Number.isFinite(t)) return { ...from };
-    return { x: from.x + dx * t, y: from.y + dy * t };
-  }
-
-  const round = (n) => Math.round(n * 100) / 100;
-
-  function markText(x, y, text, colour) {
-    return svg('text', {
-      class: 'cardinality', x: round(x), y: round(y), 'text-anchor': 'middle', 'dominant-baseline': 'middle',
-      'font-family': mono, 'font-size': 11, fill: colour,
-    }, text);
-  }
-
-  /** A line between two boxes, shifted sideways by `offset` when several edges join the same two boxes. */
-  function drawEdge(edge, boxes, offset) {
-    const a = boxes.get(edge.from);
-    const b = boxes.get(edge.to);
-    const kind = edge.kind;
-    const colour = kind === 'inheritance' ? colours.inherit : edge.backward ? colours.dim : colours.oneWay;
-    const group = svg('g', {
-      class: 'edge', 'data-kind': kind, 'data-from': edge.from, 'data-to': edge.to,
-      'data-inverse': kind === 'relationship' && !edge.backward ? 'none' : null,
-    });
-    const label = kind === 'inheritance'
-      ? `${edge.from} is a sub-entity of ${edge.to}`
-      : `${edge.from}.${edge.forward.name} → ${edge.forward.destination} (${cardinality(edge.forward)})`
-        + (edge.backward ? ` ⇄ ${edge.to}.${edge.backward.name} → ${edge.backward.destination} (${cardinality(edge.backward)})` : ' (no inverse)');
-    group.append(svg('title', {}, label));
-    if (edge.from === edge.to) {
-      // An entity related to itself: a loop on the box's right side, both ends on its border.
-      const x = a.x + a.width;
-      const y1 = a.y + Math.min(a.height - 6, 10 + offset);
-      const y2 = a.y + Math.min(a.height - 2, 26 + offset);
-      group.append(svg('path', {
-        d: `M ${round(x)} ${round(y1)} C ${round(x + 40)} ${round(y1 - 16)} ${round(x + 40)} ${round(y2 + 16)} ${round(x)} ${round(y2)}`,
-        fill: 'none', stroke: colour, 'stroke-width': 1.4,
-        'data-x1': round(x), 'data-y1': round(y1), 'data-x2': round(x), 'data-y2': round(y2),
-      }));
-      group.append(markText(x + 42, (y1 + y2) / 2, cardinality(edge.forward), colour));
-      return group;
-    }
-    const ca = { x: a.x + a.width / 2, y: a.y + a.height / 2 };
-    const cb = { x: b.x + b.width / 2, y: b.y + b.height / 2 };
-    const length = Math.hypot(cb.x - ca.x, cb.y - ca.y) || 1;
-    const nx = -(cb.y - ca.y) / length;
-    const ny = (cb.x - ca.x) / length;
-    const limit = Math.min(a.width, a.height, b.width, b.height) / 2 - 2;
-    const shift = Math.max(-limit, Math.min(limit, offset));
-    const from = { x: ca.x + nx * shift, y: ca.y + ny * shift };
-    const to = { x: cb.x + nx * shift, y: cb.y + ny * shift };
-    const p1 = exitPoint(a, from, to);
-    const p2 = exitPoint(b, to, from);
-    group.append(svg('line', {
-      x1: round(p1.x), y1: round(p1.y), x2: round(p2.x), y2: round(p2.y), stroke: colour, 'stroke-width': 1.4,
-      'stroke-dasharray': kind === 'inheritance' ? '6 4' : null,
-    }));
-    const ux = (p2.x - p1.x) / (Math.hypot(p2.x - p1.x, p2.y - p1.y) || 1);
-    const uy = (p2.y - p1.y) / (Math.hypot(p2.x - p1.x, p2.y - p1.y) || 1);
-    if (kind === 'inheritance') {
-      // UML's hollow triangle at the parent's end.
-      const tip = p2;
-      const base = { x: tip.x - ux * 12, y: tip.y - uy * 12 };
-      group.append(svg('polygon', {
-        points: [tip, { x: base.x + uy * 7, y: base.y - ux * 7 }, { x: base.x - uy * 7, y: base.y + ux * 7 }]
-          .map((p) => `${round(p.x)},${round(p.y)}`).join(' '),
-        fill: colours.background, stroke: colour, 'stroke-width': 1.4,
-      }));
-      return group;
-    }
-    if (!edge.backward) {
-      const base = { x: p2.x - ux * 9, y: p2.y - uy * 9 };
-      group.append(svg('polygon', {
-        points: [p2, { x: base.x + uy * 4.5, y: base.y - ux * 4.5 }, { x: base.x - uy * 4.5, y: base.y + ux * 4.5 }]
-          .map((p) => `${round(p.x)},${round(p.y)}`).join(' '),
-        fill: colour,
-      }));
-    }
-    // Each end carries how many records of that end's entity one record at the other end holds.
-    // Beside the line, on the side it was shifted to, and further along for each parallel edge, so the marks of
-    // two edges between the same boxes do not print over each other.
-    const side = offset < 0 ? -9 : 9;
-    const along = 16 + Math.abs(offset) * 2;
-    group.append(markText(p2.x - ux * along + uy * side, p2.y - uy * along - ux * side, cardinality(edge.forward), colour));
-    if (edge.backward) {
-      group.append(markText(p1.x + ux * along + uy * side, p1.y + uy * along - ux * side, cardinality(edge.backward), colour));
-    }
-    return group;
-  }
 
   // ---------------------------------------------------------------------------------------------
   // Drawing, panning and zooming
@@ -420,7 +181,13 @@
       const offset = index === 0 ? 0 : (index % 2 ? 1 : -1) * 8 * Math.ceil(index / 2);
       edgeLayer.append(drawEdge(edge, boxes, offset));
     }
-    for (const name of [...shown].sort()) boxLayer.append(drawBox(entities.get(name), contents.get(name), boxes.get(name)));
+    const onSelect = (name, event) => {
+      // The end of a drag that started on a box is not a click on it.
+      if (event.type === 'keydown' || dom.canvas.dataset.dragged !== '1') select(name);
+    };
+    for (const name of [...shown].sort()) {
+      boxLayer.append(drawBox(entities.get(name), contents.get(name), boxes.get(name), onSelect));
+    }
     dom.viewport.replaceChildren(
       svg('rect', { class: 'diagram-background', x: 0, y: 0, width: drawn.width, height: drawn.height, fill: colours.background }),
       edgeLayer, boxLayer);
@@ -526,98 +293,19 @@
     }
   }
 
-  const yesNo = (value) => (value === null || value === undefined ? 'unknown' : value ? 'yes' : 'no');
-  const shown = (value) => (value === null || value === undefined ? '—' : String(value));
-
-  function table(headings, rows) {
-    const node = el('table', 'model-table');
-    const head = el('tr');
-    for (const heading of headings) head.append(el('th', null, heading));
-    node.append(head);
-    for (const cells of rows) {
-      const row = el('tr');
-      for (const cell of cells) row.append(cell instanceof Node ? (() => { const td = el('td'); td.append(cell); return td; })() : el('td', null, cell));
-      node.append(row);
-    }
-    return node;
-  }
-
   function select(name) {
     selected = name;
     markSelected(name);
     const entity = entities.get(name);
     if (!entity) return;
-    const pane = dom.details;
-    pane.replaceChildren();
     byId('model-versions').hidden = true; // one side pane at a time
-    const head = el('div', 'model-details-head');
-    head.append(el('h2', null, entity.name));
-    const close = el('button', 'control', '×');
-    close.type = 'button';
-    close.title = 'Close the details';
-    close.addEventListener('click', () => { pane.hidden = true; selected = null; markSelected(''); });
-    head.append(close);
-    pane.append(head);
-    const actions = el('p', 'model-details-actions');
-    const browse = el('a', 'model-browse', `Browse ${entity.count === null || entity.count === undefined ? '' : `${formatCount(entity.count)} `}records →`);
-    browse.href = apiPath('/', { entity: entity.name });
-    const focus = el('button', 'control', 'Focus here');
-    focus.type = 'button';
-    focus.addEventListener('click', () => { dom.focus.value = entity.name; onOptionsChange(); });
-    actions.append(browse, ' ', focus);
-    pane.append(actions);
-    const facts = [
-      ['Parent', entity.parent || '—'],
-      ['Sub-entities', entity.subentities.length ? entity.subentities.join(', ') : '—'],
-      ['Abstract', entity.abstract ? 'yes' : 'no'],
-      ['Class', shown(entity.className)],
-      ['Renamed from', shown(entity.renamingIdentifier)],
-      ['Configurations', model.configurations === null ? 'unknown'
-        : ['Default', ...model.configurations.filter((c) => c.entities.includes(entity.name)).map((c) => c.name)].join(', ')],
-      ['Version hash', entity.versionHash ? `${entity.versionHash}${entity.matchesStore === true ? ' (matches the store)' : entity.matchesStore === false ? ' (differs from the store’s)' : ''}` : 'unknown'],
-    ];
-    const list = el('dl', 'model-facts');
-    for (const [term, value] of facts) list.append(el('dt', null, term), el('dd', null, value));
-    pane.append(list);
-    pane.append(el('h3', null, `Attributes (${entity.attributes.length})`));
-    const range = (a) => {
-      if (a.minimum === null && a.maximum === null) return '—';
-      if (a.maximum === null) return `≥ ${a.minimum}`;
-      if (a.minimum === null) return `≤ ${a.maximum}`;
-      return `${a.minimum}…${a.maximum}`;
-    };
-    pane.append(table(['Name', 'Type', 'Optional', 'Default', 'Range', 'Notes'], entity.attributes.map((a) => [
-      a.name, a.type, yesNo(a.optional), shown(a.defaultValue), range(a),
-      [a.transient && 'transient', a.externalStorage && 'external storage', a.transformer && `transformer ${a.transformer}`,
-        a.fetchIndexes && a.fetchIndexes.length && `index ${a.fetchIndexes.join(', ')}`, a.unique && 'unique',
-        a.derivation && `derived: ${a.derivation}`, a.renamingIdentifier && `renamed from ${a.renamingIdentifier}`]
-        .filter(Boolean).join('; '),
-    ])));
-    pane.append(el('h3', null, `Relationships (${entity.relationships.length})`));
-    pane.append(table(['Name', 'Destination', 'Inverse', 'Count', 'Delete rule', 'Notes'], entity.relationships.map((r) => [
-      r.name, r.destination, shown(r.inverse), cardinality(r), shown(r.deleteRule),
-      [r.ordered && 'ordered', r.transient && 'transient', r.renamingIdentifier && `renamed from ${r.renamingIdentifier}`]
-        .filter(Boolean).join('; '),
-    ])));
-    if (entity.fetchIndexes && entity.fetchIndexes.length) {
-      pane.append(el('h3', null, 'Fetch indexes'));
-      pane.append(table(['Name', 'Elements'], entity.fetchIndexes.map((index) => [
-        index.name, index.elements.map((e) => `${e.property}${e.ascending ? '' : ' desc'}${e.type === 'Binary' ? '' : ` (${e.type})`}`).join(', '),
-      ])));
-    }
-    if (entity.uniquenessConstraints && entity.uniquenessConstraints.length) {
-      pane.append(el('h3', null, 'Uniqueness constraints'));
-      for (const constraint of entity.uniquenessConstraints) pane.append(el('p', 'model-constraint', constraint.join(' + ')));
-    }
-    const unknown = Object.keys(model.unknown || {}).sort();
-    if (unknown.length) {
-      const note = el('details', 'model-unknown');
-      note.append(el('summary', null, `Not known from this model's source (${unknown.length})`));
-      for (const key of unknown) note.append(el('p', null, `${key}: ${model.unknown[key]}`));
-      pane.append(note);
-    }
-    pane.hidden = false;
+    showDetails(dom.details, entity, model, {
+      onFocus: (focus) => { dom.focus.value = focus; onOptionsChange(); },
+      onClose: () => { selected = null; markSelected(''); },
+    });
+    dom.details.hidden = false;
   }
+
 
   // ---------------------------------------------------------------------------------------------
   // Search and options
@@ -658,67 +346,21 @@
   // Export
   // ---------------------------------------------------------------------------------------------
 
-  function download(blob, name) {
-    const url = URL.createObjectURL(blob);
-    const link = el('a');
-    link.href = url;
-    link.download = name;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
-  }
-
-  function baseName() {
+  function fileName() {
     const focus = options().focus;
     return `model${focus ? `-${focus}` : ''}`.replace(/[^A-Za-z0-9._-]+/g, '_');
   }
 
-  /** The diagram as a standalone SVG document: every style is an attribute, no script, no link to this server. */
-  function svgDocument() {
-    const root = svg('svg', {
-      xmlns: SVG, width: Math.ceil(drawn.width), height: Math.ceil(drawn.height),
-      viewBox: `0 0 ${Math.ceil(drawn.width)} ${Math.ceil(drawn.height)}`,
-    });
-    root.append(svg('title', {}, `Model of ${byId('store-name').textContent || 'the store'}`));
-    const content = dom.viewport.cloneNode(true);
-    content.removeAttribute('id');
-    content.removeAttribute('transform');
-    for (const node of content.querySelectorAll('.is-selected, .is-found, .is-near')) node.classList.remove('is-selected', 'is-found', 'is-near');
-    for (const node of content.querySelectorAll('[tabindex]')) ['tabindex', 'role', 'aria-label'].forEach((name) => node.removeAttribute(name));
-    // Links lead to this server's Inspector; in a file they would lead nowhere.
-    for (const link of content.querySelectorAll('a')) link.replaceWith(...link.childNodes);
-    root.append(content);
-    return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(root)}`;
-  }
+  const exportTitle = () => `Model of ${byId('store-name').textContent || 'the store'}`;
 
   function exportSVG() {
-    if (!drawn) return;
-    download(new Blob([svgDocument()], { type: 'image/svg+xml' }), `${baseName()}.svg`);
+    if (drawn) saveSVG(dom.viewport, drawn, exportTitle(), fileName());
   }
 
   function exportPNG() {
-    if (!drawn) return;
-    const image = new Image();
-    const text = svgDocument();
-    image.onload = () => {
-      // Twice the size for sharp text, within what a canvas can hold.
-      const scale = Math.max(0.25, Math.min(2, Math.sqrt(60e6 / (drawn.width * drawn.height)), 16000 / Math.max(drawn.width, drawn.height)));
-      const canvas = document.createElement('canvas');
-      canvas.width = Math.ceil(drawn.width * scale);
-      canvas.height = Math.ceil(drawn.height * scale);
-      const context = canvas.getContext('2d');
-      context.scale(scale, scale);
-      context.drawImage(image, 0, 0, drawn.width, drawn.height);
-      canvas.toBlob((blob) => {
-        if (blob) download(blob, `${baseName()}.png`);
-        else setState('ready', 'The PNG could not be made (the diagram is too large for a canvas); export the SVG');
-      }, 'image/png');
-    };
-    image.onerror = () => setState('ready', 'The PNG could not be made; export the SVG');
-    // A data: URL (the page's policy allows images from data:, not from blob:).
-    image.src = `data:image/svg+xml;base64,${btoa(unescape(encodeURIComponent(text)))}`;
+    if (drawn) savePNG(dom.viewport, drawn, exportTitle(), fileName(), (message) => setState('ready', message));
   }
+
 
   // ---------------------------------------------------------------------------------------------
   // Start

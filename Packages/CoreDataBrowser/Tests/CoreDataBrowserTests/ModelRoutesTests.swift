@@ -42,7 +42,8 @@ extension EndToEndTests {
         #expect(page.status == 200)
         #expect(page.header("Content-Type") == "text/html; charset=utf-8")
         #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
-        for file in ["/model.js", "/model-layout.js", "/model-versions.js", "/model.css"] {
+        for file in ["/model.js", "/model-layout.js", "/model-drawing.js", "/model-details.js", "/model-export.js",
+                     "/model-versions.js", "/model.css"] {
             #expect(try await client.get(file).status == 200, "\(file)")
         }
     }
