@@ -471,9 +471,14 @@
     return `/api/stores/${encodeURIComponent(store)}/${path.slice('/api/'.length)}`;
   }
 
-  /** A view's URL (`/`, `/lab`, `/history`) with `params` (a URLSearchParams), keeping the page's store. */
+  /** A view's URL (`/`, `/lab`, `/history`, `/model`) with `params` (a URLSearchParams or an object; empty values
+   *  left out), keeping the page's store. */
   function viewURL(path, params) {
-    const query = new URLSearchParams(params || undefined);
+    const query = new URLSearchParams();
+    const entries = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params || {});
+    for (const [key, value] of entries) {
+      if (value !== '' && value !== null && value !== undefined) query.set(key, String(value));
+    }
     const store = pageStore();
     if (store) query.set(STORE_PARAM, store);
     const text = query.toString();

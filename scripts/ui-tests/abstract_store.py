@@ -57,6 +57,14 @@ CURRENT_VERSION = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
+def write_metadata(db: sqlite3.Connection, store_uuid: str) -> None:
+    """Z_METADATA as Core Data writes it (no version hashes: the model named with --model is matched by its tables)."""
+    metadata = plistlib.dumps({"NSStoreType": "SQLite", "NSStoreUUID": store_uuid, "NSStoreModelVersionHashes": {},
+                               "NSStoreModelVersionHashesVersion": 3, "NSStoreModelVersionIdentifiers": [""],
+                               "NSPersistenceFrameworkVersion": 1523}, fmt=plistlib.FMT_BINARY)
+    db.execute("INSERT INTO Z_METADATA VALUES (1, ?, ?)", (store_uuid, metadata))
+
+
 def build(folder: Path) -> tuple[Path, Path]:
     """Writes Photos.sqlite and Photos.xcdatamodeld into `folder`; returns (store, model)."""
     model = folder / "Photos.xcdatamodeld"
@@ -82,10 +90,7 @@ def build(folder: Path) -> tuple[Path, Path]:
     db.executemany("INSERT INTO ZGENERICALBUM VALUES (?, ?, 1, ?, ?, ?, ?)", rows)
     db.executemany("INSERT INTO Z_PRIMARYKEY VALUES (?, ?, ?, ?)",
                    [(1, "Folder", 0, len(FOLDERS)), (2, "GenericAlbum", 0, ALBUMS), (3, "Album", 2, 0), (4, "SmartAlbum", 2, 0)])
-    metadata = plistlib.dumps({"NSStoreType": "SQLite", "NSStoreUUID": STORE_UUID, "NSStoreModelVersionHashes": {},
-                               "NSStoreModelVersionHashesVersion": 3, "NSStoreModelVersionIdentifiers": [""],
-                               "NSPersistenceFrameworkVersion": 1523}, fmt=plistlib.FMT_BINARY)
-    db.execute("INSERT INTO Z_METADATA VALUES (1, ?, ?)", (STORE_UUID, metadata))
+    write_metadata(db, STORE_UUID)
     db.commit()
     db.close()
     return store, model

@@ -12,6 +12,15 @@ open class NSManagedObjectModel: NSObject {
     /// https://developer.apple.com/documentation/coredata/nsmanagedobjectmodel/entitiesbyname
     /// `var entitiesByName: [String : NSEntityDescription] { get }`
     open var entitiesByName: [String: NSEntityDescription] { [:] }
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectmodel/configurations
+    /// `var configurations: [String] { get }`
+    open var configurations: [String] { [] }
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectmodel/entities(forconfigurationname:)
+    /// `func entities(forConfigurationName configuration: String?) -> [NSEntityDescription]?`
+    open func entities(forConfigurationName configuration: String?) -> [NSEntityDescription]? { nil }
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectmodel/versionidentifiers
+    /// `var versionIdentifiers: Set<AnyHashable> { get set }`
+    open var versionIdentifiers: Set<AnyHashable> = []
 }
 
 /// https://developer.apple.com/documentation/coredata/nsentitydescription
@@ -41,6 +50,21 @@ open class NSEntityDescription: NSObject {
     /// https://developer.apple.com/documentation/coredata/nsentitydescription/relationshipsbyname
     /// `var relationshipsByName: [String : NSRelationshipDescription] { get }`
     open var relationshipsByName: [String: NSRelationshipDescription] { [:] }
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/propertiesbyname
+    /// `var propertiesByName: [String : NSPropertyDescription] { get }`
+    open var propertiesByName: [String: NSPropertyDescription] { [:] }
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/versionhash
+    /// `var versionHash: Data { get }`
+    open var versionHash: Data { Data() }
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/renamingidentifier
+    /// `var renamingIdentifier: String? { get set }`
+    open var renamingIdentifier: String?
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/uniquenessconstraints
+    /// `var uniquenessConstraints: [[Any]] { get set }` (iOS 9)
+    open var uniquenessConstraints: [[Any]] = []
+    /// https://developer.apple.com/documentation/coredata/nsentitydescription/indexes
+    /// `var indexes: [NSFetchIndexDescription] { get set }` (iOS 11)
+    open var indexes: [NSFetchIndexDescription] = []
     /// https://developer.apple.com/documentation/coredata/nsentitydescription/insertnewobject(forentityname:into:)
     /// `class func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject`
     open class func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
@@ -57,6 +81,38 @@ open class NSPropertyDescription: NSObject {
     open var isOptional: Bool = true
     /// https://developer.apple.com/documentation/coredata/nspropertydescription/istransient — `var isTransient: Bool { get set }`
     open var isTransient: Bool = false
+    /// https://developer.apple.com/documentation/coredata/nspropertydescription/renamingidentifier
+    /// `var renamingIdentifier: String? { get set }`
+    open var renamingIdentifier: String?
+}
+
+/// https://developer.apple.com/documentation/coredata/nsfetchindexdescription (iOS 11)
+open class NSFetchIndexDescription: NSObject {
+    override public init() { super.init() }
+    /// https://developer.apple.com/documentation/coredata/nsfetchindexdescription/name — `var name: String { get set }`
+    open var name: String = ""
+    /// https://developer.apple.com/documentation/coredata/nsfetchindexdescription/elements
+    /// `var elements: [NSFetchIndexElementDescription] { get set }`
+    open var elements: [NSFetchIndexElementDescription] = []
+}
+
+/// https://developer.apple.com/documentation/coredata/nsfetchindexelementtype
+public enum NSFetchIndexElementType: UInt, Sendable {
+    case binary = 0, rTree = 1
+}
+
+/// https://developer.apple.com/documentation/coredata/nsfetchindexelementdescription (iOS 11)
+open class NSFetchIndexElementDescription: NSObject {
+    override public init() { super.init() }
+    /// https://developer.apple.com/documentation/coredata/nsfetchindexelementdescription/propertyname
+    /// `var propertyName: String? { get }`
+    open var propertyName: String? { nil }
+    /// https://developer.apple.com/documentation/coredata/nsfetchindexelementdescription/collationtype
+    /// `var collationType: NSFetchIndexElementType { get set }`
+    open var collationType: NSFetchIndexElementType = .binary
+    /// https://developer.apple.com/documentation/coredata/nsfetchindexelementdescription/isascending
+    /// `var isAscending: Bool { get set }`
+    open var isAscending: Bool = true
 }
 
 /// https://developer.apple.com/documentation/coredata/nsattributetype
@@ -102,6 +158,13 @@ open class NSAttributeDescription: NSPropertyDescription {
     /// https://developer.apple.com/documentation/coredata/nsattributedescription/defaultvalue
     /// `var defaultValue: Any? { get set }`
     open var defaultValue: Any?
+}
+
+/// https://developer.apple.com/documentation/coredata/nsderivedattributedescription (iOS 13)
+open class NSDerivedAttributeDescription: NSAttributeDescription {
+    /// https://developer.apple.com/documentation/coredata/nsderivedattributedescription/derivationexpression
+    /// `var derivationExpression: NSExpression? { get set }`
+    open var derivationExpression: NSExpression?
 }
 
 /// https://developer.apple.com/documentation/coredata/nsdeleterule

@@ -64,6 +64,15 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         return schema
     }
 
+    public func model() async throws -> ModelDescription {
+        try await read { context -> ModelDescription in
+            guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
+                throw BrowserError.storeFailure("The context has no persistent store coordinator")
+            }
+            return LiveModelDescription.make(from: model)
+        }
+    }
+
     /// Moves with every save of the app (`SaveCounter`): what `/api/events` polls while a browser listens.
     public func changeToken() async throws -> ChangeToken? {
         ChangeToken("saves-\(saves.saves)")

@@ -39,6 +39,26 @@ import Testing
         #expect(transformers == ["opaque": "CDBTestNoBytesTransformer"])
     }
 
+    /// `/api/model` from the app's own model (macOS job only; compiled on Linux against the stand-in).
+    @Test func theModelIsTheAppsOwnWithWhatEachEntityDeclares() async throws {
+        let (service, stack) = try await makeService()
+        let model = try await service.model()
+        #expect(model.source?.source == .live)
+        #expect(model.unknown.keys.sorted() == ["attribute.maximum", "attribute.minimum"])
+        let audioBook = try #require(model.entities.first { $0.name == "AudioBook" })
+        #expect(audioBook.parent == "Book")
+        #expect(audioBook.attributes.map(\.attribute.name) == ["durationMinutes", "narrator"], "only what it adds to Book")
+        let book = try #require(model.entities.first { $0.name == "Book" })
+        #expect(book.subentities == ["AudioBook"] && book.className == "NSManagedObject")
+        #expect(book.versionHash != nil && book.fetchIndexes == [] && book.uniquenessConstraints == [])
+        let author = try #require(book.relationships.first { $0.relationship.name == "author" }?.relationship)
+        #expect(author.maxCount == 1 && !author.isToMany && author.inverse == "books" && author.destination == "Author")
+        let tags = try #require(book.relationships.first { $0.relationship.name == "tags" }?.relationship)
+        #expect(tags.isToMany && tags.maxCount == nil && tags.minCount == 0)
+        #expect(model.entities.first { $0.name == "Shape" }?.isAbstract == true)
+        _ = stack
+    }
+
     @Test func theChangeTokenMovesWhenTheAppSaves() async throws {
         let stack = try TestStack()
         try await stack.seed { TestLibrary.insert(into: $0) }

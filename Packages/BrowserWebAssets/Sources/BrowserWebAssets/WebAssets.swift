@@ -31,10 +31,11 @@ public struct WebAssets: Sendable {
     /// Every file, by name.
     public var files: [String: WebAsset] { filesByName }
 
-    /// Clean URLs for the three views, and `/favicon.ico` (which browsers ask for on every load) for the icon;
+    /// Clean URLs for the views, and `/favicon.ico` (which browsers ask for on every load) for the icon;
     /// every other file is served under its own name.
     public static let pageAliases: [String: String] = [
-        "/": "index.html", "/lab": "lab.html", "/history": "history.html", "/favicon.ico": "favicon.svg",
+        "/": "index.html", "/lab": "lab.html", "/history": "history.html", "/model": "model.html",
+        "/favicon.ico": "favicon.svg",
     ]
 
     /// The URL paths served, each with its file.

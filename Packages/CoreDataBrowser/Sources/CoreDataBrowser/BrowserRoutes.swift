@@ -17,6 +17,15 @@ enum BrowserRoutes {
         router.add(.GET, "/api/health") { _, _ in
             JSONResponses.ok(try await service.health())
         }
+        router.add(.GET, "/api/model") { request, _ in
+            JSONResponses.ok(try await service.model(version: request.query["version"]))
+        }
+        router.add(.GET, "/api/model/versions") { _, _ in
+            JSONResponses.ok(try await service.modelVersions())
+        }
+        router.add(.GET, "/api/model/diff") { request, _ in
+            JSONResponses.ok(try await service.modelDifference(from: request.query["from"], to: request.query["to"]))
+        }
         router.add(.GET, "/api/entities") { _, _ in
             JSONResponses.ok(try await service.entities())
         }

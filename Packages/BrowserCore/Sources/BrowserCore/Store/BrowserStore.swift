@@ -70,6 +70,14 @@ public protocol BrowserStore: Sendable {
     /// (`FacetHistogram`'s buckets). The default counts in Swift over `cursor` (`FacetCounter`, sampling past
     /// `FacetRequest.sampleLimit` records).
     func facets(_ request: FacetRequest) async throws -> FacetCounts
+
+    /// The model as the store's source declares it (`GET /api/model`). The default describes `schema()` and says
+    /// that everything a schema does not carry is unknown.
+    func model() async throws -> ModelDescription
+
+    /// The versions of the model file the store was opened with, each with its model and whether it matches the
+    /// store (`/api/model/versions`, `/api/model/diff`). The default: none to compare.
+    func modelVersions() async throws -> ModelVersions
 }
 
 extension BrowserStore {
@@ -81,6 +89,15 @@ extension BrowserStore {
 
     public func pendingChanges() async throws -> StorePendingChanges {
         .unavailable("Only a live context has unsaved changes: this store is read from what is saved.")
+    }
+
+    public func model() async throws -> ModelDescription {
+        ModelDescription(schema: try await schema(),
+                         reason: "\(type(of: self)) describes its model only by entities, types and relationships.")
+    }
+
+    public func modelVersions() async throws -> ModelVersions {
+        .unavailable("The model does not come from a versioned model file (an .xcdatamodeld or .momd named with --model).")
     }
 
     public func cursor(_ query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) async throws -> any RecordCursor {

@@ -9,6 +9,8 @@ struct ModelDefinition: Sendable {
     var entities: [EntityDefinition]
     /// `NSStoreModelVersionIdentifiers` / `userDefinedModelVersionIdentifier`.
     var versionIdentifiers: [String] = []
+    /// Named configurations (`NSConfigurations` / `<configuration>`).
+    var configurations: [ModelConfiguration] = []
 
     func entity(named name: String) -> EntityDefinition? {
         entities.first { $0.name == name }
@@ -60,6 +62,10 @@ struct EntityDefinition: Sendable, Hashable {
     var renamingIdentifier: String?
     var attributes: [AttributeDefinition] = []
     var relationships: [RelationshipDefinition] = []
+    /// `representedClassName` / `NSClassNameForEntity`.
+    var className: String?
+    var fetchIndexes: [ModelFetchIndex] = []
+    var uniquenessConstraints: [[String]] = []
 }
 
 struct AttributeDefinition: Sendable, Hashable {
@@ -74,6 +80,12 @@ struct AttributeDefinition: Sendable, Hashable {
     var valueTransformerName: String?
     /// The elements of a composite attribute; each has a column of its own (format doc §7).
     var elements: [AttributeDefinition] = []
+    /// As `ModelAttribute` spells them.
+    var defaultValue: String?
+    var minimum: String?
+    var maximum: String?
+    var renamingIdentifier: String?
+    var derivation: String?
 }
 
 struct RelationshipDefinition: Sendable, Hashable {
@@ -84,6 +96,13 @@ struct RelationshipDefinition: Sendable, Hashable {
     var isOrdered: Bool = false
     var isOptional: Bool = true
     var isTransient: Bool = false
+    /// 0 when the model sets no minimum.
+    var minCount: Int = 0
+    /// Nil for an unbounded to-many.
+    var maxCount: Int?
+    /// Nil when the model does not say (an inferred model).
+    var deleteRule: ModelRelationship.DeleteRule?
+    var renamingIdentifier: String?
 }
 
 /// An attribute type by Core Data's `NSAttributeType` code (format doc §7).

@@ -23,6 +23,11 @@ enum NamedModel {
     struct Resolution {
         var mapping: StoreMapping
         var origin: ModelOrigin
+        /// The version's model and its entity hashes (a `.momd`'s `VersionInfo.plist`), for `/api/model`.
+        var model: ModelDefinition
+        var hashes: [String: [UInt8]]?
+        /// Every version that could be read, for `/api/model/versions` and `/api/model/diff`.
+        var versions: [ModelVersion] = []
     }
 
     static func resolve(at url: URL, for catalog: StoreCatalog) throws(SQLiteStoreError) -> Resolution {
@@ -32,12 +37,12 @@ enum NamedModel {
             throw .modelUnreadable(path: path, reason: "it contains no model version")
         }
 
-        var evaluated: [(version: Version, mapping: StoreMapping)] = []
+        var evaluated: [(version: Version, mapping: StoreMapping, model: ModelDefinition)] = []
         var failures: [String] = []
         for version in versions {
             do {
                 let model = try version.load()
-                evaluated.append((version, StoreMapping.build(model: model, catalog: catalog)))
+                evaluated.append((version, StoreMapping.build(model: model, catalog: catalog), model))
             } catch {
                 failures.append("\(version.name): \(error)")
             }
@@ -48,13 +53,23 @@ enum NamedModel {
         func origin(_ version: Version) -> ModelOrigin {
             ModelOrigin(source: .file, name: version.name, path: version.path)
         }
+        func listed(using used: String) -> [ModelVersion] {
+            // In the order a person numbers them: "Model", "Model 2", … "Model 10"; v1.2.0 before v1.10.0.
+            evaluated.sorted { $0.version.name.compare($1.version.name, options: .numeric) == .orderedAscending }.map { entry in
+                ModelVersion(name: entry.version.name, path: entry.version.path, isCurrent: entry.version.name == current,
+                             isUsed: entry.version.name == used, match: match(entry, catalog: catalog),
+                             model: description(of: entry.model, hashes: entry.version.hashes, path: entry.version.path,
+                                                storeHashes: catalog.versionHashes))
+            }
+        }
 
         if !catalog.versionHashes.isEmpty,
            let match = evaluated.first(where: { $0.version.hashes == catalog.versionHashes }) {
             guard !match.mapping.report.hasProblems else {
                 throw .modelMismatch(modelPath: path, details: "version \(match.version.name) has the store's version hashes, but \(match.mapping.report.summary)")
             }
-            return Resolution(mapping: match.mapping, origin: origin(match.version))
+            return Resolution(mapping: match.mapping, origin: origin(match.version), model: match.model, hashes: match.version.hashes,
+                              versions: listed(using: match.version.name))
         }
 
         let candidates = evaluated.enumerated().filter { !$0.element.mapping.report.hasProblems }
@@ -62,7 +77,8 @@ enum NamedModel {
             rank(left.element, index: left.offset, current: current)
                 .lexicographicallyPrecedes(rank(right.element, index: right.offset, current: current))
         }) {
-            return Resolution(mapping: best.element.mapping, origin: origin(best.element.version))
+            return Resolution(mapping: best.element.mapping, origin: origin(best.element.version), model: best.element.model,
+                              hashes: best.element.version.hashes, versions: listed(using: best.element.version.name))
         }
         if evaluated.count == 1 {
             throw .modelMismatch(modelPath: path, details: evaluated[0].mapping.report.summary)
@@ -74,8 +90,36 @@ enum NamedModel {
         )
     }
 
+    /// A version's model for `/api/model`: its hashes when the file holds them, else said to be unknown.
+    static func description(of model: ModelDefinition, hashes: [String: [UInt8]]?, path: String,
+                            storeHashes: [String: [UInt8]]) -> ModelDescription {
+        let unknown = hashes != nil ? [:]
+            : ["entity.versionHash": path.hasSuffix(".mom") ? ModelDefinition.Knowledge.momHashes : ModelDefinition.Knowledge.xmlHashes]
+        return model.modelDescription(hashes: hashes, storeHashes: storeHashes, unknown: unknown)
+    }
+
+    /// Whether a version matches the store: by its version hashes when both sides have them (what Core Data
+    /// compares), else by the tables (every entity, column and join table it needs is there, no column is left
+    /// unexplained, and its entity names are the metadata's).
+    private static func match(_ entry: (version: Version, mapping: StoreMapping, model: ModelDefinition),
+                              catalog: StoreCatalog) -> ModelVersion.StoreMatch {
+        if let hashes = entry.version.hashes, !catalog.versionHashes.isEmpty {
+            if hashes == catalog.versionHashes { return .versionHashes }
+            let differing = Set(hashes.keys).union(catalog.versionHashes.keys).filter { hashes[$0] != catalog.versionHashes[$0] }.sorted()
+            return .mismatch("its version hashes differ from the store's for " + differing.joined(separator: ", "))
+        }
+        let report = entry.mapping.report
+        if !report.hasProblems && report.unexplainedColumns.isEmpty && !report.namesDifferFromMetadata { return .tables }
+        var reasons = report.summary.isEmpty ? [] : [report.summary]
+        if !report.unexplainedColumns.isEmpty {
+            reasons.append("store columns \(report.unexplainedColumns.prefix(6).joined(separator: ", ")) not in this version")
+        }
+        if reasons.isEmpty && report.namesDifferFromMetadata { reasons.append("its entity names differ from the store's metadata") }
+        return .mismatch(reasons.joined(separator: "; "))
+    }
+
     /// Lower is better: names as in the metadata, fewest unexplained columns, the current version, the later one.
-    private static func rank(_ entry: (version: Version, mapping: StoreMapping), index: Int, current: String?) -> [Int] {
+    private static func rank(_ entry: (version: Version, mapping: StoreMapping, model: ModelDefinition), index: Int, current: String?) -> [Int] {
         [entry.mapping.report.namesDifferFromMetadata ? 1 : 0,
          entry.mapping.report.unexplainedColumns.count,
          entry.version.name == current ? 0 : 1,

@@ -24,6 +24,10 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     public var accessDescription: String { accessMode.rawValue }
 
     let mapping: StoreMapping
+    /// The model as its source declares it (`/api/model`).
+    let modelDescription: ModelDescription
+    /// The readable versions of a named versioned model (empty otherwise).
+    let modelVersionList: [ModelVersion]
     let reader: RecordReader
     /// Nil when the store has no persistent-history tables.
     let historyReader: HistoryReader?
@@ -64,25 +68,35 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
 
         let mapping: StoreMapping
         let origin: ModelOrigin
+        let description: ModelDescription
+        var versions: [ModelVersion] = []
+        let storeHashes = catalog.versionHashes
         if let modelURL {
             let resolution = try NamedModel.resolve(at: modelURL, for: catalog)
             mapping = resolution.mapping
             origin = resolution.origin
+            description = NamedModel.description(of: resolution.model, hashes: resolution.hashes, path: origin.path ?? "",
+                                                 storeHashes: storeHashes)
+            versions = resolution.versions
         } else if let (cached, cachedMapping) = cachedModel(catalog) {
             mapping = cachedMapping
             origin = ModelOrigin(source: .storeCache, name: cached.versionIdentifiers.filter { !$0.isEmpty }.first, path: nil)
+            description = cached.modelDescription(hashes: nil, storeHashes: storeHashes,
+                                                  unknown: ["entity.versionHash": ModelDefinition.Knowledge.cacheHashes])
         } else {
-            mapping = StoreMapping.build(model: InferredModel.build(from: catalog), catalog: catalog)
+            let inferred = InferredModel.build(from: catalog)
+            mapping = StoreMapping.build(model: inferred, catalog: catalog)
             origin = ModelOrigin(source: .inferred, name: InferredModel.note, path: nil)
+            description = inferred.modelDescription(hashes: nil, storeHashes: storeHashes, unknown: ModelDefinition.Knowledge.inferred)
         }
         let decoder = ValueDecoder(externalDataDirectory: files.externalDataDirectory)
-        return SQLiteStore(url: url, origin: origin, mapping: mapping, externalDataDirectory: files.externalDataDirectory,
+        return SQLiteStore(url: url, origin: origin, mapping: mapping, model: description, versions: versions, externalDataDirectory: files.externalDataDirectory,
                            reader: RecordReader(mapping: mapping, decoder: decoder, storeIdentifier: catalog.uuid),
                            history: HistoryReader(catalog: catalog, mapping: mapping),
                            connection: connection, isWAL: header.isWAL)
     }
 
-    private init(url: URL, origin: ModelOrigin, mapping: StoreMapping, externalDataDirectory: String,
+    private init(url: URL, origin: ModelOrigin, mapping: StoreMapping, model: ModelDescription, versions: [ModelVersion], externalDataDirectory: String,
                  reader: RecordReader, history: HistoryReader?, connection: StoreConnection, isWAL: Bool) {
         self.isWAL = isWAL
         self.historyReader = history
@@ -90,6 +104,8 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         self.externalDataDirectory = externalDataDirectory
         self.modelOrigin = origin
         self.mapping = mapping
+        self.modelDescription = model
+        self.modelVersionList = versions
         self.reader = reader
         self.connection = connection
         self.accessMode = connection.mode
@@ -107,6 +123,19 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
 
     public func schema() async throws -> StoreSchema {
         mapping.schema
+    }
+
+    public func model() async throws -> ModelDescription {
+        modelDescription
+    }
+
+    public func modelVersions() async throws -> ModelVersions {
+        guard modelVersionList.count > 1 else {
+            return .unavailable(modelOrigin.source == .file
+                ? "The model file named has one version: there is nothing to compare."
+                : "The model does not come from a versioned model file: open the store with --model and its .xcdatamodeld or .momd to compare versions.")
+        }
+        return .versions(modelVersionList)
     }
 
     public func count(of entity: String) async throws -> Int {

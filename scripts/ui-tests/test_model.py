@@ -1,0 +1,311 @@
+"""The Model view (/model): the diagram of the store's model, on the demo model and on a Photos-sized one (65
+entities, many_entities_store.py). Geometry is read from the drawn SVG itself (each box's rect, each edge's line),
+expected contents from /api/model and from the generator's own list of entities (an independent description of the
+same model)."""
+
+from __future__ import annotations
+
+import struct
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+import many_entities_store
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+#: What the issue asks: the layout of a 60+-entity model done within this in headless Chromium (measured in the
+#: page with performance.now around the layout; about 20 ms on the development machine).
+LAYOUT_BUDGET_MS = 500
+#: Edge ends must lie on their box's border to this many diagram pixels (coordinates are rounded to 0.01).
+ON_BORDER = 0.6
+
+
+@pytest.fixture(scope="module")
+def many_entities():
+    """(base URL, api) of a browser-demo serving the 65-entity store with its model."""
+    from conftest import _StoreServers
+
+    servers = _StoreServers()
+    try:
+        store, model = many_entities_store.build(servers.folder("cdb-ui-many-"))
+        yield servers.serve(store, ["--model", str(model)])
+    finally:
+        servers.close()
+
+
+def open_model(driver, wait_for, base: str, query: str = "") -> None:
+    driver.get(f"{base}/model{query}")
+    wait_for(driver, lambda d: d.execute_script("return document.body.dataset.modelState") in ("ready", "error"),
+             message="the model view never finished loading")
+    assert driver.execute_script("return document.body.dataset.modelState") == "ready", \
+        driver.find_element(By.ID, "model-status").text
+
+
+GEOMETRY = """
+const boxes = {};
+for (const group of document.querySelectorAll('#model-viewport .entity')) {
+  const rect = group.querySelector('rect.entity-box');
+  const m = /translate\\(([-\\d.e]+) ([-\\d.e]+)\\)/.exec(group.getAttribute('transform'));
+  boxes[group.dataset.entity] = {x: +m[1], y: +m[2], width: +rect.getAttribute('width'), height: +rect.getAttribute('height'),
+    attributes: [...group.querySelectorAll('text.attribute')].map((t) => t.dataset.attribute),
+    count: (group.querySelector('.entity-count') || {}).textContent || null};
+}
+const edges = [...document.querySelectorAll('#model-viewport .edge')].map((g) => {
+  const line = g.querySelector('line');
+  const path = g.querySelector('path');
+  const get = (node, a, d) => +(node.getAttribute(a) ?? node.getAttribute(d));
+  const node = line || path;
+  return {kind: g.dataset.kind, from: g.dataset.from, to: g.dataset.to, inverse: g.dataset.inverse || null,
+    x1: get(node, 'x1', 'data-x1'), y1: get(node, 'y1', 'data-y1'), x2: get(node, 'x2', 'data-x2'), y2: get(node, 'y2', 'data-y2')};
+});
+return {boxes, edges, layoutMs: +document.body.dataset.layoutMs};
+"""
+
+
+def geometry(driver) -> dict:
+    return driver.execute_script(GEOMETRY)
+
+
+def overlapping(boxes: dict) -> list[tuple[str, str]]:
+    names = sorted(boxes)
+    found = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            p, q = boxes[a], boxes[b]
+            if p["x"] < q["x"] + q["width"] and q["x"] < p["x"] + p["width"] and \
+               p["y"] < q["y"] + q["height"] and q["y"] < p["y"] + p["height"]:
+                found.append((a, b))
+    return found
+
+
+def on_border(box: dict, x: float, y: float) -> bool:
+    inside = box["x"] - ON_BORDER <= x <= box["x"] + box["width"] + ON_BORDER and \
+        box["y"] - ON_BORDER <= y <= box["y"] + box["height"] + ON_BORDER
+    near_edge = min(abs(x - box["x"]), abs(x - box["x"] - box["width"]),
+                    abs(y - box["y"]), abs(y - box["y"] - box["height"])) <= ON_BORDER
+    return inside and near_edge
+
+
+def edges_off_their_boxes(drawn: dict) -> list[str]:
+    wrong = []
+    for edge in drawn["edges"]:
+        start, end = drawn["boxes"][edge["from"]], drawn["boxes"][edge["to"]]
+        if not on_border(start, edge["x1"], edge["y1"]) or not on_border(end, edge["x2"], edge["y2"]):
+            wrong.append(f"{edge['kind']} {edge['from']} → {edge['to']} ({edge['x1']},{edge['y1']} → {edge['x2']},{edge['y2']})")
+    return wrong
+
+
+def expected_edges(entities: dict) -> tuple[set, set, set]:
+    """From the generator's own model: relationship pairs (an inverse pair once), one-way relationships, and
+    (child, parent) inheritance pairs."""
+    pairs, one_way, inheritance = set(), set(), set()
+    for name, entity in entities.items():
+        for relationship in entity["relationships"]:
+            if relationship["inverse"]:
+                pairs.add(frozenset({(name, relationship["name"]), (relationship["destination"], relationship["inverse"])}))
+            else:
+                one_way.add((name, relationship["name"], relationship["destination"]))
+        if entity["parent"]:
+            inheritance.add((name, entity["parent"]))
+    return pairs, one_way, inheritance
+
+
+def test_the_demo_model_is_drawn_with_counts_attributes_one_edge_per_inverse_pair_and_inheritance(
+        driver, server, api, wait_for, console_errors, screenshot):
+    open_model(driver, wait_for, server)
+    model = api("/api/model")
+    drawn = geometry(driver)
+    assert sorted(drawn["boxes"]) == sorted(e["name"] for e in model["entities"])
+    for entity in model["entities"]:
+        box = drawn["boxes"][entity["name"]]
+        assert box["count"] == f"{entity['count']:,}", entity["name"]
+        assert box["attributes"] == [a["name"] for a in entity["attributes"]], entity["name"]
+    # AudioBook lists only what it adds to Book; the inheritance is an edge of its own kind.
+    assert drawn["boxes"]["AudioBook"]["attributes"] == ["durationMinutes", "narrator"]
+    kinds = sorted((e["kind"], *sorted((e["from"], e["to"]))) for e in drawn["edges"])
+    assert kinds == [("inheritance", "AudioBook", "Book"), ("relationship", "Author", "Book"), ("relationship", "Book", "Tag")]
+    assert all(e["inverse"] is None for e in drawn["edges"])
+    assert overlapping(drawn["boxes"]) == []
+    assert edges_off_their_boxes(drawn) == []
+    assert drawn["layoutMs"] < LAYOUT_BUDGET_MS
+    # Cardinality marks: Book.author is a to-one (0..1 at Author's end), Author.books a to-many (* at Book's end).
+    marks = driver.execute_script("""return [...document.querySelectorAll('.edge[data-from="Author"][data-to="Book"] .cardinality, '
+        + '.edge[data-from="Book"][data-to="Author"] .cardinality')].map((t) => t.textContent).sort();""")
+    assert marks == ["*", "0..1"]
+    screenshot(driver, "model-demo")
+    assert console_errors(driver) == []
+
+
+def test_a_65_entity_model_is_laid_out_without_overlaps_every_edge_on_its_boxes_within_the_budget(
+        driver, many_entities, wait_for, console_errors, screenshot):
+    base, api = many_entities
+    open_model(driver, wait_for, base)
+    drawn = geometry(driver)
+    entities = many_entities_store.ENTITIES
+    assert len(entities) >= 60
+    assert sorted(drawn["boxes"]) == sorted(entities)
+    assert overlapping(drawn["boxes"]) == []
+    assert edges_off_their_boxes(drawn) == []
+    print(f"layout of {len(entities)} entities: {drawn['layoutMs']} ms")
+    assert drawn["layoutMs"] < LAYOUT_BUDGET_MS
+
+    pairs, one_way, inheritance = expected_edges(entities)
+    relationships = [e for e in drawn["edges"] if e["kind"] == "relationship"]
+    assert len([e for e in relationships if e["inverse"] is None]) == len(pairs), "each inverse pair is one edge"
+    assert sorted((e["from"], e["to"]) for e in relationships if e["inverse"] == "none") == \
+        sorted((source, destination) for source, _, destination in one_way)
+    assert sorted((e["from"], e["to"]) for e in drawn["edges"] if e["kind"] == "inheritance") == sorted(inheritance)
+    # The folder tree: a loop on Folder's own box.
+    assert [e for e in relationships if e["from"] == e["to"]] and all(
+        on_border(drawn["boxes"]["Folder"], e["x1"], e["y1"]) for e in relationships if e["from"] == "Folder" == e["to"])
+
+    # Counts on the boxes are the store's.
+    for name in ("Asset", "Person", "Setting"):
+        assert drawn["boxes"][name]["count"] == f"{many_entities_store.rows_of(name):,}"
+    assert drawn["boxes"]["GenericAlbum"]["count"] == str(sum(
+        many_entities_store.rows_of(n) for n in ("Album", "SmartAlbum", "ImportSessionAlbum")))
+
+    # The same picture after a reload.
+    driver.refresh()
+    open_model(driver, wait_for, base)
+    again = geometry(driver)
+    assert {n: (b["x"], b["y"]) for n, b in again["boxes"].items()} == {n: (b["x"], b["y"]) for n, b in drawn["boxes"].items()}
+    screenshot(driver, "model-65-entities")
+    assert console_errors(driver) == []
+
+
+def test_focus_search_hiding_attributes_and_browsing_an_entity(driver, many_entities, wait_for, console_errors):
+    base, _ = many_entities
+    open_model(driver, wait_for, base, "?focus=Person&hops=1")
+    neighbours = {"Person"}
+    for name, entity in many_entities_store.ENTITIES.items():
+        for relationship in entity["relationships"]:
+            if name == "Person":
+                neighbours.add(relationship["destination"])
+            if relationship["destination"] == "Person":
+                neighbours.add(name)
+    assert sorted(geometry(driver)["boxes"]) == sorted(neighbours)
+    assert Select(driver.find_element(By.ID, "model-focus")).first_selected_option.get_attribute("value") == "Person"
+
+    Select(driver.find_element(By.ID, "model-hops")).select_by_value("2")
+    wait_for(driver, lambda d: len(geometry(d)["boxes"]) > len(neighbours), message="two hops show more entities")
+    assert "hops=2" in driver.current_url and "focus=Person" in driver.current_url
+    two = geometry(driver)
+    assert overlapping(two["boxes"]) == [] and edges_off_their_boxes(two) == []
+
+    tall = two["boxes"]["Person"]["height"]
+    driver.find_element(By.ID, "model-attributes").click()
+    wait_for(driver, lambda d: geometry(d)["boxes"]["Person"]["height"] < tall, message="boxes without attributes are shorter")
+    assert driver.execute_script("return document.querySelectorAll('#model-viewport text.attribute').length") == 0
+    assert "attributes=0" in driver.current_url
+
+    # Search: an entity outside the focus brings the whole model back, centred on the match.
+    search = driver.find_element(By.ID, "model-search")
+    search.send_keys("yearhigh\n")
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.querySelector('#model-viewport .entity.is-found')?.dataset.entity") == "YearHighlight",
+        message="the search found YearHighlight (three hops from Person and more)")
+    assert driver.find_element(By.CSS_SELECTOR, "#model-details h2").text == "YearHighlight"
+    assert int(driver.execute_script("return document.body.dataset.entitiesShown")) == len(many_entities_store.ENTITIES)
+    centre = driver.execute_script("""
+        const r = document.querySelector('#model-viewport .entity[data-entity="YearHighlight"] rect').getBoundingClientRect();
+        const c = document.getElementById('model-canvas').getBoundingClientRect();
+        return [r.left + r.width / 2 - c.left - c.width / 2, r.top + r.height / 2 - c.top - c.height / 2];""")
+    assert abs(centre[0]) < 2 and abs(centre[1]) < 2, centre
+
+    # A real click on a box (not on its name) selects it and shows its details.
+    def click_box(name):
+        # Near the box's lower right corner, away from its name (a link).
+        box = driver.find_element(By.CSS_SELECTOR, f'#model-viewport .entity[data-entity="{name}"] rect.entity-box')
+        ActionChains(driver).move_to_element_with_offset(box, box.rect["width"] / 2 - 5, box.rect["height"] / 2 - 4).click().perform()
+
+    driver.find_element(By.ID, "model-details").find_element(By.CSS_SELECTOR, "button").click()  # close
+    click_box("YearHighlight")
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.querySelector('#model-viewport .entity.is-selected')?.dataset.entity") == "YearHighlight",
+        message="clicking the box selected it")
+    click_box("DayGroupHighlight")
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#model-details h2").text == "DayGroupHighlight",
+             message="clicking another box showed its details")
+    assert "Browse" in driver.find_element(By.CSS_SELECTOR, "#model-details .model-browse").text
+    # From the keyboard: a box takes the focus and Enter shows its details.
+    driver.execute_script("document.querySelector('#model-viewport .entity[data-entity=\"YearHighlight\"]').focus()")
+    ActionChains(driver).send_keys("\n").perform()
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#model-details h2").text == "YearHighlight",
+             message="Enter on a focused box showed its details")
+
+    # The entity's name leads to its records in the Inspector.
+    driver.find_element(By.CSS_SELECTOR, '#model-viewport .entity[data-entity="YearHighlight"] a').click()
+    wait_for(driver, lambda d: d.current_url.endswith("/?entity=YearHighlight"), message="the Inspector opened YearHighlight")
+    assert console_errors(driver) == []
+
+
+def test_pan_and_zoom_move_the_diagram(driver, many_entities, wait_for):
+    base, _ = many_entities
+    open_model(driver, wait_for, base)
+    transform = lambda d: d.find_element(By.ID, "model-viewport").get_attribute("transform")  # noqa: E731
+    scale = lambda d: float(transform(d).split("scale(")[1].rstrip(")"))  # noqa: E731
+    fitted = scale(driver)
+    driver.find_element(By.ID, "zoom-in").click()
+    assert scale(driver) == pytest.approx(fitted * 1.25)
+    canvas = driver.find_element(By.ID, "model-canvas")
+    driver.execute_script("""arguments[0].dispatchEvent(new WheelEvent('wheel', {deltaY: -100, clientX: 400, clientY: 300,
+        bubbles: true, cancelable: true}));""", canvas)
+    assert scale(driver) == pytest.approx(fitted * 1.25 * 1.15)
+    translate = lambda d: [float(n) for n in transform(d).split("translate(")[1].split(")")[0].split()]  # noqa: E731
+    before = translate(driver)
+    ActionChains(driver).move_to_element_with_offset(canvas, 10, 10).click_and_hold().move_by_offset(120, 80).release().perform()
+    after = translate(driver)
+    assert after[0] - before[0] == pytest.approx(120, abs=1) and after[1] - before[1] == pytest.approx(80, abs=1)
+    assert scale(driver) == pytest.approx(fitted * 1.25 * 1.15)
+    driver.find_element(By.ID, "zoom-fit").click()
+    assert scale(driver) == pytest.approx(fitted)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "a PNG file"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_diagram_exports_as_a_self_contained_svg_and_a_png(driver, many_entities, wait_for, download_dir):
+    base, _ = many_entities
+    open_model(driver, wait_for, base)
+    driver.find_element(By.ID, "export-svg").click()
+    path = download_dir / "model.svg"
+    wait_for(driver, lambda d: path.exists() and path.stat().st_size > 0
+             and not any(p.suffix == ".crdownload" for p in download_dir.iterdir()), message="model.svg was saved")
+    root = ET.fromstring(path.read_bytes())
+    assert root.tag == f"{SVG_NS}svg" and float(root.get("width")) > 0 and root.get("viewBox")
+    texts = {"".join(t.itertext()) for t in root.iter(f"{SVG_NS}text")}
+    missing = [name for name in many_entities_store.ENTITIES if name not in texts and f"{name} (abstract)" not in texts]
+    assert missing == []
+    # Self-contained: no script, no links back to this server, no external stylesheet; every shape carries its colours.
+    assert not list(root.iter(f"{SVG_NS}script")) and not list(root.iter(f"{SVG_NS}a"))
+    assert "href" not in path.read_text() and "class=\"is-" not in path.read_text() and "tabindex" not in path.read_text()
+    for shape in root.iter(f"{SVG_NS}rect"):
+        assert shape.get("fill"), ET.tostring(shape)[:120]
+    for line in root.iter(f"{SVG_NS}line"):
+        assert line.get("stroke")
+    for text in root.iter(f"{SVG_NS}text"):
+        assert text.get("fill") and text.get("font-family")
+
+    driver.find_element(By.ID, "export-png").click()
+    png = download_dir / "model.png"
+    wait_for(driver, lambda d: png.exists() and png.stat().st_size > 0
+             and not any(p.suffix == ".crdownload" for p in download_dir.iterdir()), message="model.png was saved", timeout=60)
+    width, height = png_size(png.read_bytes())
+    assert width >= float(root.get("width")) and height >= float(root.get("height"))
+
+
+def test_both_views_link_to_the_model(driver, server, wait_for):
+    for page in ("/", "/lab"):
+        driver.get(f"{server}{page}")
+        link = driver.find_element(By.ID, "tab-model")
+        assert link.get_attribute("href") == f"{server}/model"
+    link.click()
+    wait_for(driver, lambda d: d.execute_script("return document.body.dataset.modelState") == "ready",
+             message="the link opened the model")
