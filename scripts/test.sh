@@ -61,6 +61,9 @@ done
 step "Swift tests"
 swift test --skip-build
 
+step "The HTTP server's tests under a Mac app's default soft descriptor limit (ulimit -S -n 256)"
+(ulimit -S -n 256 && swift test --skip-build --filter BrowserHTTPTests)
+
 step "browser-demo command line"
 scripts/check-demo-cli.sh .build/debug/browser-demo
 

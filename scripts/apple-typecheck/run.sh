@@ -8,6 +8,8 @@
 #
 # Built with swiftc directly (no SwiftPM): the stand-in is named `CoreData`, so the adapter's files compile
 # unmodified with their `import CoreData`, and `#if canImport(CoreData)` is true because the stand-in is found.
+# A second, tiny stand-in, `SwiftUI` (./SwiftUI/: Combine's ObservableObject and Published), lets the iOS demo's
+# BrowserController compile too; the demo's two view files need SwiftUI itself and are left to the macOS job.
 #
 # Every module, the tests and the demo included, is compiled with `-emit-module -wmo`, never `-typecheck`:
 # `-typecheck` stops after type checking, and Swift 6's region-based isolation errors ("sending … risks causing
@@ -65,6 +67,9 @@ stand_in() {
 }
 
 demo=(Apps/iOSDemo/Sources/PersistenceController.swift Apps/iOSDemo/Sources/SeedData.swift)
+# The demo file that starts the server and listens again on returning to the foreground, compiled with DEBUG (where it
+# starts the server) and without, against a stand-in for the two SwiftUI (Combine) names it uses (./SwiftUI/).
+demo_controller=Apps/iOSDemo/Sources/BrowserController.swift
 
 if [ "$self_test" = 1 ]; then
   # 1. A copy of the adapter with one Core Data call misspelt must fail.
@@ -117,6 +122,20 @@ if [ "$self_test" = 1 ]; then
   }
   expect_only CapturesContextInPerform.swift current xcode16 "a context captured in perform's @Sendable block"
   expect_only MainActorBlockToPerform.swift xcode16 current "a main-actor block sent to perform"
+
+  # 4. The demo's BrowserController is really compiled, in its DEBUG form: a copy calling a method the server does
+  #    not have must fail.
+  compile "$shared" SwiftUI $(sources scripts/apple-typecheck/SwiftUI)
+  compile "$work/current" BrowserCoreData $(sources Packages/BrowserCoreData/Sources/BrowserCoreData)
+  compile "$work/current" CoreDataBrowser "${sqlite_maps[@]}" $(sources Packages/CoreDataBrowser/Sources/CoreDataBrowser)
+  sed 's/let info = try server.start()   \/\/ also prints/let info = try server.restart()   \/\/ also prints/' "$demo_controller" > "$work/BrowserController.swift"
+  grep -q 'server.restart()' "$work/BrowserController.swift"
+  if output=$(compile "$work/current" iOSDemo "${sqlite_maps[@]}" -D DEBUG "${demo[@]}" "$work/BrowserController.swift" 2>&1); then
+    echo "apple-typecheck self-test FAILED: the demo's BrowserController calling a missing method compiled" >&2
+    exit 1
+  fi
+  echo "$output" | grep -m1 'error:' || true
+  echo "apple-typecheck self-test: a mistake in the demo's BrowserController (DEBUG) fails the check"
   exit 0
 fi
 
@@ -142,9 +161,12 @@ for variant in current xcode16; do
   compile "$out" BrowserCoreDataTests "${sqlite_maps[@]}" $(sources Packages/BrowserCoreData/Tests/BrowserCoreDataTests)
   echo "compiled Packages/BrowserCoreData/Tests ($variant)"
 
-  # 4. The iOS demo app's Core Data files (its seed is BrowserMemory's DemoSeed). Its SwiftUI/Combine files
-  #    (the App, the content view, the browser controller) cannot be compiled here: there is no SwiftUI on Linux.
-  compile "$out" iOSDemo "${demo[@]}"
-  echo "compiled the iOS demo's Core Data files, not its SwiftUI files ($variant)"
+  # 4. The iOS demo app: its Core Data files (its seed is BrowserMemory's DemoSeed) and the controller that starts
+  #    the server, in debug and release form. Its two SwiftUI view files (the App and the content view) cannot be
+  #    compiled here: there is no SwiftUI on Linux, and a stand-in for its view builders would prove little.
+  [ -f "$work/SwiftUI.swiftmodule" ] || compile "$work" SwiftUI $(sources scripts/apple-typecheck/SwiftUI)
+  compile "$out" iOSDemo -I "$work" "${sqlite_maps[@]}" -D DEBUG "${demo[@]}" "$demo_controller"
+  compile "$out" iOSDemo -I "$work" "${sqlite_maps[@]}" "${demo[@]}" "$demo_controller"
+  echo "compiled the iOS demo's Core Data files and BrowserController.swift (DEBUG and not), not its two view files ($variant)"
 done
 echo "apple-typecheck: everything compiled against both signature sets (current, xcode16)"

@@ -258,15 +258,18 @@ def store_server():
 
     Skips the test when ../shared/fixtures is absent, unless REQUIRE_FIXTURES=1 (.ci/run), which makes it fail.
     One server per fixture for the whole session."""
-    started: dict[str, tuple[str, "_Api"]] = {}
+    # Keyed by the store and the extra arguments: the same store served with other arguments (a --model) is
+    # another server, never the first one's.
+    started: dict[tuple[str, tuple[str, ...]], tuple[str, "_Api"]] = {}
     servers = _StoreServers()
 
     def serve(relative: str, extra: list[str] | None = None):
-        if relative in started:
-            return started[relative]
+        key = (relative, tuple(extra or []))
+        if key in started:
+            return started[key]
         target = copy_fixture(relative, servers.folder("cdb-ui-store-"))
-        started[relative] = servers.serve(target, extra or [])
-        return started[relative]
+        started[key] = servers.serve(target, extra or [])
+        return started[key]
 
     yield serve
     servers.close()

@@ -156,6 +156,8 @@ def test_inspector_shows_a_bidi_override_as_a_marker_and_copies_the_original(bro
     name = f'#record-list li.record-row[data-id="{row["id"]}"] .record-summary'
     wait_for(browser, lambda d: (marked(d, name) or {}).get("markers"), message="the record named by its summary")
     assert_spoof_is_marked(browser, name)
+    # The detail's heading is redrawn by the same choice, independently of the list: wait for it as well.
+    wait_for(browser, lambda d: (marked(d, "#detail-summary") or {}).get("markers"), message="the detail named by its summary")
     assert_spoof_is_marked(browser, "#detail-summary")
     title = browser.find_element(By.CSS_SELECTOR, f'#record-list li.record-row[data-id="{row["id"]}"]').get_attribute("title")
     assert title == SPOOF_SHOWN

@@ -84,6 +84,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
 
     public func page(_ query: RecordQuery) async throws -> RecordPage {
         try await read { context in
+            try ExpressibleQuery.check(query, in: context)
             var targets: [NSManagedObjectID]?
             if let scope = query.scope {
                 guard let reached = try Self.targets(of: scope, in: context) else { return RecordPage(total: 0, records: []) }
@@ -116,6 +117,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
 
     /// The request `page` runs for `query`, in words, built by the same code.
     static func fetchDescription(_ query: RecordQuery, in context: NSManagedObjectContext) throws -> [String] {
+        try ExpressibleQuery.check(query, in: context)
         var steps: [String] = []
         var targets: [NSManagedObjectID]?
         if let scope = query.scope {
@@ -151,6 +153,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         let subtree = try await schema().subtree(of: query.entity)
         guard subtree.contains(id.entity) else { return nil }
         return try await read { context in
+            try ExpressibleQuery.check(query, in: context)
             guard let wanted = try Self.object(id, in: context)?.objectID else { return nil }
             var targets: [NSManagedObjectID]?
             if let scope = query.scope {
@@ -288,14 +291,35 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
     }
 
     /// Runs `body` on the reading context's queue. `T: Sendable` is what keeps managed objects inside.
+    ///
+    /// A request whose client left (its task is cancelled) or whose `RequestBudget` ran out while it waited for the
+    /// context's queue (a `viewContext`'s is the app's main queue) is not started: it ends with `CancellationError`
+    /// or a 503. A fetch Core Data has started cannot be stopped; BrowserSQLite's can.
     private func read<T: Sendable>(_ body: @escaping @Sendable (NSManagedObjectContext) throws -> T) async throws -> T {
         let context = try await readingContext()
         let ownsContext = reading == .privateQueue
-        return try await context.value.perform {
-            // The browser's own context forgets what it fetched, so the next request reads current rows and
-            // memory does not grow with what was browsed. The app's context is never reset.
-            defer { if ownsContext { context.value.reset() } }
-            return try body(context.value)
+        let deadline = RequestBudget.deadline
+        let left = RequestLeft()
+        try Self.checkStillWanted(left, deadline: deadline)
+        return try await withTaskCancellationHandler {
+            try await context.value.perform {
+                try Self.checkStillWanted(left, deadline: deadline)
+                // The browser's own context forgets what it fetched, so the next request reads current rows and
+                // memory does not grow with what was browsed. The app's context is never reset.
+                defer { if ownsContext { context.value.reset() } }
+                return try body(context.value)
+            }
+        } onCancel: {
+            left.mark()
+        }
+    }
+
+    private static func checkStillWanted(_ left: RequestLeft, deadline: UInt64?) throws {
+        if left.hasLeft || Task.isCancelled { throw CancellationError() }
+        if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline {
+            throw BrowserError.unavailable(
+                "The request waited for the app's Core Data context past its time budget "
+                    + "(CoreDataBrowserServer.Options.requestTimeBudget) and was not started; retry when the app is less busy")
         }
     }
 
@@ -341,6 +365,25 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
             reader.value.name = "CoreDataBrowser reader"
         }
         return reader
+    }
+}
+
+/// Set when a request's task is cancelled (its client left), read on the context's queue.
+private final class RequestLeft: @unchecked Sendable {
+    // @unchecked: `left` is only touched under `lock`.
+    private let lock = NSLock()
+    private var left = false
+
+    func mark() {
+        lock.lock()
+        left = true
+        lock.unlock()
+    }
+
+    var hasLeft: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return left
     }
 }
 

@@ -315,6 +315,31 @@ import Testing
         #expect(try await store.count(of: "Author") == 3)
     }
 
+    /// Queries built directly, past BrowserCore's validation (as a later filter might reach the store): each would make
+    /// Core Data raise an Objective-C exception that ends the app, so the adapter refuses them with a 400 first
+    /// (`ExpressibleQuery`). Swift cannot catch the exception: without the check this test would crash.
+    @Test func queriesCoreDataCannotRunAreRefusedBeforeAnyFetch() async throws {
+        let stack = try TestStack()
+        try await stack.seed { TestLibrary.insert(into: $0) }
+        let store = ManagedContextStore(context: stack.container.viewContext)
+        let named = FilterComparison(FilterKeyPath("name"), .equals, .value(.string("x")))
+        let refused: [RecordQuery] = [
+            RecordQuery(entity: "Sample", sort: SortKey(attribute: "scratch", order: .ascending)),  // transient
+            RecordQuery(entity: "Sample", sort: SortKey(attribute: "blob", order: .ascending)),  // bytes: no order
+            RecordQuery(entity: "Sample", sort: SortKey(attribute: "nothing", order: .ascending)),
+            RecordQuery(entity: "Sample", filter: .comparison(FilterComparison(FilterKeyPath("scratch"), .equals, .value(.null)))),
+            RecordQuery(entity: "Book", filter: .any([.comparison(FilterComparison(FilterKeyPath(["publisher", "name"]), .equals, .value(.string("x"))))])),
+            RecordQuery(entity: "Book", filter: .not(.quantified(.any, relationship: "author", named))),  // a to-one
+            RecordQuery(entity: "Book", filter: .count(relationship: "nope", .equals, 0)),
+        ]
+        for query in refused {
+            await #expect("\(query)") { _ = try await store.page(query) } throws: { ($0 as? BrowserError)?.statusCode == 400 }
+            await #expect("\(query)") { _ = try await store.explain(query) } throws: { ($0 as? BrowserError)?.statusCode == 400 }
+        }
+        // What Core Data can run still runs.
+        #expect(try await store.page(RecordQuery(entity: "Book", sort: SortKey(attribute: "title", order: .ascending))).total > 0)
+    }
+
     // MARK: Relationship lists, positions, find by ID (the same answers as BrowserMemory and BrowserSQLite)
 
     @Test func relatedListsPageSortAndSearchLikeAnyList() async throws {

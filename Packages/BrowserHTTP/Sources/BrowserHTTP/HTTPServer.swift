@@ -144,6 +144,27 @@ public final class HTTPServer: Sendable {
         state.withLock { $0.loop }?.post(.breakListenerForTesting)
     }
 
+    /// Tests only: from now on every `accept()` on the current listener fails with ECONNABORTED while poll() reports
+    /// it readable, as on the defunct listener of a suspended iOS app.
+    func abortAcceptsForTesting() {
+        state.withLock { $0.loop }?.post(.abortAcceptsForTesting)
+    }
+
+    /// Tests only: the loop stops watching its listener, as when a defunct listener reports nothing at all; nothing
+    /// new is answered until the listener is bound again (`reopenListener()`). Returns once the loop has done so.
+    func muteListenerForTesting() {
+        guard let loop = state.withLock({ $0.loop }) else { return }
+        let done = DispatchSemaphore(value: 0)
+        loop.post(.muteListenerForTesting { done.signal() })
+        done.wait()
+    }
+
+    /// Tests only: how many listening sockets the running server has bound (1 after `start()`, one more for each
+    /// rebind); 0 when stopped.
+    var listenerBindings: Int {
+        state.withLock { $0.loop }?.listenerBindings.withLock { $0 } ?? 0
+    }
+
     /// Closes the listener and every open connection and returns once they are closed.
     /// Responses still being computed are discarded (their tasks are cancelled).
     /// Does nothing if the server is not running.

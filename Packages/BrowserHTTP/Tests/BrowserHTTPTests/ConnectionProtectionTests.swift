@@ -169,6 +169,30 @@ struct ConnectionProtectionTests {
             }
             #expect(served)
             #expect(server.port == port)
+            #expect(server.listenerBindings == 2)  // a new socket, not the old one answering after all
+            before.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await before.readResponse()?.status == 200)
+        }
+    }
+
+    /// iOS's defunct listener may stay "readable" while every accept() fails with ECONNABORTED: the loop must not
+    /// spin on it but bind a new one (after 32 aborts in a row).
+    @Test func aListenerWhoseAcceptsKeepAbortingIsBoundAgain() async throws {
+        try await withServer { server, port in
+            let before = try RawClient(port: port)
+            before.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await before.readResponse()?.status == 200)
+            #expect(server.listenerBindings == 1)
+
+            server.abortAcceptsForTesting()
+            for _ in 0..<250 where server.listenerBindings < 2 {
+                try await Task.sleep(nanoseconds: 20_000_000)
+            }
+            #expect(server.listenerBindings == 2)
+            #expect(server.port == port)
+            let after = try RawClient(port: port)
+            after.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await after.readResponse()?.status == 200)
             before.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await before.readResponse()?.status == 200)
         }
@@ -180,6 +204,7 @@ struct ConnectionProtectionTests {
             before.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await before.readResponse()?.status == 200)
             try server.reopenListener()
+            #expect(server.listenerBindings == 2)
             // Synchronous: once it returns, the new listener accepts.
             let after = try RawClient(port: port)
             after.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -210,5 +235,18 @@ struct ConnectionProtectionTests {
         let free = HTTPServer(configuration: .init(host: "0.0.0.0", port: 0), responder: Self.makeRouter())
         defer { free.stop() }
         #expect(try free.start() != 0)
+    }
+
+    /// The probe itself, which the test above reaches only on Darwin (Linux refuses the wildcard bind before it):
+    /// it sees a listener on the loopback address of a wildcard bind's port, and nothing once that one is gone.
+    @Test func theLoopbackProbeSeesAListenerOnTheSamePort() throws {
+        let other = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: Self.makeRouter())
+        let port = try other.start()
+        let wildcard = try #require(SocketAddress(host: "0.0.0.0", port: port))
+        #expect(ListeningSocket.loopbackIsTaken(besides: wildcard, port: port))
+        // Only a wildcard bind is probed: a loopback bind conflicts by itself.
+        #expect(!ListeningSocket.loopbackIsTaken(besides: try #require(SocketAddress(host: "127.0.0.1", port: port)), port: port))
+        other.stop()
+        #expect(!ListeningSocket.loopbackIsTaken(besides: wildcard, port: port))
     }
 }

@@ -47,6 +47,7 @@ final class RawClient: @unchecked Sendable {
     /// Connects to 127.0.0.1:`port` from `source` (any 127.x.y.z address works on Linux, which routes the
     /// whole 127/8 block to loopback: how tests play several client machines).
     init(port: UInt16, from source: String? = nil, readTimeout: TimeInterval = 5) throws {
+        DescriptorLimit.raised
         fd = try Self.connectedSocket(port: port, from: source)
         setReadTimeout(readTimeout)
     }

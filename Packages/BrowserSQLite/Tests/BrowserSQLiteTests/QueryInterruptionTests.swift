@@ -24,6 +24,26 @@ struct QueryInterruptionTests {
         #expect(try connection.scalar(Self.counting(to: 100_000))?.int64 == 100_000)
     }
 
+    /// What a cancelled task does (`SQLiteStore.perform`'s cancellation handler calls `cancel()`) and what a passed
+    /// deadline does, while a statement runs: counting to 2 billion takes minutes, each stop comes within a second.
+    @Test(arguments: ["cancelled", "deadline"])
+    func aRunningStatementStopsWhenItsRequestIsCancelledOrOverBudget(reason: String) throws {
+        let connection = try SQLiteConnection(path: ":memory:", readOnly: false)
+        let interruption = QueryInterruption(
+            deadline: reason == "deadline" ? DispatchTime.now().uptimeNanoseconds + 200_000_000 : nil)
+        connection.interruption = interruption
+        if reason == "cancelled" {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) { interruption.cancel() }
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        #expect {
+            try connection.scalar(Self.counting(to: 2_000_000_000))
+        } throws: { ($0 as? SQLiteError)?.primaryCode == SQLITE_INTERRUPT }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        #expect(seconds >= 0.15 && seconds < 5, "stopped after \(seconds) s")
+        #expect(interruption.reason == (reason == "cancelled" ? .cancelled : .overBudget))
+    }
+
     @Test func aRequestPastItsBudgetIsAnsweredWithoutRunningAndTheNextOneIsServed() async throws {
         let synthetic = try SyntheticRelationshipTests.makeInheritanceStore()
         let store = try SQLiteStore.open(storeAt: synthetic.storeURL, model: synthetic.modelURL)

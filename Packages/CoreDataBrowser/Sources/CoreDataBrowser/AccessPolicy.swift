@@ -18,31 +18,55 @@ import Foundation
 struct AccessPolicy: HTTPResponder {
     let next: any HTTPResponder
     let hosts: HTTPHostAllowList
-    /// nil: no token required.
-    let token: PairingToken?
-    /// When the token expires (a remembered token); the cookie expires with it. nil: a session cookie.
-    let tokenExpires: Date?
+    /// The token and its expiry, read afresh for every request: `CoreDataBrowserServer.renewPairingToken()`
+    /// replaces them while the server runs.
+    let credentials: PairingCredentials
     /// The machine's addresses now: a DHCP lease may change them while the server runs.
     let currentAddresses: @Sendable () -> [String]
 
     static let queryParameter = "token"
     static let cookiePrefix = "cdb_session"
 
+    init(next: any HTTPResponder, hosts: HTTPHostAllowList, credentials: PairingCredentials,
+         currentAddresses: @escaping @Sendable () -> [String]) {
+        self.next = next
+        self.hosts = hosts
+        self.credentials = credentials
+        self.currentAddresses = currentAddresses
+    }
+
+    /// - Parameters:
+    ///   - token: nil when no token is required.
+    ///   - tokenExpires: when the token expires (a remembered token); the cookie expires with it. nil: never.
+    init(next: any HTTPResponder, hosts: HTTPHostAllowList, token: PairingToken?, tokenExpires: Date?,
+         currentAddresses: @escaping @Sendable () -> [String]) {
+        self.init(next: next, hosts: hosts, credentials: PairingCredentials(token: token, expires: tokenExpires),
+                  currentAddresses: currentAddresses)
+    }
+
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         var response: HTTPResponse
-        if let denial = check(request) {
+        let (token, tokenExpires) = credentials.current
+        if let denial = check(request, token: token, tokenExpires: tokenExpires) {
             response = Self.render(denial, for: request)
-        } else if let token, let pairing = pairingAnswer(request, token: token) {
+        } else if let token, let pairing = pairingAnswer(request, token: token, tokenExpires: tokenExpires) {
             response = pairing
         } else {
             response = await next.respond(to: request)
         }
         Self.addProtectiveHeaders(&response)
+        // Store data never lands in a browser's or a proxy's cache, whatever route answered (a route added later
+        // included): every `/api` answer is `no-store`.
+        if Self.isAPI(request) { response.headers.set(HTTPHeaderName.cacheControl, "no-store") }
         return response
     }
 
+    static func isAPI(_ request: HTTPRequest) -> Bool {
+        request.path == "/api" || request.path.hasPrefix("/api/")
+    }
+
     /// The first reason to refuse the request, or nil to let it through.
-    func check(_ request: HTTPRequest) -> AccessDenial? {
+    func check(_ request: HTTPRequest, token: PairingToken?, tokenExpires: Date?) -> AccessDenial? {
         if !hosts.allows(request) {
             let host = HTTPHostAllowList.host(of: request)
             // An address the machine gained after start (new Wi-Fi, DHCP renewal) is still its own.
@@ -71,7 +95,7 @@ struct AccessPolicy: HTTPResponder {
     /// with the redirected request, which still belongs to the cross-site navigation, so the view would land
     /// on the 401 page. A navigation started by our own page (`<meta http-equiv="refresh">`, allowed by the
     /// page's CSP, which has no script at all) is same-site and carries the cookie.
-    private func pairingAnswer(_ request: HTTPRequest, token: PairingToken) -> HTTPResponse? {
+    private func pairingAnswer(_ request: HTTPRequest, token: PairingToken, tokenExpires: Date?) -> HTTPResponse? {
         guard isPairingVisit(request) else { return nil }
         guard request.query.values(Self.queryParameter).contains(where: token.matches) else {
             return Self.render(.missingToken, for: request)
@@ -139,10 +163,12 @@ struct AccessPolicy: HTTPResponder {
     /// JSON for the API (scripts read it), a short page for everything else (a person reads it).
     static func render(_ denial: AccessDenial, for request: HTTPRequest) -> HTTPResponse {
         var response: HTTPResponse
-        if request.path == "/api" || request.path.hasPrefix("/api/") {
+        if isAPI(request) {
             response = JSONResponses.error(denial.status, denial.message)
         } else {
             response = .data(Data(denial.page.utf8), contentType: "text/html; charset=utf-8", status: denial.status)
+            // The page has no script, and its only style is inline.
+            response.headers.set(HTTPHeaderName.contentSecurityPolicy, denialPagePolicy)
         }
         if denial == .missingToken || denial == .expiredToken {
             // RFC 9110 §11.6.1: a 401 says which scheme would work.
@@ -152,6 +178,9 @@ struct AccessPolicy: HTTPResponder {
         return response
     }
 
+    /// The refusal pages' policy: nothing but their inline style.
+    static let denialPagePolicy = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
+
     static func addProtectiveHeaders(_ response: inout HTTPResponse) {
         for name in Set(response.headers.map(\.name)) where name.lowercased().hasPrefix("access-control-") {
             response.headers.remove(name)
@@ -159,5 +188,29 @@ struct AccessPolicy: HTTPResponder {
         response.headers.set(HTTPHeaderName.contentTypeOptions, "nosniff")
         response.headers.set(HTTPHeaderName.frameOptions, "DENY")
         response.headers.set(HTTPHeaderName.referrerPolicy, "no-referrer")
+    }
+}
+
+/// The pairing token requests must carry and when it expires, shared by the running server's `AccessPolicy` and
+/// `CoreDataBrowserServer.renewPairingToken()`, which replaces both while requests are being answered.
+final class PairingCredentials: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value: (token: PairingToken?, expires: Date?)
+
+    init(token: PairingToken?, expires: Date?) {
+        value = (token, expires)
+    }
+
+    var current: (token: PairingToken?, expires: Date?) {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    func replace(token: PairingToken, expires: Date?) {
+        lock.lock()
+        value = (token, expires)
+        lock.unlock()
     }
 }

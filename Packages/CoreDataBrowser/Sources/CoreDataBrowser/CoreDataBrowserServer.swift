@@ -39,9 +39,10 @@ public final class CoreDataBrowserServer: Sendable {
         /// Sizes, timeouts and the connection caps; see `HTTPServerLimits` for each default and its status.
         public var limits = HTTPServerLimits()
         /// Seconds one request's store work may take before the store stops it and the request gets **503**
-        /// with a message saying so (`RequestBudget`; BrowserSQLite stops a query midway, other stores between
-        /// steps). Default 30 s; nil for no limit. A request whose client leaves is stopped at once, whatever
-        /// its budget.
+        /// with a message saying so (`RequestBudget`). BrowserSQLite stops a query midway; the live Core Data
+        /// adapter does not start a request whose budget ran out while it waited for the context's queue (a fetch
+        /// Core Data has started cannot be stopped); the in-memory demo store does not check. Default 30 s; nil for
+        /// no limit. A request whose client leaves is stopped as soon as the store can (BrowserSQLite at once).
         public var requestTimeBudget: TimeInterval? = 30
         /// How often the store is asked whether it changed while a browser listens to `/api/events` (never when
         /// none does). Default 0.25 s: a change reaches the page within about half a second.
@@ -122,8 +123,8 @@ public final class CoreDataBrowserServer: Sendable {
     private let storeNames: [String]
     private let state = ServerState()
     /// Used when no token file is set (or it is unusable): kept for the life of this object, so `stop()` then
-    /// `start()` keeps the browser's cookie valid.
-    private let sessionToken = PairingToken.generate()
+    /// `start()` keeps the browser's cookie valid; replaced only by `renewPairingToken()`.
+    private let sessionToken = SessionTokenBox(PairingToken.generate())
 
     /// Serves one store (the `/api/…` routes, and `/api/stores/<id>/…` as for several).
     public convenience init(store: any BrowserStore, options: Options = .init()) {
@@ -158,10 +159,9 @@ public final class CoreDataBrowserServer: Sendable {
     @discardableResult
     public func start() throws -> RunningInfo {
         try state.withLock { running in
-            if running != nil {
-                running!.listenerReopenings += 1
-                try reopenListener(of: running!)
-                return running!.info
+            if let running {
+                try reopenListener(of: running)
+                return running.info
             }
             let assets: WebAssets
             if let webRoot = options.webRoot {
@@ -176,10 +176,11 @@ public final class CoreDataBrowserServer: Sendable {
             // Only a server reachable beyond loopback can gain addresses while it runs (new Wi-Fi, DHCP).
             let wide = options.bindAddress != .loopback
             let currentAddresses: @Sendable () -> [String] = { wide ? NetworkInterfaces.ipv4Addresses() : [] }
+            let credentials = PairingCredentials(token: token, expires: tokenExpires)
             let policy = AccessPolicy(
                 next: StoreRouting(catalog: catalog, assets: BrowserRoutes.assetRouter(assets: assets)),
                 hosts: ServerHostNames.allowList(addresses: addresses, additional: options.allowedHostNames),
-                token: token, tokenExpires: tokenExpires,
+                credentials: credentials,
                 currentAddresses: currentAddresses)
             var configuration = HTTPServer.Configuration()
             configuration.host = options.bindAddress == .loopback ? "127.0.0.1" : "0.0.0.0"
@@ -202,20 +203,67 @@ public final class CoreDataBrowserServer: Sendable {
             } catch {
                 throw StartError.noFreePort(first: first, last: last, reason: String(describing: error))
             }
-            let suffix = token.map { "/?\(AccessPolicy.queryParameter)=\($0.value)" } ?? ""
-            let info = RunningInfo(
-                port: port, urls: (addresses + ["127.0.0.1"]).compactMap { URL(string: "http://\($0):\(port)\(suffix)") },
-                pairingToken: token?.value)
-            running = RunningServer(server: server, info: info, foregroundObserver: observeReturnsToForeground(),
+            let info = RunningInfo(port: port, addresses: addresses, token: token)
+            running = RunningServer(server: server, info: info, credentials: credentials,
+                                    foregroundObserver: observeReturnsToForeground(),
                                     stopAdvertising: startAdvertising(info))
-            if options.printsURLs {
-                for url in info.urls { print("CoreDataBrowser: \(url.absoluteString)") }
-                print(token == nil
-                    ? "CoreDataBrowser: no pairing token required (\(options.bindAddress == .loopback ? "listening on 127.0.0.1 only" : "disabled in Options"))"
-                    : "CoreDataBrowser: pairing token required; open a URL above (it carries the token)")
-            }
+            printURLs(of: info)
             return info
         }
+    }
+
+    private func printURLs(of info: RunningInfo) {
+        guard options.printsURLs else { return }
+        for url in info.urls { print("CoreDataBrowser: \(url.absoluteString)") }
+        print(info.pairingToken == nil
+            ? "CoreDataBrowser: no pairing token required (\(options.bindAddress == .loopback ? "listening on 127.0.0.1 only" : "disabled in Options"))"
+            : "CoreDataBrowser: pairing token required; open a URL above (it carries the token)")
+    }
+
+    public enum RenewalError: Error, CustomStringConvertible, Sendable {
+        /// The server is not running.
+        case notRunning
+        /// No token is required, so there is none to replace.
+        case noTokenRequired
+        /// The token is the host's own (`PairingTokenPolicy.token`): start the server again with another one.
+        case hostSuppliedToken
+
+        public var description: String {
+            switch self {
+            case .notRunning: "The server is not running"
+            case .noTokenRequired: "This server requires no pairing token, so there is none to replace"
+            case .hostSuppliedToken: "The pairing token is the app's own (PairingTokenPolicy.token): stop the server and start it with another"
+            }
+        }
+    }
+
+    /// Replaces the generated pairing token of the running server with a new one, at once: every browser paired
+    /// with the old token (every session cookie it signed) and every printed URL that carries it stop working with
+    /// their next request. The new token is remembered in `pairingTokenFile` (when set) for the next 7 days, and
+    /// the returned info, with the new URLs, is also printed when `printsURLs` is set. Use it when a URL was shown to
+    /// someone it should not have been; connections stay open.
+    ///
+    /// Throws `RenewalError` when the server is not running, requires no token, or uses the host's own token.
+    @discardableResult
+    public func renewPairingToken() throws -> RunningInfo {
+        let info = try state.withLock { running -> RunningInfo in
+            guard let current = running else { throw RenewalError.notRunning }
+            switch options.pairingToken {
+            case .disabledAnyoneOnTheNetworkCanReadTheStore: throw RenewalError.noTokenRequired
+            case .token: throw RenewalError.hostSuppliedToken
+            case .automatic:
+                guard options.bindAddress == .allInterfaces else { throw RenewalError.noTokenRequired }
+            }
+            let fresh = PairingToken.generate()
+            sessionToken.value = fresh
+            let expires = options.pairingTokenFile.flatMap { PairingTokenFile.replace(at: $0, with: fresh) }
+            current.credentials.replace(token: fresh, expires: expires)
+            let info = RunningInfo(port: current.info.port, addresses: current.info.addresses, token: fresh)
+            running?.info = info
+            return info
+        }
+        printURLs(of: info)
+        return info
     }
 
     /// The token requests must carry and when it expires, or (nil, nil) when none is required.
@@ -228,9 +276,9 @@ public final class CoreDataBrowserServer: Sendable {
             return (token, nil)
         case .automatic:
             guard options.bindAddress == .allInterfaces else { return (nil, nil) }
-            guard let file = options.pairingTokenFile else { return (sessionToken, nil) }
+            guard let file = options.pairingTokenFile else { return (sessionToken.value, nil) }
             // Not remembered (no usable file): the session token, so stop() then start() keeps the cookie valid.
-            let remembered = PairingTokenFile.load(from: file, generate: { sessionToken })
+            let remembered = PairingTokenFile.load(from: file, generate: { sessionToken.value })
             return (remembered.token, remembered.expires)
         }
     }
@@ -281,9 +329,8 @@ public final class CoreDataBrowserServer: Sendable {
     /// builds where there is none), and it is never posted where there is no UIKit.
     static let willEnterForeground = Notification.Name("UIApplicationWillEnterForegroundNotification")
 
-    /// How many times the listener was bound again on request since `start()` (a test observes the foreground
-    /// path with it).
-    var listenerReopenings: Int { state.withLock { $0?.listenerReopenings ?? 0 } }
+    /// Tests: the running HTTP server, whose listener they break and whose rebinds they count.
+    var runningHTTPServer: HTTPServer? { state.withLock { $0?.server } }
 
     private func observeReturnsToForeground() -> any NSObjectProtocol {
         NotificationCenter.default.addObserver(forName: Self.willEnterForeground, object: nil, queue: nil) {
@@ -292,11 +339,7 @@ public final class CoreDataBrowserServer: Sendable {
             // UIKit posts it from the application; a notification from another server is that server's alone (the
             // tests post one per server, so servers of other tests running at once never rebind under them).
             if let sender = notification.object as? CoreDataBrowserServer, sender !== self { return }
-            let running = state.withLock { running -> RunningServer? in
-                running?.listenerReopenings += 1
-                return running
-            }
-            guard let running else { return }
+            guard let running = state.withLock({ $0 }) else { return }
             // The failure is not lost: the server keeps retrying, and `start()` reports it.
             try? reopenListener(of: running)
         }
@@ -317,13 +360,50 @@ public final class CoreDataBrowserServer: Sendable {
 
 private struct RunningServer: @unchecked Sendable {
     let server: HTTPServer
-    let info: CoreDataBrowserServer.RunningInfo
+    var info: CoreDataBrowserServer.RunningInfo
+    /// What the server's `AccessPolicy` checks; `renewPairingToken()` replaces it.
+    let credentials: PairingCredentials
     /// The token of the foreground observer, removed by `stop()`. `@unchecked`: NotificationCenter's tokens are
     /// not declared Sendable, and this one is only handed back to `removeObserver`.
     let foregroundObserver: any NSObjectProtocol
     /// Withdraws the Bonjour advertisement (`Options.advertise`).
     let stopAdvertising: (@Sendable () -> Void)?
-    var listenerReopenings = 0
+}
+
+extension CoreDataBrowserServer.RunningInfo {
+    /// The URLs of a server on `port`: each LAN address, then 127.0.0.1, with `/?token=…` when one is required.
+    init(port: UInt16, addresses: [String], token: PairingToken?) {
+        let suffix = token.map { "/?\(AccessPolicy.queryParameter)=\($0.value)" } ?? ""
+        self.init(port: port, urls: (addresses + ["127.0.0.1"]).compactMap { URL(string: "http://\($0):\(port)\(suffix)") },
+                  pairingToken: token?.value)
+    }
+
+    /// The LAN addresses of `urls` (every URL but the last, 127.0.0.1).
+    var addresses: [String] { urls.dropLast().compactMap(\.host) }
+}
+
+/// The token used when none is remembered in a file, replaced by `renewPairingToken()`.
+private final class SessionTokenBox: @unchecked Sendable {
+    // @unchecked: `token` is only touched under `lock`.
+    private let lock = NSLock()
+    private var token: PairingToken
+
+    init(_ token: PairingToken) {
+        self.token = token
+    }
+
+    var value: PairingToken {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return token
+        }
+        set {
+            lock.lock()
+            token = newValue
+            lock.unlock()
+        }
+    }
 }
 
 /// The running server, guarded by a lock: `start()` and `stop()` may race from different threads.

@@ -48,6 +48,15 @@ enum PairingTokenFile {
         return (token, writePrivately(token, to: url) ? now.addingTimeInterval(lifetime) : nil)
     }
 
+    /// Remembers `token` in place of the file's (`CoreDataBrowserServer.renewPairingToken()`); its expiry, or nil
+    /// when it could not be written. Then the old file is removed, so a relaunch cannot bring back the token it
+    /// held, which was just revoked.
+    static func replace(at url: URL, with token: PairingToken, now: Date = Date()) -> Date? {
+        if writePrivately(token, to: url) { return now.addingTimeInterval(lifetime) }
+        unlink(url.path)
+        return nil
+    }
+
     /// The token in the file and the file's modification time, only if the folder and the file are ours and
     /// private: a token others could have read, or swapped, is no secret.
     ///

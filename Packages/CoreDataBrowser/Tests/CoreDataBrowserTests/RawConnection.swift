@@ -47,6 +47,7 @@ final class RawConnection: @unchecked Sendable {
     private var peerClosed = false
 
     init(port: UInt16, readTimeout: TimeInterval = 10) throws {
+        DescriptorLimit.raised
         fd = try Self.connectedSocket(port: port)
         var timeout = timeval(tv_sec: Int(readTimeout), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -1,3 +1,4 @@
+@testable import BrowserHTTP
 import BrowserMemory
 @testable import CoreDataBrowser
 import Foundation
@@ -39,25 +40,46 @@ struct ServerLifecycleTests {
         #expect(reply.status == 200)
     }
 
-    /// iOS defuncts a suspended app's listening socket; returning to the foreground (UIKit's notification) and
-    /// a second `start()` both bind it again on the same port, keeping the token and the info.
-    @Test func returningToTheForegroundOrStartingAgainRebindsTheSamePort() async throws {
+    /// iOS defuncts a suspended app's listening socket, and it may say nothing about it: here the loop stops watching
+    /// its listener (`muteListenerForTesting`), so a new connection waits unanswered, as on a device. Returning to
+    /// the foreground (UIKit's notification, posted by name) and a second `start()` each bind a new listening socket
+    /// on the same port, keeping the token, the info and the connections already open.
+    @Test func returningToTheForegroundOrStartingAgainRebindsADeadListener() async throws {
         let server = try await makeServer(port: 0)
         let info = try server.start()
         defer { server.stop() }
-        let client = TestClient(base: URL(string: "http://127.0.0.1:\(info.port)")!)
+        let http = try #require(server.runningHTTPServer)
+        #expect(http.listenerBindings == 1)
+        let kept = try RawConnection(port: info.port)
+        kept.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(await kept.read().status == 200)
+
+        /// Whether a new connection gets an answer within a second.
+        func answered() async throws -> Bool {
+            let client = try RawConnection(port: info.port, readTimeout: 1)
+            client.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return await client.read().status == 200
+        }
+
+        http.muteListenerForTesting()
+        #expect(try await !answered())
         NotificationCenter.default.post(name: CoreDataBrowserServer.willEnterForeground, object: server)
-        #expect(server.listenerReopenings == 1)
-        #expect(try await client.get("/api/health").status == 200)
+        #expect(http.listenerBindings == 2)  // the observer runs on the posting thread and waits for the rebind
+        #expect(try await answered())
+
+        http.muteListenerForTesting()
+        #expect(try await !answered())
         let again = try server.start()
-        #expect(server.listenerReopenings == 2)
-        #expect(again.port == info.port && again.urls == info.urls)
-        #expect(try await client.get("/api/health").status == 200)
+        #expect(http.listenerBindings == 3)
+        #expect(again.port == info.port && again.urls == info.urls && again.pairingToken == info.pairingToken)
+        #expect(try await answered())
+        kept.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(await kept.read().status == 200)
+
         // Once stopped, the notification is no longer observed.
         server.stop()
         NotificationCenter.default.post(name: CoreDataBrowserServer.willEnterForeground, object: server)
-        #expect(server.listenerReopenings == 0)
-        #expect(!server.isRunning)
+        #expect(!server.isRunning && http.listenerBindings == 0)
     }
 
     @Test func urlsListLoopbackLastAndOnlyLoopbackWhenBoundThere() async throws {

@@ -24,14 +24,14 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable, Codable {
     /// Whether `CONTAINS[cd]` search applies to the attribute (the API's `searchAttr` and "all text" search).
     public var isSearchable: Bool { self == .string }
 
-    /// Whether a list can be sorted by the attribute. Bytes (Binary, Transformable) have no order a person
-    /// means, and an attribute of a type this version does not know (a SwiftData composite seen through a live
-    /// context) cannot be sorted by Core Data at all: `NSSortDescriptor` on it raises an Objective-C exception
-    /// that would end the app being inspected, so it is refused here, before any store runs it.
     /// Whether values are bytes a client can fetch whole (`/api/object/blob`) and have inspected
     /// (`/api/object/content`).
     public var holdsBytes: Bool { self == .binary || self == .transformable }
 
+    /// Whether a list can be sorted by the attribute. Bytes (Binary, Transformable) have no order a person
+    /// means, and an attribute of a type this version does not know (a SwiftData composite seen through a live
+    /// context) cannot be sorted by Core Data at all: `NSSortDescriptor` on it raises an Objective-C exception
+    /// that would end the app being inspected, so it is refused here, before any store runs it.
     public var isSortable: Bool {
         switch self {
         case .binary, .transformable, .undefined, .objectID: false

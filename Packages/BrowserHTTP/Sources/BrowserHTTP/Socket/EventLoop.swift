@@ -29,6 +29,12 @@ final class EventLoop: @unchecked Sendable {
         case reopenListener(@Sendable (HTTPServerError?) -> Void)
         /// Tests only: shut the listening socket down under the loop, as iOS does to a suspended app's.
         case breakListenerForTesting
+        /// Tests only: every `accept()` on the current listener fails with ECONNABORTED, as on the defunct listener
+        /// of a suspended iOS app, which poll() may still report readable; a rebind clears it.
+        case abortAcceptsForTesting
+        /// Tests only: the loop stops watching the current listener, as when a defunct listener reports nothing at
+        /// all; connections then wait unanswered until the listener is bound again (`reopenListener`).
+        case muteListenerForTesting(@Sendable () -> Void)
         case stop
     }
 
@@ -79,6 +85,14 @@ final class EventLoop: @unchecked Sendable {
     private static let abortsMeaningDeadListener = 32
     /// When a dead listener could not be bound again, the next attempt is made at this time.
     private var listenerRetryAt: UInt64 = 0
+    /// Tests only (`abortAcceptsForTesting`): the listener whose accepts are made to fail.
+    private var abortingListener: Int32 = -1
+    private var abortProbe: Int32 = -1
+    /// Tests only (`muteListenerForTesting`): the current listener is not polled.
+    private var listenerMuted = false
+    /// How many times a listening socket was bound, the first one included: read by tests (through
+    /// `HTTPServer.listenerBindings`) to tell a real rebind from a call that did nothing.
+    let listenerBindings = Locked(1)
     private static let listenerRetryInterval: UInt64 = 1_000_000_000
     /// Set when accept() fails persistently (e.g. out of descriptors), so the still-readable listener
     /// is not polled in a busy loop until some may have been freed.
@@ -153,11 +167,11 @@ final class EventLoop: @unchecked Sendable {
             polled.removeAll(keepingCapacity: true)
             pollFDs.append(pollfd(fd: wakeRead, events: Platform.pollIn, revents: 0))
             if listener < 0 && now >= listenerRetryAt { reopenListener() }
-            let pollListener = listener >= 0 && now >= acceptPausedUntil
+            let pollListener = listener >= 0 && now >= acceptPausedUntil && !listenerMuted
             if pollListener {
                 pollFDs.append(pollfd(fd: listener, events: Platform.pollIn, revents: 0))
             }
-            var nextDeadline = pollListener ? UInt64.max : (listener < 0 ? listenerRetryAt : acceptPausedUntil)
+            var nextDeadline = pollListener || listenerMuted ? UInt64.max : (listener < 0 ? listenerRetryAt : acceptPausedUntil)
             for connection in connections.values {
                 if let deadline = connection.deadline { nextDeadline = min(nextDeadline, deadline) }
                 let events = connection.pollEvents
@@ -188,7 +202,9 @@ final class EventLoop: @unchecked Sendable {
             var index = 1
             if pollListener {
                 let revents = ready > 0 ? pollFDs[1].revents : 0
-                if revents & (Platform.pollErr | Platform.pollHup | Platform.pollNval) != 0 {
+                if listenerMuted {
+                    // Muted by a message handled in this same pass (tests).
+                } else if revents & (Platform.pollErr | Platform.pollHup | Platform.pollNval) != 0 {
                     reopenListener()
                 } else if revents != 0 {
                     acceptConnections()
@@ -231,6 +247,20 @@ final class EventLoop: @unchecked Sendable {
                 reply(reopenListener())
             case .breakListenerForTesting:
                 _ = shutdown(listener, Int32(SHUT_RDWR))
+            case .muteListenerForTesting(let done):
+                listenerMuted = true
+                done()
+            case .abortAcceptsForTesting:
+                abortingListener = listener
+                // A connection that is waiting makes poll() report the listener readable, as iOS's defunct one does.
+                if let address = SocketAddress(host: listenerHost == "0.0.0.0" ? "127.0.0.1" : listenerHost, port: listenerPort) {
+                    let probe = socket(address.family, Platform.sockStream, 0)
+                    if probe >= 0 {
+                        Platform.prepareSocket(probe)
+                        _ = address.withSockaddr { connect(probe, $0, $1) }
+                        abortProbe = probe
+                    }
+                }
             case .stop:
                 shutDown()
                 return true
@@ -244,7 +274,8 @@ final class EventLoop: @unchecked Sendable {
         for _ in 0..<64 {
             let fd: Int32
             let peer: PeerAddress?
-            switch ListeningSocket.accept(listener) {
+            let outcome: ListeningSocket.AcceptResult = listener == abortingListener ? .aborted : ListeningSocket.accept(listener)
+            switch outcome {
             case .accepted(let accepted, let address):
                 (fd, peer) = (accepted, address)
                 consecutiveAborts = 0
@@ -313,8 +344,13 @@ final class EventLoop: @unchecked Sendable {
         listener = -1
         consecutiveAborts = 0
         acceptPausedUntil = 0
+        abortingListener = -1
+        listenerMuted = false
+        if abortProbe >= 0 { Platform.close(abortProbe) }
+        abortProbe = -1
         do {
             listener = try ListeningSocket.open(host: listenerHost, port: listenerPort).fd
+            listenerBindings.withLock { $0 += 1 }
             return nil
         } catch {
             listenerRetryAt = Platform.nowNanoseconds() + Self.listenerRetryInterval
@@ -331,6 +367,7 @@ final class EventLoop: @unchecked Sendable {
             connection.close()
         }
         if listener >= 0 { Platform.close(listener) }
+        if abortProbe >= 0 { Platform.close(abortProbe) }
         Platform.close(wakeRead)
         Platform.close(wakeWrite)
         finished.signal()

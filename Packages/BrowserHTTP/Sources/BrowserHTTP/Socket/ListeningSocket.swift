@@ -50,7 +50,7 @@ enum ListeningSocket {
     /// this device would open someone else's server. Linux refuses that bind itself, and the probe agrees.
     /// The probe binds the loopback address of the same family with SO_REUSEADDR (which still conflicts with
     /// a listener on that exact address) and is closed at once.
-    private static func loopbackIsTaken(besides address: SocketAddress, port: UInt16) -> Bool {
+    static func loopbackIsTaken(besides address: SocketAddress, port: UInt16) -> Bool {
         guard address.isWildcard else { return false }
         let loopback = address.family == AF_INET6 ? "::1" : "127.0.0.1"
         guard let probeAddress = SocketAddress(host: loopback, port: port) else { return false }

@@ -1,0 +1,85 @@
+#if canImport(CoreData)
+import BrowserCore
+import CoreData
+
+/// The live adapter's own check of a query against the model it is about to run on, before any sort descriptor
+/// or predicate is built.
+///
+/// Core Data answers a key path it cannot use in a fetch (a SwiftData composite attribute sorted by, a name the
+/// entity does not have) by raising an Objective-C exception, which Swift cannot catch: it would end the app being
+/// inspected. BrowserCore's validation already refuses sorting by a type without an order and searching anything
+/// but String attributes, for every store; this walks the same query over the live model and refuses, with a 400,
+/// any sort, search or filter that reaches an attribute the adapter shows as `.undefined` (a composite, an
+/// undefined or a newer attribute type) or a name the model does not have — whatever BrowserCore lets through now
+/// or later (a filter on such an attribute with `== nil`, which its contract allows, included). PLAN.md "Apple
+/// platforms" says why this, and not an Objective-C target catching the exception.
+enum ExpressibleQuery {
+    static func check(_ query: RecordQuery, in context: NSManagedObjectContext) throws {
+        guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
+            throw BrowserError.storeFailure("The context has no persistent store coordinator")
+        }
+        guard let entity = model.entitiesByName[query.entity] else {
+            throw BrowserError.notFound("No entity named \"\(query.entity)\"")
+        }
+        if let sort = query.sort {
+            let type = try expressibleAttribute(sort.attribute, of: entity, path: sort.attribute, use: "sort \(query.entity) by")
+            guard type.isSortable else {
+                throw BrowserError.badRequest(
+                    "Cannot sort \(query.entity) by \(sort.attribute): a \(type.rawValue) attribute has no order to sort by")
+            }
+        }
+        if let filter = query.filter { try check(filter, on: entity) }
+    }
+
+    private static func check(_ filter: RecordFilter, on entity: NSEntityDescription) throws {
+        switch filter {
+        case .all(let parts), .any(let parts):
+            for part in parts { try check(part, on: entity) }
+        case .not(let part):
+            try check(part, on: entity)
+        case .comparison(let comparison):
+            try check(comparison.keyPath, on: entity)
+        case .quantified(_, let relationship, let comparison):
+            try check(comparison.keyPath, on: destination(of: relationship, from: entity, toMany: true))
+        case .count(let relationship, _, _):
+            _ = try destination(of: relationship, from: entity, toMany: true)
+        }
+    }
+
+    /// To-one relationships, then an attribute, or a to-one relationship (compared with an object or nil).
+    private static func check(_ keyPath: FilterKeyPath, on entity: NSEntityDescription) throws {
+        var current = entity
+        for name in keyPath.relationships {
+            current = try destination(of: name, from: current, toMany: false)
+        }
+        if let relationship = current.relationshipsByName[keyPath.last], !relationship.isTransient, !relationship.isToMany {
+            return
+        }
+        _ = try expressibleAttribute(keyPath.last, of: current, path: keyPath.description, use: "filter by")
+    }
+
+    private static func destination(of name: String, from entity: NSEntityDescription, toMany: Bool) throws -> NSEntityDescription {
+        guard let relationship = entity.relationshipsByName[name], !relationship.isTransient,
+              relationship.isToMany == toMany, let destination = relationship.destinationEntity else {
+            throw BrowserError.badRequest("\(entity.name ?? "The entity") has no stored \(toMany ? "to-many" : "to-one") "
+                + "relationship \"\(name)\"")
+        }
+        return destination
+    }
+
+    /// The attribute's type as BrowserCore names it, if Core Data can evaluate it in a fetch.
+    private static func expressibleAttribute(_ name: String, of entity: NSEntityDescription, path: String,
+                                             use: String) throws -> AttributeType {
+        guard let attribute = entity.attributesByName[name], !attribute.isTransient else {
+            throw BrowserError.badRequest("Cannot \(use) \(path): \(entity.name ?? "the entity") has no stored attribute \"\(name)\"")
+        }
+        let type = ModelSchema.attributeType(attribute.attributeType)
+        guard type != .undefined else {
+            throw BrowserError.badRequest("Cannot \(use) \(path): a live Core Data context cannot evaluate an attribute "
+                + "of this type in a fetch (a SwiftData composite, or a type this version does not know)")
+        }
+        return type
+    }
+}
+
+#endif
