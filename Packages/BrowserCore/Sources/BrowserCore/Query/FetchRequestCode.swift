@@ -142,7 +142,9 @@ private struct CoreDataWriter {
             format += "nil"
             return
         case .value(let value): arguments.append(SwiftLiteral.value(value))
-        case .list(let values): arguments.append("[" + values.map(SwiftLiteral.value).joined(separator: ", ") + "]")
+        case .list(let values):
+            // An empty literal needs its type spelt out.
+            arguments.append(values.isEmpty ? "[] as [Any]" : "[" + values.map(SwiftLiteral.value).joined(separator: ", ") + "]")
         case .range(let low, let high): arguments.append("[\(SwiftLiteral.value(low)), \(SwiftLiteral.value(high))]")
         case .object(let uri):
             arguments.append("context.persistentStoreCoordinator!.managedObjectID(forURIRepresentation: URL(string: \(SwiftLiteral.string(uri)))!)!")
@@ -156,6 +158,9 @@ private struct SwiftDataWriter {
     let schema: StoreSchema
     var problems: [String] = []
     private var usedNames: Set<String> = []
+    /// `let value1 = Date(…)` lines before the descriptor: `#Predicate` takes literals and captured constants,
+    /// not initializer calls.
+    private var constants: [String] = []
 
     init(query: RecordQuery, schema: StoreSchema) {
         self.query = query
@@ -174,6 +179,7 @@ private struct SwiftDataWriter {
         if let sort = query.sort {
             arguments.append("sortBy: [SortDescriptor(\\\(type).\(sort.attribute), order: \(sort.order == .ascending ? ".forward" : ".reverse"))]")
         }
+        lines += constants
         lines.append("var descriptor = FetchDescriptor<\(type)>(" + (arguments.isEmpty ? ")" : "\n    " + arguments.joined(separator: ",\n    ") + "\n)"))
         lines.append("descriptor.fetchLimit = \(query.limit)")
         if query.offset > 0 { lines.append("descriptor.fetchOffset = \(query.offset)") }
@@ -269,7 +275,8 @@ private struct SwiftDataWriter {
             body = "\(value) >= \(literal(low)) && \(value) <= \(literal(high))"
         case (.in, .list(let values)):
             if !comparison.options.isEmpty { return refuse(comparison, "IN\(PredicateText.options(comparison.options))") }
-            body = "[\(values.map(literal).joined(separator: ", "))].contains(\(value))"
+            if values.isEmpty { return "false" }  // IN {} holds for no record
+            body = "\(constant("[" + values.map(SwiftLiteral.value).joined(separator: ", ") + "]")).contains(\(value))"
         case (.contains, .value(let operand)):
             switch comparison.options {
             case []: body = "\(value).contains(\(literal(operand)))"
@@ -296,7 +303,17 @@ private struct SwiftDataWriter {
         return "false"
     }
 
-    private func literal(_ value: AttributeValue) -> String {
-        SwiftLiteral.value(value).replacingOccurrences(of: #" /\* [^*]* \*/"#, with: "", options: .regularExpression)
+    /// Strings, numbers and Booleans as literals; anything built by a call as a captured constant.
+    private mutating func literal(_ value: AttributeValue) -> String {
+        switch value {
+        case .string, .integer, .double, .float, .boolean, .null: SwiftLiteral.value(value)
+        default: constant(SwiftLiteral.value(value))
+        }
+    }
+
+    private mutating func constant(_ expression: String) -> String {
+        let name = name(for: "value\(constants.count + 1)")
+        constants.append("let \(name) = \(expression)")
+        return name
     }
 }
