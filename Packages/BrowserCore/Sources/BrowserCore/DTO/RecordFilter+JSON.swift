@@ -13,7 +13,7 @@ public import Foundation
 /// {"count": "tags", "op": ">", "value": 3}
 /// ```
 /// Values are JSON scalars (`null` is nil); a date, a UUID or a number beyond a Double is a string, given its
-/// type by validation. Unknown keys and mixed forms are refused, naming where in the body they are.
+/// type by validation (a date may also be a number: seconds since 2001-01-01, as Core Data stores it). Unknown keys and mixed forms are refused, naming where in the body they are.
 extension RecordFilter: Codable {
     private enum Key: String, CodingKey, CaseIterable {
         case all, any, not, keyPath, op, options, value, values, object, quantifier, relationship, condition, count
@@ -137,10 +137,26 @@ extension RecordFilter: Codable {
         let options = PredicateText.options(comparison.options).filter { $0 != "[" && $0 != "]" }
         if !options.isEmpty { try container.encode(options, forKey: .options) }
         switch comparison.operand {
-        case .value(let value): try container.encode(value, forKey: .value)
-        case .list(let values): try container.encode(values, forKey: .values)
-        case .range(let low, let high): try container.encode([low, high], forKey: .values)
+        case .value(let value): try container.encode(JSONValue(value), forKey: .value)
+        case .list(let values): try container.encode(values.map(JSONValue.init), forKey: .values)
+        case .range(let low, let high): try container.encode([JSONValue(low), JSONValue(high)], forKey: .values)
         case .object(let uri): try container.encode(uri, forKey: .object)
+        }
+    }
+
+    /// A value as the API sends values, except a date whose ISO form (to the millisecond) would not read back
+    /// as the same instant: that one goes as seconds since 2001-01-01, which validation also takes for a Date.
+    private struct JSONValue: Encodable {
+        let value: AttributeValue
+        init(_ value: AttributeValue) { self.value = value }
+
+        func encode(to encoder: any Encoder) throws {
+            if case .date(let date) = value, PredicateValues.date(fromISO: ISO8601Timestamp.string(from: date)) != date {
+                var container = encoder.singleValueContainer()
+                try container.encode(date.timeIntervalSinceReferenceDate)
+            } else {
+                try value.encode(to: encoder)
+            }
         }
     }
 

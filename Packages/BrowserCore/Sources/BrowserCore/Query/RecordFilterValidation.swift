@@ -8,7 +8,7 @@ import Foundation
 /// quantified comparisons and `@count`s), and a request body of at most `maximumRequestBytes`.
 ///
 /// What validation changes, so every store sees one form: values get their attribute's case (`300` for a Double
-/// attribute is `.double(300)`, `"2020-03-01"` for a Date a `.date`, a string for a UUID a `.uuid`; `1`/`0`
+/// attribute is `.double(300)`, `"2020-03-01"` (or seconds since 2001) for a Date a `.date`, a string for a UUID a `.uuid`; `1`/`0`
 /// for a Boolean `true`/`false`); a string compared with a to-one relationship is an `.object`; a group of one
 /// condition is that condition; `address.street` naming a composite's element (an attribute whose name holds a
 /// dot) becomes that one attribute.
@@ -314,9 +314,13 @@ private struct FilterValidator {
             switch value {
             case .date: return value
             case .string(let text): if let date = PredicateValues.date(fromISO: text) { return .date(date) }
+            // Seconds since 2001-01-01: what Core Data stores, and what `CAST(n, "NSDate")` means.
+            case .integer(let seconds): return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+            case .double(let seconds) where seconds.isFinite: return .date(Date(timeIntervalSinceReferenceDate: seconds))
+            case .decimal(let seconds): if let double = Double(seconds.description) { return .date(Date(timeIntervalSinceReferenceDate: double)) }
             default: break
             }
-            throw mismatch("a date is needed: an ISO 8601 string such as \"2020-03-01\" or \"2020-03-01T12:00:00Z\", or CAST(seconds since 2001, \"NSDate\")")
+            throw mismatch("a date is needed: an ISO 8601 string such as \"2020-03-01\" or \"2020-03-01T12:00:00Z\", or seconds since 2001-01-01")
         case .string:
             if case .string = value { return value }
             throw mismatch("a quoted string is needed")

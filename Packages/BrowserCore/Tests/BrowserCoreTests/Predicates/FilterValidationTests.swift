@@ -81,7 +81,7 @@ struct FilterValidationTests {
         ("title == 3", "In title == 3: 3 is not a value of title, a String attribute (a quoted string is needed)"),
         ("inPrint == 2", "In inPrint == 2: 2 is not a value of inPrint, a Boolean attribute (TRUE or FALSE is needed)"),
         ("inPrint IN {TRUE}", "In inPrint IN {TRUE}: IN does not apply to a Boolean attribute; use == TRUE or == FALSE"),
-        ("publishedAt > \"soon\"", "In publishedAt > \"soon\": \"soon\" is not a value of publishedAt, a Date attribute (a date is needed: an ISO 8601 string such as \"2020-03-01\" or \"2020-03-01T12:00:00Z\", or CAST(seconds since 2001, \"NSDate\"))"),
+        ("publishedAt > \"soon\"", "In publishedAt > \"soon\": \"soon\" is not a value of publishedAt, a Date attribute (a date is needed: an ISO 8601 string such as \"2020-03-01\" or \"2020-03-01T12:00:00Z\", or seconds since 2001-01-01)"),
         ("identifier == \"nope\"", "In identifier == \"nope\": \"nope\" is not a value of identifier, a UUID attribute (a UUID string is needed)"),
         ("cover == \"x\"", "In cover == \"x\": cover is a Binary attribute: its values can only be compared with nil (== nil, != nil)"),
         ("colors != \"x\"", "In colors != \"x\": colors is a Transformable attribute: its values can only be compared with nil (== nil, != nil)"),
