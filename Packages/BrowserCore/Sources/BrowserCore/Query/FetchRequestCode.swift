@@ -28,28 +28,8 @@ public struct FetchRequestCode: Sendable, Hashable {
 
 /// Swift literals for the values a predicate holds.
 enum SwiftLiteral {
-    static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                // Controls, and the invisible or reordering characters a reader would not see in a snippet.
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                    || (0x200B...0x200F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-                    || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0xFEFF {
-                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
+    /// Swift reads the escapes of predicate text's strings (`\"`, `\\`, `\n`, `\r`, `\t`, `\u{…}`) alike.
+    static func string(_ text: String) -> String { PredicateText.quoted(text) }
 
     static func double(_ number: Double) -> String {
         // A subnormal literal does not compile ("underflows"); its text still converts exactly.

@@ -8,7 +8,8 @@ import Foundation
 /// - `AND` and `OR` chains of one group on one level; a nested group (two or more conditions) in parentheses,
 ///   so `a AND (b OR c)` and `(a AND b) AND c` keep their trees; `NOT` before a condition, or before a
 ///   parenthesised group; an empty `all` is `TRUEPREDICATE`, an empty `any` `FALSEPREDICATE`;
-/// - strings in double quotes, with `\"`, `\\`, `\n`, `\r`, `\t` and `\u{…}` for other control characters;
+/// - strings in double quotes, with `\"`, `\\`, `\n`, `\r`, `\t` and `\u{…}` for other controls and invisible
+///   characters;
 /// - numbers as Swift prints them (`300`, `0.1`, `1e+300`), Booleans `TRUE`/`FALSE`, nil `NIL`;
 /// - dates as `CAST("2020-03-01T12:00:00Z", "NSDate")` when the ISO form (to the millisecond) is exact, else
 ///   `CAST(604670400.123456, "NSDate")` (seconds since 2001-01-01, Core Data's own `CAST`), so a printed date
@@ -113,7 +114,8 @@ public enum PredicateText {
         }
     }
 
-    /// A double-quoted string literal.
+    /// A double-quoted string literal, read back by `PredicateParser` and by Swift alike. Controls and the
+    /// characters a reader would not see (zero-width, bidi overrides and isolates, BOM) are escaped as `\u{…}`.
     public static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -124,8 +126,10 @@ public enum PredicateText {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
+                let value = scalar.value
+                if value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) || (0x200B...0x200F).contains(value)
+                    || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0xFEFF {
+                    result += "\\u{" + String(value, radix: 16, uppercase: true) + "}"
                 } else {
                     result.unicodeScalars.append(scalar)
                 }
