@@ -29,6 +29,18 @@ extension EndToEndTests {
             .map { String(format: "Generated Book %03d", $0) } + ["The Café Catalogue"])
     }
 
+    @Test func aRecordIDSelectsWhatTheRelationshipReaches() async throws {
+        let ada = "x-coredata://\(DemoLibrary.storeIdentifier)/Author/p1"
+        let books = try await client.get("/api/entities/Book?where=" + TestClient.encode("author == \"\(ada)\"")).object()
+        // Ada's four named books and every third generated one.
+        #expect(books["total"] as? Int == 4 + DemoLibrary.generatedBookCount / 3)
+        let foreign = try await client.get("/api/entities/Book/predicate?where="
+            + TestClient.encode("pageCount > 1 AND author != \"x-coredata://OTHER/Author/p1\"")).object()
+        let problem = try #require((foreign["errors"] as? [[String: Any]])?.first)
+        #expect(problem["offset"] as? Int == 18)
+        #expect((problem["message"] as? String)?.contains("is a record of another store (OTHER)") == true)
+    }
+
     @Test func thePostedTreeAnswersAsTheSameTextDoes() async throws {
         let tree = #"{"where": {"all": [{"keyPath": "author.name", "op": "BEGINSWITH", "options": "cd", "value": "emile"}, {"keyPath": "pageCount", "op": ">", "value": 500}, {"not": {"keyPath": "title", "op": "BEGINSWITH", "value": "Generated"}}]}}"#
         let posted = try await client.request("/api/entities/Book/query?sort=title", method: "POST",
@@ -67,6 +79,8 @@ extension EndToEndTests {
          "where: at 6: expected an operator other than MATCHES (regular expressions are not supported: use LIKE with * and ?), found \"MATCHES\""),
         ("/api/entities/Book/explain?where=" + TestClient.encode("author == \"x-coredata://X/Tag/p1\""), 400,
          "In author == \"x-coredata://X/Tag/p1\": author leads to Author, and Tag p1 is not one"),
+        ("/api/entities/Book?where=" + TestClient.encode("author == \"x-coredata://OTHER/Author/p1\""), 400,
+         "In author == \"x-coredata://OTHER/Author/p1\": Author p1 is a record of another store (OTHER); this store is \(DemoLibrary.storeIdentifier)"),
     ])
     func malformedPredicatesAre400WithAPreciseMessage(path: String, status: Int, message: String) async throws {
         let reply = try await client.get(path)

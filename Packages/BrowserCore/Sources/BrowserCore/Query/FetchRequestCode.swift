@@ -66,15 +66,7 @@ private struct CoreDataWriter {
         var lines = ["let request = NSFetchRequest<NSManagedObject>(entityName: \(SwiftLiteral.string(query.entity)))"]
         if let filter = query.filter {
             append(filter, nested: false)
-            let hasObject = filter.conditions.contains { condition in
-                switch condition {
-                case .comparison(let comparison), .quantified(_, _, let comparison):
-                    if case .object = comparison.operand { return true }
-                    return false
-                default: return false
-                }
-            }
-            if hasObject {
+            if filter.namesRecords {
                 lines.insert("// Record IDs are resolved through your context's coordinator (`context`: your NSManagedObjectContext).", at: 0)
             }
             let list = arguments.isEmpty ? "[]" : "[\n    " + arguments.joined(separator: ",\n    ") + ",\n]"

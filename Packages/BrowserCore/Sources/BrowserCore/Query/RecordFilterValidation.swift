@@ -48,6 +48,38 @@ extension RecordFilter {
     }
 }
 
+extension RecordFilter {
+    /// Whether a condition compares a to-one relationship with a record ID.
+    public var namesRecords: Bool {
+        conditions.contains { condition in
+            switch condition {
+            case .comparison(let comparison), .quantified(_, _, let comparison):
+                if case .object = comparison.operand { return true }
+                return false
+            default: return false
+            }
+        }
+    }
+
+    /// The first condition comparing a to-one relationship with a record of another store than `storeIdentifier`
+    /// (an ID copied from another app or simulator): refused rather than matching nothing, so the person learns
+    /// why. Validation cannot tell, not knowing the store; the service asks this after it.
+    public func foreignObject(storeIdentifier: String) -> FilterProblem? {
+        for (index, condition) in conditions.enumerated() {
+            let comparison: FilterComparison
+            switch condition {
+            case .comparison(let compared), .quantified(_, _, let compared): comparison = compared
+            default: continue
+            }
+            guard case .object(let uri) = comparison.operand, let id = try? ObjectID(uri: uri),
+                  id.storeIdentifier != storeIdentifier else { continue }
+            return FilterProblem(conditionIndex: index, message: "In \(PredicateText.format(condition)): \(id.entity) "
+                + "\(id.shortForm) is a record of another store (\(id.storeIdentifier)); this store is \(storeIdentifier)")
+        }
+        return nil
+    }
+}
+
 /// Why a filter was refused; `conditionIndex` is the failing condition's index in `RecordFilter.conditions`
 /// (nil for a limit of the whole tree).
 public struct FilterProblem: Error, Sendable, Hashable {

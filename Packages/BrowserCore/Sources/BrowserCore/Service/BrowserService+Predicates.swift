@@ -32,12 +32,17 @@ extension BrowserService {
                 answer.errors = [PredicateErrorDTO(message: error.description, offset: error.offset, length: error.length)]
                 return answer
             }
-            switch RecordFilter.checked(parsed.filter, for: entity, in: schema) {
-            case .failure(let problem):
+            // A problem with one condition is underlined where that condition was written.
+            func report(_ problem: FilterProblem) -> PredicateDTO {
                 let span = problem.conditionIndex.flatMap { parsed.conditionSpans.indices.contains($0) ? parsed.conditionSpans[$0] : nil }
                 answer.errors = [PredicateErrorDTO(message: problem.message, offset: span?.lowerBound, length: span?.count)]
                 return answer
+            }
+            switch RecordFilter.checked(parsed.filter, for: entity, in: schema) {
+            case .failure(let problem):
+                return report(problem)
             case .success(let filter):
+                if let problem = try await foreignObject(in: filter) { return report(problem) }
                 checked = filter
                 answer.canonical = PredicateText.format(filter)
                 answer.tree = filter

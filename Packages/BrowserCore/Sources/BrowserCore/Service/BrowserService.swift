@@ -252,6 +252,7 @@ public struct BrowserService: Sendable {
                                 in schema: StoreSchema) async throws(BrowserError) -> RecordQuery {
         let entity = try Self.browsableEntity(entityName, in: schema)
         var query = try RecordQuery.validated(parameters, for: entity, in: schema)
+        if let problem = try await foreignObject(in: query.filter) { throw .badRequest(problem.message) }
         if let source = parameters.relatedTo {
             let scope = try RelationshipScope.validated(source: source, relationship: parameters.via,
                                                         listing: entity.name, in: schema)
@@ -309,6 +310,13 @@ public struct BrowserService: Sendable {
             return RecordsPageDTO(total: 1, offset: query.offset, limit: query.limit, rows: rows)
         }
         return RecordsPageDTO(total: 0, offset: query.offset, limit: query.limit, rows: [])
+    }
+
+    /// A record ID of another store in the filter (see `RecordFilter.foreignObject`); the store is asked for its
+    /// identifier only when the filter names a record.
+    func foreignObject(in filter: RecordFilter?) async throws(BrowserError) -> FilterProblem? {
+        guard let filter, filter.namesRecords, let identifier = try await storeIdentifier() else { return nil }
+        return filter.foreignObject(storeIdentifier: identifier)
     }
 
     /// The store's UUID as the adapter describes it.
