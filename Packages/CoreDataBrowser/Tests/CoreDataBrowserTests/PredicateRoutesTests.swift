@@ -109,6 +109,10 @@ extension EndToEndTests {
              "Body: at where: a comparison has exactly one of \"value\", \"values\" (IN, BETWEEN) or \"object\""),
             (Data(#"{"where": {"any": []}, "limit": 3}"#.utf8), json, 400,
              "Body: at limit: unknown key (the body is {\"where\": <tree>}; list parameters go in the URL)"),
+            (Data(#"{"where": null}"#.utf8), json, 400, "Body: at where: expected an object (a condition)"),
+            (Data(#"{"where": {"all": {"keyPath": "title"}}}"#.utf8), json, 400, "Body: at where.all: expected a list"),
+            (Data(#"{"where": {"keyPath": 3, "op": "==", "value": 1}}"#.utf8), json, 400, "Body: at where.keyPath: expected a string"),
+            (Data(#"{"where": {"count": "tags", "op": "==", "value": 1.5}}"#.utf8), json, 400, "Body: at where.value: @count is compared with a whole number"),
             (Data(#"{"where": {"keyPath": "pageCount", "op": "CONTAINS", "value": "3"}}"#.utf8), json, 400,
              "In pageCount CONTAINS \"3\": CONTAINS compares text, and pageCount is a Integer 32 attribute"),
         ]

@@ -58,8 +58,12 @@ extension RecordFilter: Codable {
         } else if keys.contains(.count) {
             try only([.count, .op, .value])
             let op = try Self.decodeOperator(container)
-            self = .count(relationship: try container.decode(String.self, forKey: .count), op,
-                          try container.decode(Int.self, forKey: .value))
+            guard case .integer(let whole) = try container.decode(JSONScalar.self, forKey: .value).value,
+                  let number = Int(exactly: whole) else {
+                throw DecodingError.dataCorruptedError(forKey: .value, in: container,
+                                                       debugDescription: "@count is compared with a whole number")
+            }
+            self = .count(relationship: try container.decode(String.self, forKey: .count), op, number)
         } else if keys.contains(.keyPath) {
             try only([.keyPath, .op, .options, .value, .values, .object])
             let path = try container.decode(String.self, forKey: .keyPath)
@@ -203,7 +207,9 @@ extension RecordFilter: Codable {
         case .keyNotFound(let key, let context):
             return "at \(path(context.codingPath)): missing \"\(key.stringValue)\""
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return "at \(path(context.codingPath)): expected \(type == String.self ? "a string" : type == Int.self ? "a whole number" : "\(type)")"
+            let what = type == String.self ? "a string" : type == Int.self ? "a whole number"
+                : String(describing: type).hasPrefix("Array") ? "a list" : "an object (a condition)"
+            return "at \(path(context.codingPath)): expected \(what)"
         @unknown default:
             return "\(error)"
         }
