@@ -5,8 +5,9 @@ import Foundation
 
 /// The URL space: the JSON API of `docs/API.md` and the web UI's files.
 ///
-/// Only GET routes exist while the server is read-only, so the router answers every other method with 405 and
-/// an `Allow` header, and HEAD wherever GET works.
+/// Only reads exist while the server is read-only: GET routes, and `POST /api/entities/:name/query`, a read whose
+/// predicate travels in the body. The router answers other methods with 405 and an `Allow` header, and HEAD
+/// wherever GET works.
 enum BrowserRoutes {
     static func router(service: BrowserService, changes: ChangeFeed, assets: WebAssets) -> HTTPRouter {
         var router = HTTPRouter(errorRenderer: JSONResponses.error, errorStatus: JSONResponses.errorStatus)
