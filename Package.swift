@@ -47,11 +47,17 @@ let package = Package(
             path: "Packages/CoreDataBrowser/Sources/CoreDataBrowser",
             swiftSettings: swiftSettings
         ),
+        // DNS-SD for browser-demo's discover and --advertise only: Apple's dns_sd, or Avahi's compatible API on Linux.
+        // (No pkgConfig: Avahi's .pc adds -D_REENTRANT, which SwiftPM refuses with a warning on every build; Debian
+        // puts dns_sd.h in /usr/include, and the library is linked by the executable below.)
+        .systemLibrary(name: "CDNSSD", path: "Apps/CDNSSD", providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
         .executableTarget(
             name: "BrowserDemo",
-            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserSQLite"],
+            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserSQLite", "CDNSSD"],
             path: "Apps/BrowserDemo",
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // On Apple platforms dns_sd is part of libSystem.
+            linkerSettings: [.linkedLibrary("dns_sd", .when(platforms: [.linux]))]
         ),
         // Tests
         .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore"], path: "Packages/BrowserCore/Tests/BrowserCoreTests", swiftSettings: swiftSettings),

@@ -37,8 +37,16 @@ echo short >"$short_token_file"
 expect "token file with a bad token" 2 "browser-demo: --token-file $short_token_file: The pairing token must be" --token-file "$short_token_file" --port 0
 rm -f "$short_token_file"
 CDB_PAIRING_TOKEN=short expect "bad token in the environment" 2 'browser-demo: CDB_PAIRING_TOKEN: The pairing token must be' --port 0 --loopback
-expect "simulators with a store" 2 'browser-demo: simulators takes only --root and --mac-root' simulators --store x.sqlite
-expect "simulators root missing" 1 'browser-demo: --root /nonexistent/Devices: no such folder' simulators --root /nonexistent/Devices
+expect "simulators with a store" 2 'browser-demo: simulators finds the stores itself: it takes no --store or --model' simulators --store x.sqlite
+expect "simulators root missing" 1 'browser-demo: --root /nonexistent/Devices: no such folder' simulators --list --root /nonexistent/Devices
+expect "simulators root missing when serving" 1 'browser-demo: --root /nonexistent/Devices: no such folder' simulators --root /nonexistent/Devices --port 0
+expect "discover with a store" 2 'browser-demo: discover takes only --timeout' discover --store x.sqlite
+expect "discover timeout not a number" 2 'browser-demo: --timeout needs a number of seconds above 0 and at most 600, got "soon"' discover --timeout soon
+expect "discover timeout zero" 2 'browser-demo: --timeout needs a number of seconds above 0 and at most 600, got "0"' discover --timeout 0
+expect "timeout without discover" 2 'browser-demo: unknown argument "--timeout"' --timeout 3
+expect "simulators list with advertise" 2 'browser-demo: simulators --list takes only --root and --mac-root' simulators --list --advertise
+expect "same store twice" 2 'browser-demo: --store ./a.sqlite is given twice' --store a.sqlite --store ./a.sqlite
+expect "model with several stores" 2 'browser-demo: --model applies to one store' --store a.sqlite --store b.sqlite --model m.momd
 expect "token too short" 2 'browser-demo: --token: The pairing token must be 22 to 256 characters' --token short --port 0
 expect "token not URL-safe" 2 'browser-demo: --token: The pairing token must be' --token 'abc/def?ghi=jkl&mno=pqrstuvwxyz' --port 0
 
@@ -63,7 +71,7 @@ if [ -n "$fixtures" ]; then
   cp "$fixtures/cartkit/coredata/CartStorage_v1.sqlite" "$app/Library/Cart"
   python3 -c "import plistlib,sys; plistlib.dump({'name': 'iPhone 16', 'runtime': 'com.apple.CoreSimulator.SimRuntime.iOS-18-2'}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY); plistlib.dump({'MCMMetadataIdentifier': 'com.example.Cart'}, open(sys.argv[2], 'wb'), fmt=plistlib.FMT_BINARY)" \
     "$bad/Devices/UDID-1/device.plist" "$app/.com.apple.mobile_container_manager.metadata.plist"
-  listing=$("$demo" simulators --root "$bad/Devices")
+  listing=$("$demo" simulators --list --root "$bad/Devices")
   if [[ "$listing" == *"iPhone 16 (iOS 18.2) UDID-1"*"com.example.Cart [app]"*"Library/Cart ("*"--store \"$app/Library/Cart\""* ]]; then
     passed=$((passed + 1))
   else

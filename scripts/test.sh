@@ -6,8 +6,10 @@
 #
 # REQUIRE_FIXTURES=1 (set by .ci/run) turns a missing ../shared/fixtures/coredata from skipped tests into failures.
 #
-# Needs: Swift 6 (Linux toolchain: libFuzzer for the fuzz step), python3, libsqlite3-dev and zlib1g-dev (installed
-# below when missing on Debian); for the browser tests Chromium, chromedriver and Selenium (scripts/ui-tests/run.sh
+# Needs: Swift 6 (Linux toolchain: libFuzzer for the fuzz step), python3, libsqlite3-dev, zlib1g-dev and
+# libavahi-compat-libdnssd-dev (installed below when missing on Debian); for the Bonjour check avahi-daemon,
+# avahi-utils and dbus (skipped without them unless BONJOUR_REQUIRED=1);
+# for the browser tests Chromium, chromedriver and Selenium (scripts/ui-tests/run.sh
 # installs what is missing on Debian). .ci/run installs everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,9 +24,10 @@ done
 
 step() { printf '\n==> %s\n' "$*"; }
 
-# The system libraries BrowserSQLite links (present on these machines; installed here when missing on Debian).
+# The system libraries BrowserSQLite links, and the DNS-SD API browser-demo links on Linux (present on these
+# machines; installed here when missing on Debian).
 missing=()
-for package in libsqlite3-dev zlib1g-dev; do
+for package in libsqlite3-dev zlib1g-dev libavahi-compat-libdnssd-dev; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -69,6 +72,9 @@ python3 scripts/content-check/check.py --binary .build/debug/browser-demo
 
 step "Export: every entity of every store as CSV and NDJSON, parsed back and compared with the paged API"
 python3 scripts/export-check/check.py .build/debug/browser-demo
+
+step "Bonjour: --advertise seen by avahi-browse, discover finds avahi-publish's service"
+python3 scripts/bonjour-check/check.py --binary .build/debug/browser-demo
 
 step "Load: 20,480 requests over 256 keep-alive connections, memory flat"
 python3 scripts/load/check.py --binary .build/debug/browser-demo

@@ -204,8 +204,7 @@
     if (v.relatedTo) q.set('relatedTo', v.relatedTo);
     if (v.via) q.set('via', v.via);
     if (v.id) q.set('id', v.id);
-    const text = q.toString();
-    return text ? `/?${text}` : '/';
+    return viewURL('/', q);
   }
 
   /** Writes the view into the URL. mode: "push" for navigation, "replace" for refinements. */
@@ -243,7 +242,7 @@
   // ---------------------------------------------------------------------------------------------
 
   /** shared.js: invisible characters shown as markers, dates in the chosen zone. */
-  const { el, apiPath, ApiError, getJSON, entityFromId, shortId, markChange, countDelta, setVisibleText, visibleText, formatDate, readDateZone, repaintDates,
+  const { el, apiPath, viewURL, ApiError, getJSON, entityFromId, shortId, markChange, countDelta, setVisibleText, visibleText, formatDate, readDateZone, repaintDates,
     wireDateZoneSelect, readHideEmpty, writeHideEmpty, shownEntities, entityTitle, formatCount,
     steppedOffset } = window.CDBShared;
 

@@ -46,7 +46,7 @@
   const MAX_LINES = 5000;
 
   const query = (id, attr) => `id=${encodeURIComponent(id)}&attr=${encodeURIComponent(attr)}`;
-  const blobURL = (id, attr) => `/api/object/blob?${query(id, attr)}`;
+  const blobURL = (id, attr) => S.storeAPI(`/api/object/blob?${query(id, attr)}`);
 
   // ------------------------------------------------------------------------------------- Reports
 
@@ -76,7 +76,7 @@
     const key = `${id}\u0000${attr}`;
     if (!reports.has(key)) {
       const promise = new Promise((resolve, reject) => {
-        waiting.push({ url: `/api/object/content?${query(id, attr)}`, resolve, reject });
+        waiting.push({ url: S.storeAPI(`/api/object/content?${query(id, attr)}`), resolve, reject });
         pump();
       });
       // A failure is not remembered: the next look asks again.

@@ -16,7 +16,7 @@
 'use strict';
 
 (() => {
-  const { el, apiPath, getJSON, shortId, formatDate, readDateZone, repaintDates, wireDateZoneSelect } = window.CDBShared;
+  const { el, apiPath, viewURL, getJSON, shortId, formatDate, readDateZone, repaintDates, wireDateZoneSelect } = window.CDBShared;
   const byId = (id) => document.getElementById(id);
   const dom = {
     status: byId('history-status'),
@@ -118,7 +118,7 @@
       record.append(gone);
     } else {
       const link = el('a', null, recordLabel(change));
-      link.href = `/?${new URLSearchParams({ id: change.id })}`;
+      link.href = viewURL('/', new URLSearchParams({ id: change.id }));
       link.title = `Open ${change.id} in the Inspector`;
       record.append(link);
     }
@@ -315,8 +315,7 @@
   function onFilterChange() {
     const q = new URLSearchParams();
     for (const [key, value] of Object.entries(filters())) if (value) q.set(key, value);
-    const text = q.toString();
-    window.history.replaceState(null, '', text ? `/history?${text}` : '/history');
+    window.history.replaceState(null, '', viewURL('/history', q));
     baseline = null;  // another list: a new starting point for "new since you looked"
     load(false);
   }

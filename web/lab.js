@@ -244,7 +244,7 @@
   /** shared.js: invisible characters shown as markers, dates in the chosen zone (the same code as the Inspector's). */
   const { setVisibleText, visibleText, formatDate, readDateZone, repaintDates, wireDateZoneSelect, copyText,
     displayChoices, setDisplayChoices, displayName, el, markChange, countDelta, readHideEmpty, writeHideEmpty, shownEntities,
-    entityTitle, formatCount, steppedOffset, recordJSON, ApiError, getJSON } = window.CDBShared;
+    entityTitle, formatCount, steppedOffset, recordJSON, ApiError, getJSON, storeAPI, viewURL } = window.CDBShared;
 
   const clamp = (value, min, max) => Math.max(min, Math.min(max, value));
   const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -339,7 +339,7 @@
     position: (entity, id, limit, signal) =>
       fetchJSON(`/api/entities/${encodeURIComponent(entity)}/position?${new URLSearchParams({ id, limit: String(limit) })}`, signal),
     object: (id, signal) => fetchJSON(`/api/object?${new URLSearchParams({ id })}`, signal),
-    exportURL: (id) => `/api/object/export?${new URLSearchParams({ id })}`,
+    exportURL: (id) => storeAPI(`/api/object/export?${new URLSearchParams({ id })}`),
   };
 
   // ------------------------------------------------------------ Pane states
@@ -522,8 +522,7 @@
       params.set("relatedTo", state.relatedTo);
       params.set("via", state.via);
     }
-    const query = params.toString();
-    return window.location.pathname + (query ? `?${query}` : "");
+    return viewURL(window.location.pathname, params);
   }
 
   /** mode "push" adds a history entry (user-picked records, entities); "replace" does not. */
@@ -1169,7 +1168,7 @@
 
   function openInInspector(tr) {
     const params = new URLSearchParams({ entity: state.entity, id: tr.dataset.id });
-    window.open(`/?${params}`, "_blank");
+    window.open(viewURL("/", params), "_blank");
   }
 
   // ------------------------------------------------------------ Grid: sorting and column ops
@@ -1793,7 +1792,7 @@
       const head = el("div", "rel-card-head");
       // The destination is a link to its list, as in the Inspector.
       const destination = el("a", "rel-destination-link", rel.destination);
-      destination.href = `/lab?${new URLSearchParams({ entity: rel.destination })}`;
+      destination.href = viewURL("/lab", new URLSearchParams({ entity: rel.destination }));
       destination.dataset.entity = rel.destination;
       destination.title = visibleText(`Browse every ${rel.destination}`);
       const dest = el("span", "rel-dest", "→ ");

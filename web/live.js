@@ -66,7 +66,7 @@
 
   function connect(refresh) {
     disconnect();
-    source = new EventSource('/api/events');
+    source = new EventSource(window.CDBShared.storeAPI('/api/events'));
     setDot('connecting', 'Live: connecting…');
     source.addEventListener('open', () => setDot('on', 'Live: the page follows the store’s changes'));
     source.addEventListener('change', () => {

@@ -450,11 +450,41 @@
     }
   }
 
-  /** GETs JSON from the API (one client for every view). */
+  // ---------------------------------------------------------------------------------------------
+  // Which store the page shows: a server may serve several (GET /api/stores). The page's `?store=` names one;
+  // its API calls then go to /api/stores/<id>/…, and every link to a view keeps the parameter.
+  // ---------------------------------------------------------------------------------------------
+
+  const STORE_PARAM = 'store';
+
+  /** The page's store ID, or '' for the server's first store. */
+  function pageStore() {
+    return new URLSearchParams(window.location.search).get(STORE_PARAM) || '';
+  }
+
+  /** `/api/x…` as the page's store's path (`/api/stores/<id>/x…`); a path already naming a store, or
+   *  `/api/stores` itself, is left as it is. */
+  function storeAPI(path) {
+    const store = pageStore();
+    if (!store || !path.startsWith('/api/') || path === '/api/stores' || path.startsWith('/api/stores?')
+        || path.startsWith('/api/stores/')) return path;
+    return `/api/stores/${encodeURIComponent(store)}/${path.slice('/api/'.length)}`;
+  }
+
+  /** A view's URL (`/`, `/lab`, `/history`) with `params` (a URLSearchParams), keeping the page's store. */
+  function viewURL(path, params) {
+    const query = new URLSearchParams(params || undefined);
+    const store = pageStore();
+    if (store) query.set(STORE_PARAM, store);
+    const text = query.toString();
+    return text ? `${path}?${text}` : path;
+  }
+
+  /** GETs JSON from the API (one client for every view), from the page's store. */
   async function getJSON(path, signal) {
     let response;
     try {
-      response = await fetch(path, { signal, headers: { Accept: 'application/json' }, cache: 'no-store' });
+      response = await fetch(storeAPI(path), { signal, headers: { Accept: 'application/json' }, cache: 'no-store' });
     } catch (err) {
       if (err.name === 'AbortError') throw err;
       throw new ApiError(`Cannot reach the server (${err.message})`, 0);
@@ -476,14 +506,16 @@
     return body;
   }
 
-  /** `path?query` with the parameters that have a value (empty strings, null and undefined are left out). */
+  /** `path?query` with the parameters that have a value (empty strings, null and undefined are left out), for the
+   *  page's store. */
   function apiPath(path, params) {
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(params || {})) {
       if (value !== '' && value !== null && value !== undefined) query.set(key, String(value));
     }
     const text = query.toString();
-    return text ? `${path}?${text}` : path;
+    const storePath = storeAPI(path);
+    return text ? `${storePath}?${text}` : storePath;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -691,6 +723,10 @@
   window.CDBShared = Object.freeze({
     el,
     apiPath,
+    storeAPI,
+    viewURL,
+    pageStore,
+    STORE_PARAM,
     ApiError,
     getJSON,
     entityFromId,

@@ -4,7 +4,8 @@ import Foundation
 struct DemoArguments: Equatable {
     var port: UInt16 = 8080
     var loopback = false
-    var storePath: String?
+    /// `--store`, repeatable: every store file served, in order (the first is the one `/api/…` means).
+    var storePaths: [String] = []
     var modelPath: String?
     var webRoot: String?
     var token: String?
@@ -12,10 +13,18 @@ struct DemoArguments: Equatable {
     var tokenFile: String?
     var noToken = false
     var showHelp = false
-    /// `browser-demo simulators`: list the simulators' (and macOS apps') stores instead of serving.
+    /// `browser-demo simulators`: serve every store of the simulators' (and macOS apps') containers.
+    var simulators = false
+    /// `simulators --list`: print them instead of serving.
     var listSimulators = false
     var simulatorsRoot: String?
     var macContainersRoot: String?
+    /// `browser-demo discover`: list the servers advertised on the network instead of serving.
+    var discover = false
+    /// How long `discover` listens, in seconds.
+    var discoverSeconds: Double = 3
+    /// `--advertise`: publish this server as `_cdbrowser._tcp` while it runs.
+    var advertise = false
 
     /// Read when neither `--token` nor `--token-file` is given (the process's environment is private to its user).
     static let tokenVariable = "CDB_PAIRING_TOKEN"
@@ -24,17 +33,20 @@ struct DemoArguments: Equatable {
     static let noTokenFlag = "--no-token-anyone-on-the-network-can-read-the-store"
 
     static let usage = """
-    Usage: browser-demo [--port N] [--loopback] [--store PATH [--model PATH]] [--web-root DIR]
+    Usage: browser-demo [--port N] [--loopback] [--store PATH [--model PATH] | --store PATH --store PATH …]
+                        [--web-root DIR] [--advertise]
                         [--token T | --token-file F | --no-token-anyone-on-the-network-can-read-the-store]
-           browser-demo simulators [--root DIR] [--mac-root DIR]
+           browser-demo simulators [--list] [--root DIR] [--mac-root DIR] [serving options above]
+           browser-demo discover [--timeout SECONDS]
 
     Serves the CoreDataBrowser web UI and JSON API.
     Without --store it serves an in-memory demo library (Author, Book, AudioBook, Tag).
 
       --port N         preferred port (default 8080; the next 10 are tried if it is taken; 0 = any free port)
       --loopback       listen on 127.0.0.1 only (default: every interface)
-      --store PATH     serve a Core Data or SwiftData store file (.sqlite, default.store, …), read-only
-      --model PATH     the store's model (.xcdatamodeld, .xcdatamodel, .momd or .mom); optional
+      --store PATH     serve a Core Data or SwiftData store file (.sqlite, default.store, …), read-only;
+                       repeat it to serve several (the UI gets a store switcher; /api/stores lists them)
+      --model PATH     the store's model (.xcdatamodeld, .xcdatamodel, .momd or .mom); optional, one store only
       --web-root DIR   serve the UI from DIR instead of the compiled-in copy (for working on web/)
       --token T        require this pairing token (22+ characters from A-Z a-z 0-9 - _ . ~), even on --loopback;
                        by default a token is required beyond loopback, generated and remembered for 7 days.
@@ -43,12 +55,21 @@ struct DemoArguments: Equatable {
       --token-file F   require the token held in file F (its first line); the file should be readable by you only
       --no-token-anyone-on-the-network-can-read-the-store
                        serve every interface without a token
+      --advertise      publish the server on the local network over Bonjour (_cdbrowser._tcp), so that
+                       browser-demo discover (or any DNS-SD browser) finds it; the token is never published
       -h, --help       show this help
 
-    browser-demo simulators lists every Core Data and SwiftData store of the simulators' apps and App Groups
-    (recognised by content, whatever the file is called), by device and app, with the path to pass to --store:
+    browser-demo simulators serves every Core Data and SwiftData store of the simulators' apps and App Groups
+    (recognised by content, whatever the file is called), grouped device > app > store in the store switcher;
+    the switcher's Rescan finds stores added since:
+      --list           print them by device and app, each with the path to pass to --store, instead of serving
       --root DIR       the simulators' folder (default ~/Library/Developer/CoreSimulator/Devices)
       --mac-root DIR   also macOS apps' containers (for example ~/Library/Containers)
+
+    browser-demo discover lists the CoreDataBrowser servers advertised on the local network (apps with
+    Options.advertise, browser-demo --advertise): name, app, stores and URL. It uses the system's DNS-SD
+    daemon (mDNSResponder on macOS, avahi-daemon on Linux):
+      --timeout S      how long to listen, in seconds (default 3)
 
     Exit codes: 0 after an interrupt, 1 when the store or server cannot start, 2 for bad arguments.
     """
@@ -62,7 +83,10 @@ struct DemoArguments: Equatable {
         var remaining = arguments[...]
         if remaining.first == "simulators" {
             remaining.removeFirst()
-            result.listSimulators = true
+            result.simulators = true
+        } else if remaining.first == "discover" {
+            remaining.removeFirst()
+            result.discover = true
         }
         func value(for option: String) throws(Invalid) -> String {
             guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
@@ -83,7 +107,7 @@ struct DemoArguments: Equatable {
                 }
                 result.port = port
             case "--store":
-                result.storePath = try value(for: argument)
+                result.storePaths.append(try value(for: argument))
             case "--model":
                 result.modelPath = try value(for: argument)
             case "--web-root":
@@ -94,23 +118,48 @@ struct DemoArguments: Equatable {
                 result.tokenFile = try value(for: argument)
             case noTokenFlag:
                 result.noToken = true
-            case "--root" where result.listSimulators:
+            case "--list" where result.simulators:
+                result.listSimulators = true
+            case "--root" where result.simulators:
                 result.simulatorsRoot = try value(for: argument)
-            case "--mac-root" where result.listSimulators:
+            case "--mac-root" where result.simulators:
                 result.macContainersRoot = try value(for: argument)
+            case "--timeout" where result.discover:
+                let text = try value(for: argument)
+                guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
+                    throw Invalid(message: "--timeout needs a number of seconds above 0 and at most 600, got \"\(text)\"")
+                }
+                result.discoverSeconds = seconds
+            case "--advertise":
+                result.advertise = true
             default:
                 throw Invalid(message: "unknown argument \"\(argument)\"")
             }
         }
-        if result.listSimulators, result.storePath != nil || result.modelPath != nil || result.webRoot != nil {
-            throw Invalid(message: "simulators takes only --root and --mac-root")
+        if result.simulators, !result.storePaths.isEmpty || result.modelPath != nil {
+            throw Invalid(message: "simulators finds the stores itself: it takes no --store or --model")
+        }
+        if result.listSimulators, result != DemoArguments(showHelp: result.showHelp, simulators: true, listSimulators: true,
+                                                         simulatorsRoot: result.simulatorsRoot,
+                                                         macContainersRoot: result.macContainersRoot) {
+            throw Invalid(message: "simulators --list takes only --root and --mac-root")
+        }
+        if result.discover, result != DemoArguments(showHelp: result.showHelp, discover: true, discoverSeconds: result.discoverSeconds) {
+            throw Invalid(message: "discover takes only --timeout")
         }
         let tokenSources = [result.token != nil, result.tokenFile != nil, result.noToken].filter { $0 }.count
         if tokenSources > 1 {
             throw Invalid(message: "--token, --token-file and \(noTokenFlag) exclude each other")
         }
-        if result.modelPath != nil && result.storePath == nil {
+        if result.modelPath != nil && result.storePaths.isEmpty {
             throw Invalid(message: "--model needs --store")
+        }
+        var seen = Set<String>()
+        for path in result.storePaths where !seen.insert(URL(fileURLWithPath: path).standardizedFileURL.path).inserted {
+            throw Invalid(message: "--store \(path) is given twice")
+        }
+        if result.modelPath != nil && result.storePaths.count > 1 {
+            throw Invalid(message: "--model applies to one store; with several --store each model comes from its store's cache")
         }
         return result
     }

@@ -1,21 +1,83 @@
 import BrowserCore
 import BrowserMemory
 import BrowserSQLite
+import CoreDataBrowser
 import Foundation
 
-/// Picks the store `browser-demo` serves: the in-memory demo library, or a store file (`--store`, `--model`).
+/// Picks the stores `browser-demo` serves: the in-memory demo library, the store files of `--store` (`--model`
+/// for one), or every simulator's stores (`simulators`).
 enum DemoStoreLoader {
-    /// - Throws: `SQLiteStoreError` (one line naming the file and what is wrong) for a store file that cannot
-    ///   be served; `main` prints it and exits 1.
-    static func load(_ arguments: DemoArguments) async throws -> any BrowserStore {
-        guard let storePath = arguments.storePath else {
-            return try await DemoLibrary.makeStore()
+    /// What to serve, and how to look for stores again when the server is asked to (simulators only).
+    struct Loaded {
+        var stores: [ServedStore]
+        var rescan: (@Sendable () async -> [ServedStore])?
+    }
+
+    /// Stores given by `--store` are opened here, so a file that cannot be served stops `browser-demo` before it
+    /// listens; a simulator's are opened when first browsed, so one bad store never stops the others.
+    /// - Throws: `SQLiteStoreError` (one line naming the file and what is wrong), or `LoadError`; `main` prints it
+    ///   and exits 1.
+    static func load(_ arguments: DemoArguments) async throws -> Loaded {
+        if arguments.simulators {
+            let scan = try SimulatorScanSource(root: arguments.simulatorsRoot, macRoot: arguments.macContainersRoot)
+            let stores = scan.stores()
+            print(stores.isEmpty
+                ? "No Core Data or SwiftData store under \(scan.description) yet; the store switcher's Rescan looks again"
+                : "Serving \(stores.count) store\(stores.count == 1 ? "" : "s") found under \(scan.description)"
+                    + " (read-only; each opened when first browsed)")
+            return Loaded(stores: stores, rescan: { scan.stores() })
         }
-        let store = try SQLiteStore.open(storeAt: URL(fileURLWithPath: storePath),
-                                         model: arguments.modelPath.map { URL(fileURLWithPath: $0) })
-        let origin = store.modelOrigin
-        print("Serving \(store.url.standardizedFileURL.path) (\(store.accessDescription)); model: \(origin.source.rawValue)"
-              + (origin.name.map { " \"\($0)\"" } ?? "") + (origin.path.map { " from \($0)" } ?? ""))
-        return store
+        guard !arguments.storePaths.isEmpty else {
+            return Loaded(stores: [ServedStore(id: "demo", name: "Demo library", kind: .memory,
+                                               store: try await DemoLibrary.makeStore())])
+        }
+        var stores: [ServedStore] = []
+        for path in arguments.storePaths {
+            let url = URL(fileURLWithPath: path)
+            let store = try SQLiteStore.open(storeAt: url, model: arguments.modelPath.map { URL(fileURLWithPath: $0) })
+            let origin = store.modelOrigin
+            print("Serving \(store.url.standardizedFileURL.path) (\(store.accessDescription)); model: \(origin.source.rawValue)"
+                  + (origin.name.map { " \"\($0)\"" } ?? "") + (origin.path.map { " from \($0)" } ?? ""))
+            stores.append(ServedStore(name: url.lastPathComponent, kind: .file, file: url, store: store))
+        }
+        return Loaded(stores: stores, rescan: nil)
+    }
+}
+
+/// The simulators' (and macOS apps') stores as served stores: grouped by device and app, each opened when first
+/// browsed, with an ID that stays the same between scans (its app, its file name and a hash of its path).
+struct SimulatorScanSource: Sendable, CustomStringConvertible {
+    let devices: URL
+    let macContainers: URL?
+
+    struct LoadError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(root: String?, macRoot: String?) throws(LoadError) {
+        devices = root.map { URL(fileURLWithPath: $0) } ?? SimulatorStoreScan.defaultDevicesRoot
+        macContainers = macRoot.map { URL(fileURLWithPath: $0) }
+        var isFolder: ObjCBool = false
+        if root != nil, !FileManager.default.fileExists(atPath: devices.path, isDirectory: &isFolder) || !isFolder.boolValue {
+            throw LoadError(description: "--root \(devices.path): no such folder")
+        }
+        if let macRoot, !FileManager.default.fileExists(atPath: macRoot, isDirectory: &isFolder) || !isFolder.boolValue {
+            throw LoadError(description: "--mac-root \(macRoot): no such folder")
+        }
+    }
+
+    var description: String { devices.path + (macContainers.map { " and \($0.path)" } ?? "") }
+
+    func stores() -> [ServedStore] {
+        SimulatorStoreScan.scan(devicesRoot: devices, macContainersRoot: macContainers).stores.map { found in
+            let device = found.device.map { $0.name + ($0.system.map { " (\($0))" } ?? "") } ?? "macOS"
+            let url = URL(fileURLWithPath: found.path)
+            let digest = found.path.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }  // FNV-1a
+            let app = found.container.identifier.split(separator: ".").last.map(String.init) ?? found.container.identifier
+            return ServedStore(
+                id: "\(app)-\(url.lastPathComponent)-\(String(digest, radix: 16))", name: found.relativePath,
+                group: [device, "\(found.container.identifier) [\(found.container.kind.rawValue)]"], kind: .file,
+                file: url, open: { try SQLiteStore.open(storeAt: url) })
+        }
     }
 }

@@ -4,17 +4,11 @@ import Foundation
 /// `browser-demo simulators`: the stores `SimulatorStoreScan` finds, by device and app, each with the path to
 /// pass to `--store`.
 enum SimulatorListing {
-    /// The listing's text, or nil with a message when the folder to scan does not exist.
-    static func run(root: String?, macRoot: String?) -> Result<String, ListingError> {
-        let devices = root.map { URL(fileURLWithPath: $0) } ?? SimulatorStoreScan.defaultDevicesRoot
-        var isFolder: ObjCBool = false
-        if root != nil, !FileManager.default.fileExists(atPath: devices.path, isDirectory: &isFolder) || !isFolder.boolValue {
-            return .failure(ListingError(message: "--root \(devices.path): no such folder"))
-        }
-        if let macRoot, !FileManager.default.fileExists(atPath: macRoot, isDirectory: &isFolder) || !isFolder.boolValue {
-            return .failure(ListingError(message: "--mac-root \(macRoot): no such folder"))
-        }
-        let scan = SimulatorStoreScan.scan(devicesRoot: devices, macContainersRoot: macRoot.map { URL(fileURLWithPath: $0) })
+    /// The listing's text for the folders `source` scans.
+    static func run(_ source: SimulatorScanSource) -> String {
+        let devices = source.devices
+        let macRoot = source.macContainers?.path
+        let scan = SimulatorStoreScan.scan(devicesRoot: devices, macContainersRoot: source.macContainers)
         var lines: [String] = []
         if scan.stores.isEmpty {
             lines.append("No Core Data or SwiftData stores under \(devices.path)" + (macRoot.map { " or \($0)" } ?? ""))
@@ -41,10 +35,6 @@ enum SimulatorListing {
         for note in scan.skipped {
             lines.append("skipped: \(note)")
         }
-        return .success(lines.joined(separator: "\n"))
-    }
-
-    struct ListingError: Error {
-        let message: String
+        return lines.joined(separator: "\n")
     }
 }

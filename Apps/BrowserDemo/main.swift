@@ -21,16 +21,25 @@ if arguments.showHelp {
     exit(0)
 }
 if arguments.listSimulators {
-    switch SimulatorListing.run(root: arguments.simulatorsRoot, macRoot: arguments.macContainersRoot) {
-    case .success(let listing): print(listing)
-    case .failure(let error): fail(error.message, code: 1)
+    do {
+        print(SimulatorListing.run(try SimulatorScanSource(root: arguments.simulatorsRoot, macRoot: arguments.macContainersRoot)))
+    } catch {
+        fail(error.description, code: 1)
+    }
+    exit(0)
+}
+if arguments.discover {
+    do {
+        print(ServiceDiscovery.listing(try ServiceDiscovery.run(seconds: arguments.discoverSeconds)))
+    } catch {
+        fail(error.message, code: 1)
     }
     exit(0)
 }
 
-let store: any BrowserStore
+let loaded: DemoStoreLoader.Loaded
 do {
-    store = try await DemoStoreLoader.load(arguments)
+    loaded = try await DemoStoreLoader.load(arguments)
 } catch {
     fail(String(describing: error), code: 1)
 }
@@ -58,13 +67,16 @@ if let token = arguments.token {
 }
 // One remembered token per store file (and one for the demo library), so a token seen for one store does not open
 // every other store the user browses with browser-demo.
-if let path = arguments.storePath, let defaultFile = options.pairingTokenFile {
-    let canonical = URL(fileURLWithPath: path).standardizedFileURL.path
+let servedPaths = arguments.simulators
+    ? ["simulators", arguments.simulatorsRoot ?? "", arguments.macContainersRoot ?? ""]
+    : arguments.storePaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+if !servedPaths.isEmpty, let defaultFile = options.pairingTokenFile {
+    let canonical = servedPaths.joined(separator: "\n")
     let digest = canonical.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }  // FNV-1a
     let name = defaultFile.deletingPathExtension().lastPathComponent + "-" + String(digest, radix: 16)
     options.pairingTokenFile = defaultFile.deletingLastPathComponent().appendingPathComponent(name + ".pairing-token")
 }
-let server = CoreDataBrowserServer(store: store, options: options)
+let server = CoreDataBrowserServer(stores: loaded.stores, options: options, rescan: loaded.rescan)
 // Stop cleanly on Ctrl-C or SIGTERM: close the listener and connections, then exit 0. Installed before the server
 // starts and prints its URLs, which is when a script may stop it (the content check does at once, on a store with
 // nothing to check). libdispatch arms a signal source later, on its own thread. On Linux it installs its own
@@ -92,6 +104,25 @@ do {
     fail(String(describing: error), code: 1)
 }
 print("Open a URL above in a desktop browser. Press Ctrl-C to stop.")
+// Kept for the life of the process: the advertisement is withdrawn when the registration ends (and by the daemon
+// when the process exits).
+var advertiser: ServiceAdvertiser?
+if arguments.advertise, let info = server.runningInfo {
+    let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init)
+    let advertisement = BonjourAdvertisement(appName: "browser-demo", bundleID: nil, storeNames: loaded.stores.map(\.name),
+                                             tokenRequired: info.tokenRequired, port: info.port, hostName: host)
+    let started = ServiceAdvertiser { line in
+        print(line)
+        fflush(nil)
+    }
+    do {
+        try started.start(advertisement, loopbackOnly: arguments.loopback)
+        advertiser = started
+    } catch {
+        // Serving goes on: the printed URL still works; only finding it on the network does not.
+        FileHandle.standardError.write(Data("browser-demo: \(error.message)\n".utf8))
+    }
+}
 // Flush now: when stdout is a pipe (a test or script reading the URLs) it is block-buffered.
 fflush(nil)
 

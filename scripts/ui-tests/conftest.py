@@ -110,8 +110,10 @@ class _DemoServer:
         self.log: list[str] = []
         self.url: str | None = None
         self._found = threading.Event()
+        # A subcommand (browser-demo simulators) comes before the options.
+        command = extra_args[:1] if extra_args[:1] == ["simulators"] else []
         self.process = subprocess.Popen(
-            [str(binary), "--port", "0", "--loopback", *extra_args],
+            [str(binary), *command, "--port", "0", "--loopback", *extra_args[len(command):]],
             cwd=REPO_ROOT,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -200,8 +202,12 @@ class _StoreServers:
     def serve(self, store: Path, extra: list[str]) -> tuple[str, "_Api"]:
         """Starts browser-demo on ``store`` (with the UI from web/ unless CDB_WEB_ROOT says otherwise, as ``server``
         does); returns its base URL and an ``api`` for it."""
+        return self.serve_arguments(["--store", str(store), *extra])
+
+    def serve_arguments(self, arguments: list[str]) -> tuple[str, "_Api"]:
+        """Starts browser-demo with these arguments (and the UI's web root, as ``serve``)."""
         web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
-        args = ["--store", str(store), *extra, *([] if web_root == "embedded" else ["--web-root", web_root])]
+        args = [*arguments, *([] if web_root == "embedded" else ["--web-root", web_root])]
         demo = _DemoServer(_browser_demo_binary(), args)
         self._servers.append(demo)
         base = demo.wait_for_url(SERVER_START_TIMEOUT)

@@ -24,7 +24,11 @@ final class BrowserController: ObservableObject {
         #if DEBUG
         // Reads through a private-queue context on the same coordinator, so browsing never runs on the main
         // queue; pass `reading: .givenContext` to see unsaved edits of the viewContext instead.
-        let server = server ?? CoreDataBrowserServer(context: persistence.container.viewContext)
+        // Advertised over Bonjour, so `browser-demo discover` on the Mac lists it (Info.plist: NSBonjourServices and
+        // NSLocalNetworkUsageDescription, set in project.yml).
+        var options = CoreDataBrowserServer.Options()
+        options.advertise = true
+        let server = server ?? CoreDataBrowserServer(context: persistence.container.viewContext, options: options)
         self.server = server
         do {
             let info = try server.start()   // also prints "CoreDataBrowser: http://…" for each URL

@@ -157,3 +157,17 @@ open class ValueTransformer: NSObject {
 
 /// https://developer.apple.com/documentation/foundation/nssecureunarchivefromdatatransformer
 open class NSSecureUnarchiveFromDataTransformer: ValueTransformer {}
+
+// MARK: NetService (Foundation on Apple; not in swift-corelibs-foundation)
+
+/// https://developer.apple.com/documentation/foundation/netservice
+open class NetService: NSObject {
+    /// https://developer.apple.com/documentation/foundation/netservice/init(domain:type:name:port:)
+    public init(domain: String, type: String, name: String, port: Int32) { super.init() }
+    /// https://developer.apple.com/documentation/foundation/netservice/publish()
+    open func publish() {}
+    /// https://developer.apple.com/documentation/foundation/netservice/stop()
+    open func stop() {}
+    /// https://developer.apple.com/documentation/foundation/netservice/settxtrecord(_:)
+    open func setTXTRecord(_ recordData: Data?) -> Bool { true }
+}

@@ -3,13 +3,15 @@ import BrowserHTTP
 import BrowserWebAssets
 import Foundation
 
-/// The URL space: the JSON API of `docs/API.md` and the web UI's files.
+/// The URL space: the JSON API of `docs/API.md` (one router per store; `StoreRouting` picks the store) and the
+/// web UI's files.
 ///
 /// Only reads exist while the server is read-only: GET routes, and `POST /api/entities/:name/query`, a read whose
 /// predicate travels in the body. The router answers other methods with 405 and an `Allow` header, and HEAD
 /// wherever GET works.
 enum BrowserRoutes {
-    static func router(service: BrowserService, changes: ChangeFeed, assets: WebAssets) -> HTTPRouter {
+    /// One store's API.
+    static func router(service: BrowserService, changes: ChangeFeed) -> HTTPRouter {
         var router = HTTPRouter(errorRenderer: JSONResponses.error, errorStatus: JSONResponses.errorStatus)
 
         // Handlers throw `BrowserError`s; the router answers them with their status (`JSONResponses.errorStatus`).
@@ -52,6 +54,11 @@ enum BrowserRoutes {
         }
         router.add(.GET, "/api/pending") { _, _ in
             JSONResponses.ok(try await service.pendingChanges())
+        }
+        router.add(.GET, "/api/entities/:name/facets") { request, parameters in
+            JSONResponses.ok(try await service.facets(
+                of: parameters["name"] ?? "", attribute: request.query["attr"], top: request.query["top"],
+                buckets: request.query["buckets"], parameters: RecordQueryParameters { request.query[$0] }))
         }
         router.add(.GET, "/api/entities/:name/explain") { request, parameters in
             JSONResponses.ok(try await service.explain(
@@ -103,6 +110,12 @@ enum BrowserRoutes {
             JSONResponses.ok(try await service.content(id: request.query["id"], attribute: request.query["attr"]))
         }
 
+        return router
+    }
+
+    /// The web UI's files, the same for every store.
+    static func assetRouter(assets: WebAssets) -> HTTPRouter {
+        var router = HTTPRouter(errorRenderer: JSONResponses.error, errorStatus: JSONResponses.errorStatus)
         for (path, asset) in assets.routes {
             router.add(.GET, path) { _, _ in
                 var response = HTTPResponse.data(asset.bytes, contentType: asset.contentType)

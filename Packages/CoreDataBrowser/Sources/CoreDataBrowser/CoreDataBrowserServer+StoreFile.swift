@@ -21,6 +21,7 @@ extension CoreDataBrowserServer {
     ///   does not match `modelURL`.
     public convenience init(storeURL: URL, modelURL: URL? = nil, options: Options = .init()) throws(SQLiteStoreError) {
         let store = try SQLiteStore.open(storeAt: storeURL, model: modelURL)
-        self.init(store: store, options: options)
+        self.init(stores: [ServedStore(name: storeURL.lastPathComponent, kind: .file, file: storeURL, store: store)],
+                  options: options)
     }
 }

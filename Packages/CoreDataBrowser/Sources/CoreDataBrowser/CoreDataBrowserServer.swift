@@ -48,6 +48,13 @@ public final class CoreDataBrowserServer: Sendable {
         public var changePollInterval: TimeInterval = 0.25
         /// How long an event stream may stay silent before a heartbeat comment is sent. Default 15 s.
         public var eventHeartbeatInterval: TimeInterval = 15
+        /// Publish the server on the local network over Bonjour as `_cdbrowser._tcp` (app name, bundle ID, store,
+        /// whether a token is needed; never the token), so `browser-demo discover` and other DNS-SD browsers find
+        /// it. Off by default: on iOS, advertising shows the local-network permission prompt, and needs
+        /// `NSLocalNetworkUsageDescription` and `_cdbrowser._tcp` in `NSBonjourServices` (`start()` prints the
+        /// lines to add when they are missing). Apple platforms only (the system's `NetService`); elsewhere
+        /// `start()` says it does nothing.
+        public var advertise = false
 
         public init() {}
     }
@@ -108,20 +115,37 @@ public final class CoreDataBrowserServer: Sendable {
     /// How many ports after the preferred one `start()` tries.
     public static let portRetryCount: UInt16 = 10
 
-    private let service: BrowserService
     private let options: Options
-    /// The store's changes for `/api/events`, one feed for every listening tab.
-    private let changes: ChangeFeed
+    /// Every store served, each opened on first use with its own API router and change feed.
+    private let catalog: StoreCatalog
+    /// The stores' names when the server was made, for its Bonjour advertisement.
+    private let storeNames: [String]
     private let state = ServerState()
     /// Used when no token file is set (or it is unusable): kept for the life of this object, so `stop()` then
     /// `start()` keeps the browser's cookie valid.
     private let sessionToken = PairingToken.generate()
 
-    public init(store: any BrowserStore, options: Options = .init()) {
-        self.service = BrowserService(store: store, readOnly: options.readOnly)
+    /// Serves one store (the `/api/…` routes, and `/api/stores/<id>/…` as for several).
+    public convenience init(store: any BrowserStore, options: Options = .init()) {
+        self.init(stores: [ServedStore(name: "Store", kind: .other, store: store)], options: options)
+    }
+
+    /// Serves several stores: `GET /api/stores` lists them, `/api/stores/:store/…` addresses one, and the routes
+    /// without it mean the first (so one-store clients keep working); the UI shows a store switcher. Each store
+    /// is opened on its first use. `rescan`, when given, is asked again for the list on `GET /api/stores?refresh=1`
+    /// (stores with the same ID and file keep their open state).
+    public init(stores: [ServedStore], options: Options = .init(),
+                rescan: (@Sendable () async -> [ServedStore])? = nil) {
         self.options = options
-        self.changes = ChangeFeed(store: store, pollInterval: options.changePollInterval,
-                                  heartbeatInterval: options.eventHeartbeatInterval)
+        self.storeNames = stores.map(\.name)
+        let readOnly = options.readOnly
+        let pollInterval = options.changePollInterval
+        let heartbeatInterval = options.eventHeartbeatInterval
+        self.catalog = StoreCatalog(stores: stores, rescan: rescan) { store in
+            BrowserRoutes.router(
+                service: BrowserService(store: store, readOnly: readOnly),
+                changes: ChangeFeed(store: store, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval))
+        }
     }
 
     /// Binds and starts the server; returns once it is accepting connections.
@@ -153,7 +177,7 @@ public final class CoreDataBrowserServer: Sendable {
             let wide = options.bindAddress != .loopback
             let currentAddresses: @Sendable () -> [String] = { wide ? NetworkInterfaces.ipv4Addresses() : [] }
             let policy = AccessPolicy(
-                next: BrowserRoutes.router(service: service, changes: changes, assets: assets),
+                next: StoreRouting(catalog: catalog, assets: BrowserRoutes.assetRouter(assets: assets)),
                 hosts: ServerHostNames.allowList(addresses: addresses, additional: options.allowedHostNames),
                 token: token, tokenExpires: tokenExpires,
                 currentAddresses: currentAddresses)
@@ -182,7 +206,8 @@ public final class CoreDataBrowserServer: Sendable {
             let info = RunningInfo(
                 port: port, urls: (addresses + ["127.0.0.1"]).compactMap { URL(string: "http://\($0):\(port)\(suffix)") },
                 pairingToken: token?.value)
-            running = RunningServer(server: server, info: info, foregroundObserver: observeReturnsToForeground())
+            running = RunningServer(server: server, info: info, foregroundObserver: observeReturnsToForeground(),
+                                    stopAdvertising: startAdvertising(info))
             if options.printsURLs {
                 for url in info.urls { print("CoreDataBrowser: \(url.absoluteString)") }
                 print(token == nil
@@ -218,7 +243,38 @@ public final class CoreDataBrowserServer: Sendable {
         }
         guard let stopped else { return }
         NotificationCenter.default.removeObserver(stopped.foregroundObserver)
+        stopped.stopAdvertising?()
         stopped.server.stop()
+    }
+
+    /// `Options.advertise`: publishes the running server and answers how to withdraw it (nil when not advertised).
+    private func startAdvertising(_ info: RunningInfo) -> (@Sendable () -> Void)? {
+        guard options.advertise else { return nil }
+        #if canImport(CoreData)
+        #if !os(macOS)
+        // iOS-family apps need both Info.plist entries, or the service is never published.
+        if let missing = LocalNetworkUsageCheck.missingEntries(in: Bundle.main.infoDictionary ?? [:]) {
+            print("CoreDataBrowser: " + missing)
+        }
+        #endif
+        let bundle = Bundle.main
+        let appName = bundle.object(forInfoDictionaryKey: "CFBundleDisplayName") as? String
+            ?? bundle.object(forInfoDictionaryKey: "CFBundleName") as? String
+            ?? ProcessInfo.processInfo.processName
+        let hostName = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init)
+        let publisher = BonjourPublisher()
+        publisher.publish(BonjourAdvertisement(
+            appName: appName, bundleID: bundle.bundleIdentifier, storeNames: storeNames,
+            tokenRequired: info.tokenRequired, port: info.port, hostName: hostName == "localhost" ? nil : hostName))
+        if options.printsURLs {
+            print("CoreDataBrowser: advertising \(BonjourAdvertisement.serviceType) on the local network")
+        }
+        return { publisher.stop() }
+        #else
+        print("CoreDataBrowser: Options.advertise uses Apple's Bonjour and does nothing here"
+            + " (on Linux, browser-demo --advertise publishes through Avahi)")
+        return nil
+        #endif
     }
 
     /// UIKit's `willEnterForegroundNotification`, by name: observing it needs no UIKit import (this module also
@@ -231,8 +287,11 @@ public final class CoreDataBrowserServer: Sendable {
 
     private func observeReturnsToForeground() -> any NSObjectProtocol {
         NotificationCenter.default.addObserver(forName: Self.willEnterForeground, object: nil, queue: nil) {
-            [weak self] _ in
+            [weak self] notification in
             guard let self else { return }
+            // UIKit posts it from the application; a notification from another server is that server's alone (the
+            // tests post one per server, so servers of other tests running at once never rebind under them).
+            if let sender = notification.object as? CoreDataBrowserServer, sender !== self { return }
             let running = state.withLock { running -> RunningServer? in
                 running?.listenerReopenings += 1
                 return running
@@ -262,6 +321,8 @@ private struct RunningServer: @unchecked Sendable {
     /// The token of the foreground observer, removed by `stop()`. `@unchecked`: NotificationCenter's tokens are
     /// not declared Sendable, and this one is only handed back to `removeObserver`.
     let foregroundObserver: any NSObjectProtocol
+    /// Withdraws the Bonjour advertisement (`Options.advertise`).
+    let stopAdvertising: (@Sendable () -> Void)?
     var listenerReopenings = 0
 }
 

@@ -46,7 +46,7 @@ struct ServerLifecycleTests {
         let info = try server.start()
         defer { server.stop() }
         let client = TestClient(base: URL(string: "http://127.0.0.1:\(info.port)")!)
-        NotificationCenter.default.post(name: CoreDataBrowserServer.willEnterForeground, object: nil)
+        NotificationCenter.default.post(name: CoreDataBrowserServer.willEnterForeground, object: server)
         #expect(server.listenerReopenings == 1)
         #expect(try await client.get("/api/health").status == 200)
         let again = try server.start()
@@ -55,7 +55,7 @@ struct ServerLifecycleTests {
         #expect(try await client.get("/api/health").status == 200)
         // Once stopped, the notification is no longer observed.
         server.stop()
-        NotificationCenter.default.post(name: CoreDataBrowserServer.willEnterForeground, object: nil)
+        NotificationCenter.default.post(name: CoreDataBrowserServer.willEnterForeground, object: server)
         #expect(server.listenerReopenings == 0)
         #expect(!server.isRunning)
     }

@@ -64,6 +64,12 @@ public protocol BrowserStore: Sendable {
 
     /// Unsaved edits of a live context; the default: a store with no unsaved state.
     func pendingChanges() async throws -> StorePendingChanges
+
+    /// An attribute's values among the records of `request.query` (its filter and scope): nulls, the most
+    /// frequent values, the number of distinct ones, and for numbers and dates the range and a histogram
+    /// (`FacetHistogram`'s buckets). The default counts in Swift over `cursor` (`FacetCounter`, sampling past
+    /// `FacetRequest.sampleLimit` records).
+    func facets(_ request: FacetRequest) async throws -> FacetCounts
 }
 
 extension BrowserStore {
@@ -79,6 +85,16 @@ extension BrowserStore {
 
     public func cursor(_ query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) async throws -> any RecordCursor {
         PagedRecordCursor(store: self, query: query, relationships: relationships, batchSize: batchSize)
+    }
+
+    public func facets(_ request: FacetRequest) async throws -> FacetCounts {
+        var counting = request.query
+        counting.sort = nil
+        counting.offset = 0
+        counting.limit = 1
+        let total = try await page(counting).total
+        return try await FacetCounter.count(
+            request, total: total, cursor: cursor(request.query, relationships: [], batchSize: RecordQuery.maximumLimit))
     }
 
     public func explain(_ query: RecordQuery) async throws -> QueryExplanationDTO {

@@ -131,7 +131,7 @@ struct RecordReader: Sendable {
             return RecordPage(total: try count(of: entity, in: connection, cache: cache), records: records)
         }
         var counted = false
-        let total = try cache.filteredCount(entity.name, query.filter, query.scope) {
+        let total = try cache.filteredCount(entity.name, condition: list.whereClause, arguments: list.arguments) {
             counted = true
             if records.count < query.limit, !records.isEmpty || query.offset == 0 {
                 trace?.note("Total: the page holds the last matching row, so it is the total; no count query.")
@@ -202,7 +202,10 @@ struct RecordReader: Sendable {
             conditions.append(condition)
         }
         if let filter = query.filter {
-            conditions.append(try FilterTranslation.condition(for: filter, entity: entity, arguments: &arguments))
+            let condition = try FilterTranslation.condition(for: filter, entity: entity, row: table, mapping: mapping,
+                                                            storeIdentifier: storeIdentifier)
+            conditions.append(condition.sql)
+            arguments += condition.arguments
         }
         let descending = query.order == .descending
         var order: [ListSQL.Term] = []
@@ -401,6 +404,10 @@ struct RecordReader: Sendable {
 
     /// `"Z_ENT" IN (?, …)` for the entity numbers, or nil for no restriction.
     func entityCondition(_ numbers: [Int64]?, alias: String? = nil, arguments: inout [SQLiteValue]) -> String? {
+        Self.entityCondition(numbers, alias: alias, arguments: &arguments)
+    }
+
+    static func entityCondition(_ numbers: [Int64]?, alias: String? = nil, arguments: inout [SQLiteValue]) -> String? {
         guard let numbers else { return nil }
         guard !numbers.isEmpty else { return "0" }
         arguments += numbers.map { .integer($0) }

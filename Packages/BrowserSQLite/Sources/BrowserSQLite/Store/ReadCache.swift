@@ -24,10 +24,13 @@ final class ReadCache {
     /// How many search counts are kept; past it they are all forgotten (searches are typed, then paged).
     static let filteredCountLimit = 64
 
+    /// A filtered list by its SQL: its WHERE clause and the bytes it binds. Not by its `RecordFilter`, whose
+    /// strings compare by canonical equivalence ("é" == "e\u{301}" in Swift) where the SQL compares code points:
+    /// two such filters match different rows.
     private struct FilteredCountKey: Hashable {
         var entity: String
-        var filter: RecordFilter?
-        var scope: RelationshipScope?
+        var condition: String
+        var arguments: [SQLiteValue]
     }
 
     /// Forgets everything when `dataVersion` differs from the one the cache was filled under.
@@ -53,11 +56,11 @@ final class ReadCache {
         return value
     }
 
-    /// The cached number of records of `entity` matching `filter` within `scope`, or `compute`'s answer,
-    /// remembered.
-    func filteredCount(_ entity: String, _ filter: RecordFilter?, _ scope: RelationshipScope?,
+    /// The cached number of records of `entity` matching `condition` (a filter's and scope's WHERE clause) with
+    /// `arguments` bound, or `compute`'s answer, remembered.
+    func filteredCount(_ entity: String, condition: String, arguments: [SQLiteValue],
                        compute: () throws -> Int) rethrows -> Int {
-        let key = FilteredCountKey(entity: entity, filter: filter, scope: scope)
+        let key = FilteredCountKey(entity: entity, condition: condition, arguments: arguments)
         if let known = filteredCounts[key] { return known }
         let value = try compute()
         if filteredCounts.count >= Self.filteredCountLimit { filteredCounts.removeAll() }

@@ -150,6 +150,12 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         return .value(SQLiteBlob(store: self, location: location))
     }
 
+    /// Counted in SQL in one read transaction (`FacetReading`).
+    public func facets(_ request: FacetRequest) async throws -> FacetCounts {
+        let mapping = try entityMapping(request.query.entity)
+        return try await read { [reader] connection, _ in try reader.facets(request, of: mapping, in: connection) }
+    }
+
     /// Runs the page with its statements recorded (`StatementTrace`), then asks SQLite for each one's plan, in the
     /// same read transaction.
     public func explain(_ query: RecordQuery) async throws -> QueryExplanationDTO {
@@ -253,6 +259,7 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     /// Readies every connection to the store: the SQL functions its queries use.
     private static func prepareConnection(_ connection: SQLiteConnection) throws(SQLiteError) {
         try FoldedContainsFunction.register(on: connection)
+        try FoldedTextFunction.register(on: connection)
     }
 
     private static func readCatalog(_ connection: SQLiteConnection, path: String) throws(SQLiteStoreError) -> StoreCatalog {

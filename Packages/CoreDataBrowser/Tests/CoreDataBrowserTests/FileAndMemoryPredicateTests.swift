@@ -9,12 +9,11 @@ import Testing
 /// Predicates are generated (seeded) from the data's own values, over every attribute type, operator, option,
 /// nil, to-one key paths, record IDs, ANY/ALL/NONE and @count, nested in groups.
 ///
-/// Until BrowserSQLite's translation of the whole tree is merged, `sqliteEvaluatesEveryTree` is false and only the
-/// shapes the store file reader already evaluates are generated (`CONTAINS[cd]` and `==` on the entity's own
-/// attributes, in groups): that proves the harness. Set it to true after the merge.
+/// `sqliteEvaluatesEveryTree` false restricts the trees to `CONTAINS[cd]` and `==` on the entity's own String
+/// attributes (what the store file reader evaluated before it compiled whole trees), to bisect a difference.
 @Suite(.serialized, .enabled(if: StoreFixtures.present, "needs shared/fixtures/coredata"))
-struct PredicateEquivalenceTests {
-    static let sqliteEvaluatesEveryTree = false
+struct FileAndMemoryPredicateTests {
+    static let sqliteEvaluatesEveryTree = true
 
     /// The store file and its mirror in memory, with the map from the file's IDs to the mirror's.
     struct Mirror {
@@ -110,11 +109,11 @@ struct PredicateEquivalenceTests {
 
 /// Predicates whose values come from the records themselves (so they select something), over a mirror's model.
 struct ValueDrawnPredicates {
-    let mirror: PredicateEquivalenceTests.Mirror
+    let mirror: FileAndMemoryPredicateTests.Mirror
     let everyShape: Bool
     var state: UInt64
 
-    init(mirror: PredicateEquivalenceTests.Mirror, seed: UInt64, everyShape: Bool) {
+    init(mirror: FileAndMemoryPredicateTests.Mirror, seed: UInt64, everyShape: Bool) {
         self.mirror = mirror
         self.everyShape = everyShape
         self.state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1

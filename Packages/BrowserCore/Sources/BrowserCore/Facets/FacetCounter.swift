@@ -1,0 +1,57 @@
+/// Counts a facet in Swift, over the records a cursor hands out: for stores that cannot ask a database (the
+/// in-memory store, a live context). Looks at `FacetRequest.sampleLimit` records at most and says so.
+public enum FacetCounter {
+    public static func count(_ request: FacetRequest, total: Int, cursor: any RecordCursor) async throws -> FacetCounts {
+        let name = request.attribute.name
+        var counts: [AttributeValue: Int] = [:]
+        var distinctIsExact = true
+        var looked = 0
+        var nulls = 0
+        var numbers: [Double] = []
+        var smallest: (number: Double, value: AttributeValue)?
+        var largest: (number: Double, value: AttributeValue)?
+        scanning: while let batch = try await cursor.next() {
+            for exported in batch {
+                if looked == FacetRequest.sampleLimit { break scanning }
+                looked += 1
+                let value = exported.record.values[name] ?? .null
+                if value == .null {
+                    nulls += 1
+                    continue
+                }
+                if request.hasRange, let number = FacetHistogram.number(value) {
+                    numbers.append(number)
+                    if number < smallest?.number ?? .infinity { smallest = (number, value) }
+                    if number > largest?.number ?? -.infinity { largest = (number, value) }
+                }
+                if let count = counts[value] {
+                    counts[value] = count + 1
+                } else if counts.count < FacetRequest.distinctLimit {
+                    counts[value] = 1
+                } else {
+                    distinctIsExact = false
+                }
+            }
+        }
+        let top = counts.sorted { $0.value != $1.value ? $0.value > $1.value : FacetValueOrder.ascending($0.key, $1.key) }
+            .prefix(request.top).map { FacetValueCount(value: $0.key, count: $0.value) }
+        var answer = FacetCounts(
+            total: total, nulls: nulls, top: top, distinct: counts.count, distinctIsExact: distinctIsExact,
+            others: looked - nulls - top.reduce(0) { $0 + $1.count },
+            sampled: looked < total ? looked : nil)
+        if let smallest, let largest {
+            answer.minimum = smallest.value
+            answer.maximum = largest.value
+            let histogram = FacetHistogram(minimum: smallest.number, maximum: largest.number, buckets: request.buckets,
+                                           integral: request.attribute.type.isInteger)
+            var bars = Array(repeating: 0, count: histogram.count)
+            for number in numbers { bars[histogram.index(of: number)] += 1 }
+            answer.histogram = bars.indices.map { index in
+                let bounds = histogram.bounds(index)
+                return FacetBucket(lower: FacetHistogram.value(bounds.lower, as: request.attribute.type),
+                                   upper: FacetHistogram.value(bounds.upper, as: request.attribute.type), count: bars[index])
+            }
+        }
+        return answer
+    }
+}

@@ -1,0 +1,77 @@
+/// `GET /api/entities/:name/facets`: an attribute's values among a list's records.
+public struct FacetsDTO: Encodable, Sendable, Hashable {
+    public var entity: String
+    public var attribute: String
+    public var type: String
+    public var total: Int
+    public var nulls: Int
+    public var distinct: Int
+    public var distinctExact: Bool
+    public var top: [Value]
+    public var others: Int
+    public var min: AttributeValue?
+    public var max: AttributeValue?
+    public var histogram: [Bucket]?
+    /// The number of records the values were counted on, when not all of `total`.
+    public var sampled: Int?
+    /// What the numbers mean when they are not exact, for the person reading them.
+    public var notes: [String]
+
+    public struct Value: Encodable, Sendable, Hashable {
+        public var value: AttributeValue
+        public var count: Int
+    }
+
+    public struct Bucket: Encodable, Sendable, Hashable {
+        public var from: AttributeValue
+        public var to: AttributeValue
+        public var count: Int
+    }
+
+    public init(request: FacetRequest, counts: FacetCounts) {
+        entity = request.query.entity
+        attribute = request.attribute.name
+        type = request.attribute.type.rawValue
+        total = counts.total
+        nulls = counts.nulls
+        distinct = counts.distinct
+        distinctExact = counts.distinctIsExact
+        top = counts.top.map { Value(value: $0.value, count: $0.count) }
+        others = counts.others
+        min = counts.minimum
+        max = counts.maximum
+        histogram = counts.histogram?.map { Bucket(from: $0.lower, to: $0.upper, count: $0.count) }
+        sampled = counts.sampled
+        notes = []
+        if let sampled = counts.sampled {
+            notes.append("Counted on the first \(sampled) of the list's \(counts.total) records: the counts are a sample.")
+        }
+        if !counts.distinctIsExact {
+            notes.append("More than \(FacetRequest.distinctLimit) different values: the values met after the first "
+                + "\(FacetRequest.distinctLimit) are counted in others.")
+        }
+    }
+
+    // Absent values are sent as null, so a client can tell "none" from a missing key.
+    enum CodingKeys: String, CodingKey {
+        case entity, attribute, type, total, nulls, distinct, distinctExact, top, others, min, max, histogram, sampled, notes
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entity, forKey: .entity)
+        try container.encode(attribute, forKey: .attribute)
+        try container.encode(type, forKey: .type)
+        try container.encode(total, forKey: .total)
+        try container.encode(nulls, forKey: .nulls)
+        try container.encode(distinct, forKey: .distinct)
+        try container.encode(distinctExact, forKey: .distinctExact)
+        try container.encode(top, forKey: .top)
+        try container.encode(others, forKey: .others)
+        try container.encode(min, forKey: .min)
+        try container.encode(max, forKey: .max)
+        try container.encode(histogram, forKey: .histogram)
+        try container.encode(sampled, forKey: .sampled)
+        try container.encode(notes, forKey: .notes)
+    }
+}

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Bonjour (DNS-SD) check of browser-demo against independent implementations (Avahi's own tools).
+
+  python3 scripts/bonjour-check/check.py --binary .build/debug/browser-demo
+
+1. `browser-demo --advertise` is seen by `avahi-browse` as _cdbrowser._tcp with its port and TXT record (app,
+   stores, token=required), and the pairing token is nowhere in what is published;
+2. a service published by `avahi-publish` is listed by `browser-demo discover` with its name, app, bundle ID,
+   stores and a URL with its port;
+3. `--advertise --loopback` publishes on the loopback interface only, and discover gives a 127.0.0.1 URL;
+4. with no mDNS daemon running, `discover` says so in one line and exits with 1 (only when this script started
+   the daemon itself, so it never stops a machine's own daemon).
+
+Needs avahi-daemon, avahi-utils and dbus (.ci/run installs them). When the daemon is not running and this script
+may start it (root), it starts dbus and avahi-daemon; otherwise the check is skipped with a message, or fails
+with BONJOUR_REQUIRED=1 (set by .ci/run).
+
+Every wait polls for a state (a line printed, a service listed) until a deadline; nothing sleeps for a fixed time.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+SERVICE_TYPE = "_cdbrowser._tcp"
+DEADLINE = 30.0
+
+
+def daemon_running() -> bool:
+    return shutil.which("avahi-daemon") is not None and \
+        subprocess.run(["avahi-daemon", "--check"], capture_output=True).returncode == 0
+
+
+def start_daemon() -> None:
+    """Starts the system bus (if missing) and avahi-daemon, as a container without an init system needs."""
+    if not os.path.exists("/run/dbus/system_bus_socket"):
+        os.makedirs("/run/dbus", exist_ok=True)
+        subprocess.run(["dbus-daemon", "--system", "--fork"], check=True)
+    subprocess.run(["avahi-daemon", "--daemonize", "--no-drop-root"], check=True)
+    wait_for(daemon_running, "avahi-daemon to start")
+
+
+def wait_for(condition, what: str, deadline: float = DEADLINE):
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        result = condition()
+        if result:
+            return result
+        time.sleep(0.1)  # polling interval of a state check, not a wait for time to pass
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Server:
+    """A browser-demo process whose stdout is read line by line."""
+
+    def __init__(self, binary: str, *arguments: str):
+        self.lines: list[str] = []
+        self.process = subprocess.Popen([binary, "--port", "0", *arguments], stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
+        os.set_blocking(self.process.stdout.fileno(), False)
+
+    def read(self) -> list[str]:
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                return self.lines
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_line(self, pattern: str) -> re.Match:
+        def found():
+            for line in self.read():
+                match = re.search(pattern, line)
+                if match:
+                    return match
+            if self.process.poll() is not None:
+                raise AssertionError(f"browser-demo exited: {self.lines}")
+            return None
+        return wait_for(found, f"a line matching {pattern!r}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=20)
+
+
+def avahi_browse() -> list[list[str]]:
+    """Resolved _cdbrowser._tcp services as avahi-browse's parsable fields."""
+    output = subprocess.run(["avahi-browse", "--resolve", "--terminate", "--parsable", SERVICE_TYPE],
+                            capture_output=True, text=True, timeout=DEADLINE).stdout
+    return [line.split(";") for line in output.splitlines() if line.startswith("=")]
+
+
+def discover(binary: str) -> subprocess.CompletedProcess:
+    return subprocess.run([binary, "discover", "--timeout", "5"], capture_output=True, text=True, timeout=DEADLINE)
+
+
+def check_advertised(binary: str, failures: list[str]) -> None:
+    server = Server(binary, "--advertise")
+    try:
+        token = server.wait_line(r"\?token=([A-Za-z0-9._~-]+)").group(1)
+        port = server.wait_line(r"http://[^:]+:(\d+)/").group(1)
+        server.wait_line(r"Advertised on the local network as")
+        entries = wait_for(lambda: [e for e in avahi_browse() if len(e) > 9 and e[8] == port],
+                           "avahi-browse to list the advertised server")
+        txt = entries[0][9]
+        for expected in ('"app=browser-demo"', '"stores=Demo library"', '"token=required"', '"path=/"', '"txtvers=1"'):
+            if expected not in txt:
+                failures.append(f"advertised TXT lacks {expected}: {txt}")
+        if token in ";".join(";".join(e) for e in entries):
+            failures.append("the pairing token is published over Bonjour")
+        if not any(e[3].startswith("browser-demo") for e in entries):
+            failures.append(f"advertised name is not browser-demo's: {entries[0][3]}")
+        print(f"ok: avahi-browse sees browser-demo --advertise on port {port} with {txt}")
+    finally:
+        server.stop()
+    wait_for(lambda: not any(len(e) > 8 and e[8] == port for e in avahi_browse()),
+             "the advertisement to be withdrawn after the server stopped")
+    print("ok: the advertisement is withdrawn when browser-demo stops")
+
+
+def check_discovers_independent_service(binary: str, failures: list[str]) -> None:
+    name = f"Independent check {os.getpid()}"
+    publisher = subprocess.Popen(["avahi-publish", "--service", name, SERVICE_TYPE, "45678",
+                                  "app=ExampleApp", "bundle=com.example.app", "stores=Books.sqlite,Cache.sqlite",
+                                  "token=none", "path=/"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: any(len(e) > 3 and e[3].replace("\\032", " ") == name for e in avahi_browse()),
+                 "avahi-publish's service to be visible")
+        result = discover(binary)
+        if result.returncode != 0:
+            failures.append(f"discover exited {result.returncode}: {result.stderr.strip()}")
+            return
+        lines = result.stdout.splitlines()
+        heading = next((i for i, line in enumerate(lines) if line.startswith(name)), None)
+        if heading is None:
+            failures.append(f"discover did not list {name!r}: {result.stdout}")
+            return
+        if "ExampleApp (com.example.app)" not in lines[heading] or "stores: Books.sqlite,Cache.sqlite" not in lines[heading]:
+            failures.append(f"discover's line lacks the app, bundle ID or stores: {lines[heading]!r}")
+        if heading + 1 >= len(lines) or not re.fullmatch(r"  http://[^/]+:45678/", lines[heading + 1]):
+            failures.append(f"discover's URL for {name!r} is not on port 45678: {lines[heading + 1:heading + 2]}")
+        print(f"ok: discover lists avahi-publish's service: {lines[heading]} / {lines[heading + 1].strip()}")
+    finally:
+        publisher.terminate()
+        publisher.wait(timeout=20)
+
+
+def check_loopback_only(binary: str, failures: list[str]) -> None:
+    server = Server(binary, "--advertise", "--loopback")
+    try:
+        port = server.wait_line(r"http://127\.0\.0\.1:(\d+)").group(1)
+        server.wait_line(r"Advertised on the local network as")
+        entries = wait_for(lambda: [e for e in avahi_browse() if len(e) > 8 and e[8] == port],
+                           "avahi-browse to list the loopback-only server")
+        interfaces = {e[1] for e in entries}
+        if interfaces != {"lo"}:
+            failures.append(f"--advertise --loopback is published beyond loopback: {sorted(interfaces)}")
+        result = discover(binary)
+        if f"http://127.0.0.1:{port}/" not in result.stdout:
+            failures.append(f"discover's URL for the loopback-only server is not 127.0.0.1:{port}: {result.stdout}")
+        else:
+            print(f"ok: --advertise --loopback is published on lo only and discovered at 127.0.0.1:{port}")
+    finally:
+        server.stop()
+
+
+def check_daemon_missing(binary: str, failures: list[str]) -> None:
+    subprocess.run(["avahi-daemon", "--kill"], check=True)
+    wait_for(lambda: not daemon_running(), "avahi-daemon to stop")
+    try:
+        result = discover(binary)
+        message = result.stderr.strip()
+        if result.returncode != 1 or len(message.splitlines()) != 1 or "avahi-daemon" not in message:
+            failures.append(f"discover without a daemon: exit {result.returncode}, stderr {message!r}")
+        else:
+            print(f"ok: without a daemon discover says: {message}")
+    finally:
+        start_daemon()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True, help="the browser-demo executable")
+    args = parser.parse_args()
+    required = os.environ.get("BONJOUR_REQUIRED") == "1"
+
+    tools = ["avahi-daemon", "avahi-browse", "avahi-publish", "dbus-daemon"]
+    missing = [tool for tool in tools if shutil.which(tool) is None]
+    started_daemon = False
+    if missing:
+        message = f"Bonjour check skipped: {', '.join(missing)} not installed (apt-get install avahi-daemon avahi-utils dbus)"
+    elif not daemon_running() and os.geteuid() != 0:
+        message = "Bonjour check skipped: avahi-daemon is not running and only root may start it here"
+    else:
+        message = None
+        if not daemon_running():
+            start_daemon()
+            started_daemon = True
+    if message:
+        print(message, file=sys.stderr if required else sys.stdout)
+        return 1 if required else 0
+
+    failures: list[str] = []
+    with tempfile.TemporaryDirectory() as home:
+        # browser-demo remembers its pairing token under the user's caches: keep this run's apart.
+        os.environ["HOME"] = home
+        os.environ["XDG_CACHE_HOME"] = os.path.join(home, "cache")
+        check_advertised(args.binary, failures)
+        check_discovers_independent_service(args.binary, failures)
+        check_loopback_only(args.binary, failures)
+        if started_daemon:
+            check_daemon_missing(args.binary, failures)
+        else:
+            print("note: the 'no daemon' case runs only when this script started avahi-daemon itself")
+    for failure in failures:
+        print(f"FAIL: {failure}", file=sys.stderr)
+    print("Bonjour check: " + ("failed" if failures else "passed"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
