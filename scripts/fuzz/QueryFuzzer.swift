@@ -1,7 +1,9 @@
 // libFuzzer target for the API's query handling, compiled by scripts/fuzz/run.sh together with every source of
 // Packages/BrowserHTTP and Packages/BrowserCore into one module (without editing either): the input is a raw
 // query string, as it follows "?" in a request-target; it goes through HTTPQuery (percent and form decoding),
-// then RecordQuery.validated (every rule of /api/entities/:name) and ObjectID(uri:) (the id of /api/object).
+// then RecordQuery.validated (every rule of /api/entities/:name, `where=` included: parsed and checked against the
+// entity alone) and ObjectID(uri:) (the id of /api/object). scripts/fuzz/PredicateFuzzer.swift goes deeper into
+// predicate text.
 //
 // Properties checked for every input: a validated query is within the API's bounds; search text always
 // matches itself through TextFolding; an ID that parses prints back to a URI that parses to the same ID.

@@ -25,7 +25,7 @@ struct FilterIndexUseTests {
 
     @Test func exactComparisonsUseTheColumnsIndex() async throws {
         let directory = TemporaryDirectory()
-        try PredicateCases.runPython(["synthetic_store.py", "--out", directory.url.path])
+        try await PredicateCases.runPython(["synthetic_store.py", "--out", directory.url.path])
         let store = try SQLiteStore.open(storeAt: directory.path("Synthetic.sqlite"), model: directory.path("Model.xcdatamodel"))
         for (filter, index) in Self.cases {
             let explained = try await store.explain(RecordQuery(entity: "Book", filter: filter, limit: 10))

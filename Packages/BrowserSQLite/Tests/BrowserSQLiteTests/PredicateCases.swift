@@ -13,9 +13,9 @@ struct PredicateCases: Decodable {
     var cases: [Case]
 
     /// The oracle run on a store: `python3 oracle.py --store … --description … --out …`.
-    static func fromOracle(store: URL, description: String, in directory: TemporaryDirectory) throws -> PredicateCases {
+    static func fromOracle(store: URL, description: String, in directory: TemporaryDirectory) async throws -> PredicateCases {
         let out = directory.path("cases.json")
-        try runPython(["oracle.py", "--store", store.path, "--description", "stores/\(description)", "--out", out.path])
+        try await runPython(["oracle.py", "--store", store.path, "--description", "stores/\(description)", "--out", out.path])
         return try JSONDecoder().decode(PredicateCases.self, from: Data(contentsOf: out))
     }
 
@@ -28,7 +28,23 @@ struct PredicateCases: Decodable {
         var description: String
     }
 
-    static func runPython(_ arguments: [String]) throws {
+    /// Runs python3 and waits for it on a thread of its own: blocking a thread of Swift's cooperative pool (two on a
+    /// 2-core machine) for the seconds the oracle takes stalled every other suite of the test process, and socket
+    /// tests timed out waiting for servers whose handlers could not run.
+    static func runPython(_ arguments: [String]) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread {
+                do {
+                    try runPythonBlocking(arguments)
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    private static func runPythonBlocking(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments

@@ -41,9 +41,9 @@ struct PredicateEquivalenceTests {
 
     @Test func syntheticStoreAnswersAsTheOracle() async throws {
         let directory = TemporaryDirectory()
-        try PredicateCases.runPython(["synthetic_store.py", "--out", directory.url.path])
+        try await PredicateCases.runPython(["synthetic_store.py", "--out", directory.url.path])
         let storeURL = directory.path("Synthetic.sqlite")
-        let cases = try PredicateCases.fromOracle(store: storeURL, description: "synthetic.json", in: directory)
+        let cases = try await PredicateCases.fromOracle(store: storeURL, description: "synthetic.json", in: directory)
         #expect(cases.cases.count > 3000)
         // The harness must not be vacuous: most cases match some records, and not all of them.
         #expect(cases.cases.filter { !$0.expected.isEmpty }.count > cases.cases.count / 2)
@@ -59,8 +59,8 @@ struct PredicateEquivalenceTests {
     @Test func demoLibraryModelAnswersAsTheOracle() async throws {
         let directory = TemporaryDirectory()
         let storeURL = directory.path("library.sqlite")
-        try PredicateCases.runPython(["../bench/generate_store.py", "--books", "1000", "--quiet", "--out", storeURL.path])
-        let cases = try PredicateCases.fromOracle(store: storeURL, description: "demo-library.json", in: directory)
+        try await PredicateCases.runPython(["../bench/generate_store.py", "--books", "1000", "--quiet", "--out", storeURL.path])
+        let cases = try await PredicateCases.fromOracle(store: storeURL, description: "demo-library.json", in: directory)
         #expect(cases.cases.count > 1000)
         let store = try SQLiteStore.open(storeAt: storeURL, model: directory.path("Library.xcdatamodeld"))
         let failures = await Self.disagreements(cases, store: store)
@@ -79,7 +79,7 @@ struct PredicateEquivalenceTests {
         guard Fixtures.available else { return }
         let directory = TemporaryDirectory()
         let copy = try directory.copyStore(path)
-        let cases = try PredicateCases.fromOracle(store: copy, description: description, in: directory)
+        let cases = try await PredicateCases.fromOracle(store: copy, description: description, in: directory)
         #expect(cases.cases.count > 1000)
         let store = try SQLiteStore.open(storeAt: copy)
         let failures = await Self.disagreements(cases, store: store)

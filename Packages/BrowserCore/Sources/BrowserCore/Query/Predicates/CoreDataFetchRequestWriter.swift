@@ -1,0 +1,73 @@
+import Foundation
+
+/// "Copy as Swift" for Core Data: an `NSFetchRequest` whose predicate is `NSPredicate(format:argumentArray:)` with
+/// every key path a `%K` argument and every value a `%@` argument.
+struct CoreDataFetchRequestWriter {
+    let query: RecordQuery
+    var format = ""
+    var arguments: [String] = []
+
+    init(query: RecordQuery) { self.query = query }
+
+    mutating func code() -> String {
+        var lines = ["let request = NSFetchRequest<NSManagedObject>(entityName: \(SwiftLiteral.string(query.entity)))"]
+        if let filter = query.filter {
+            append(filter, nested: false)
+            if filter.namesRecords {
+                lines.insert("// Record IDs are resolved through your context's coordinator (`context`: your NSManagedObjectContext).", at: 0)
+            }
+            let list = arguments.isEmpty ? "[]" : "[\n    " + arguments.joined(separator: ",\n    ") + ",\n]"
+            lines.append("request.predicate = NSPredicate(format: \(SwiftLiteral.string(format)), argumentArray: \(list))")
+        }
+        if let sort = query.sort {
+            lines.append("request.sortDescriptors = [NSSortDescriptor(key: \(SwiftLiteral.string(sort.attribute)), ascending: \(sort.order == .ascending))]")
+        }
+        lines.append("request.fetchLimit = \(query.limit)")
+        if query.offset > 0 { lines.append("request.fetchOffset = \(query.offset)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private mutating func append(_ filter: RecordFilter, nested: Bool) {
+        switch filter {
+        case .all(let parts) where parts.isEmpty: format += "TRUEPREDICATE"
+        case .any(let parts) where parts.isEmpty: format += "FALSEPREDICATE"
+        case .all(let parts), .any(let parts):
+            let separator: String
+            if case .all = filter { separator = " AND " } else { separator = " OR " }
+            if nested { format += "(" }
+            for (index, part) in parts.enumerated() {
+                if index > 0 { format += separator }
+                append(part, nested: true)
+            }
+            if nested { format += ")" }
+        case .not(let part):
+            format += "NOT "
+            append(part, nested: true)
+        case .comparison(let comparison):
+            append(comparison, prefix: "", keyPath: comparison.keyPath.description)
+        case .quantified(let quantifier, let relationship, let comparison):
+            append(comparison, prefix: quantifier.rawValue + " ", keyPath: relationship + "." + comparison.keyPath.description)
+        case .count(let relationship, let op, let number):
+            format += "%K \(op.rawValue) %@"
+            arguments += [SwiftLiteral.string(relationship + ".@count"), String(number)]
+        }
+    }
+
+    private mutating func append(_ comparison: FilterComparison, prefix: String, keyPath: String) {
+        format += prefix + "%K " + comparison.op.rawValue + PredicateText.options(comparison.options) + " "
+        arguments.append(SwiftLiteral.string(keyPath))
+        switch comparison.operand {
+        case .value(.null):
+            format += "nil"
+            return
+        case .value(let value): arguments.append(SwiftLiteral.value(value))
+        case .list(let values):
+            // An empty literal needs its type spelt out.
+            arguments.append(values.isEmpty ? "[] as [Any]" : "[" + values.map(SwiftLiteral.value).joined(separator: ", ") + "]")
+        case .range(let low, let high): arguments.append("[\(SwiftLiteral.value(low)), \(SwiftLiteral.value(high))]")
+        case .object(let uri):
+            arguments.append("context.persistentStoreCoordinator!.managedObjectID(forURIRepresentation: URL(string: \(SwiftLiteral.string(uri)))!)!")
+        }
+        format += "%@"
+    }
+}
