@@ -46,7 +46,10 @@ final class RawConnection: @unchecked Sendable {
     private var pending: [UInt8] = []
     private var peerClosed = false
 
-    init(port: UInt16, readTimeout: TimeInterval = 10) throws {
+    /// `readTimeout` bounds a wait, it never delays a passing test: 30 s by default, because on a loaded 2-core CI
+    /// machine the server's handlers can wait seconds for the cooperative pool while CPU-heavy suites run beside.
+    /// Tests that expect silence pass a short timeout of their own.
+    init(port: UInt16, readTimeout: TimeInterval = 30) throws {
         DescriptorLimit.raised
         fd = try Self.connectedSocket(port: port)
         var timeout = timeval(tv_sec: Int(readTimeout), tv_usec: 0)
