@@ -16,6 +16,17 @@ struct RecordQueryValidationTests {
         (["sort": "pageCount"], RecordQuery(entity: "Book", sort: SortKey(attribute: "pageCount", order: .ascending))),
         (["sort": "pageCount", "order": "desc"], RecordQuery(entity: "Book", sort: SortKey(attribute: "pageCount", order: .descending), order: .descending)),
         (["sort": ""], RecordQuery(entity: "Book")),
+        (["sort": "pageCount:desc"], RecordQuery(entity: "Book", sort: SortKey(attribute: "pageCount", order: .descending), order: .descending)),
+        (["sort": "pageCount:desc,title"], {
+            var query = RecordQuery(entity: "Book", sort: SortKey(attribute: "pageCount", order: .descending), order: .descending)
+            query.thenSort = [SortKey(attribute: "title", order: .ascending)]
+            return query
+        }()),
+        (["sort": "title,pageCount:asc", "order": "desc"], {
+            var query = RecordQuery(entity: "Book", sort: SortKey(attribute: "title", order: .descending), order: .descending)
+            query.thenSort = [SortKey(attribute: "pageCount", order: .ascending)]
+            return query
+        }()),
         (["search": ""], RecordQuery(entity: "Book")),
         (["search": "", "searchAttr": "title"], RecordQuery(entity: "Book")),
         (["search": "café", "searchAttr": "title"],
@@ -47,6 +58,11 @@ struct RecordQueryValidationTests {
         (["order": "up"], #"order must be "asc" or "desc", got "up""#),
         (["sort": "author"], #"Cannot sort Book by "author": it is not an attribute of Book"#),
         (["sort": "title; DROP TABLE ZBOOK"], #"Cannot sort Book by "title; DROP TABLE ZBOOK": it is not an attribute of Book"#),
+        (["sort": "title,title"], "In sort=title,title: title is named twice"),
+        (["sort": "title:up"], #"In sort=title:up: the direction of title must be "asc" or "desc", got "up""#),
+        (["sort": "title,"], "In sort=title,: an empty key (keys are attribute names separated by commas)"),
+        (["sort": "title,pageCount,summary,publishedAt,identifier"], "sort has 5 keys; at most 4 are allowed"),
+        (["sort": "title,nope:desc"], #"Cannot sort Book by "nope": it is not an attribute of Book"#),
         (["search": "x", "searchAttr": "pageCount"], "Cannot search Book.pageCount: it is a Integer 32 attribute, not a String"),
         (["search": "x", "searchAttr": "nope"], #"Cannot search Book by "nope": it is not an attribute of Book"#),
         (["searchAttr": "publishedAt"], "Cannot search Book.publishedAt: it is a Date attribute, not a String"),

@@ -21,7 +21,7 @@ enum ExpressibleQuery {
         guard let entity = model.entitiesByName[query.entity] else {
             throw BrowserError.notFound("No entity named \"\(query.entity)\"")
         }
-        if let sort = query.sort {
+        for sort in query.sortKeys {
             let type = try expressibleAttribute(sort.attribute, of: entity, path: sort.attribute, use: "sort \(query.entity) by")
             guard type.isSortable else {
                 throw BrowserError.badRequest(

@@ -16,7 +16,7 @@ enum FetchRequests {
         request.predicate = try query.filter.map { try FilterPredicate.make($0, coordinator: coordinator) }
         let ascending = query.order == .ascending
         var sort: [NSSortDescriptor] = []
-        if let key = query.sort {
+        for key in query.sortKeys {
             sort.append(NSSortDescriptor(key: key.attribute, ascending: key.order == .ascending))
         }
         // The tie-breaker: `objectID` sorts by the primary key (Z_PK) in the SQLite store, so equal values keep

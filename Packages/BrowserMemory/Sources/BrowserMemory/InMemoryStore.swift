@@ -164,10 +164,10 @@ public actor InMemoryStore: BrowserStore {
             return descending ? rows.reversed() : rows
         }
         rows.sort { left, right in
-            if let sort = query.sort {
-                let comparison = StoreOrdering.compare(left.values[sort.attribute] ?? .null, right.values[sort.attribute] ?? .null)
+            for key in query.sortKeys {
+                let comparison = StoreOrdering.compare(left.values[key.attribute] ?? .null, right.values[key.attribute] ?? .null)
                 if comparison != .orderedSame {
-                    return descending ? comparison == .orderedDescending : comparison == .orderedAscending
+                    return key.order == .descending ? comparison == .orderedDescending : comparison == .orderedAscending
                 }
             }
             return descending ? left.id.primaryKey > right.id.primaryKey : left.id.primaryKey < right.id.primaryKey

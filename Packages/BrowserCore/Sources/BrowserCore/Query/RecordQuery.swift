@@ -10,7 +10,10 @@ public struct RecordQuery: Sendable, Hashable {
     /// Only the records reached from one record through a relationship ("related to <record>").
     public var scope: RelationshipScope?
     public var sort: SortKey?
-    /// Primary-key order when `sort` is nil; the tie-breaker's direction otherwise.
+    /// Further keys, after `sort`, for records equal on it (`sort=pageCount:desc,title`); empty for one key.
+    /// The primary key still breaks the last tie.
+    public var thenSort: [SortKey] = []
+    /// Primary-key order when `sort` is nil; the tie-breaker's direction otherwise (the first key's direction).
     public var order: SortOrder
     public var limit: Int
     public var offset: Int
@@ -21,6 +24,11 @@ public struct RecordQuery: Sendable, Hashable {
     /// The longest search text, in characters: enough for any value a person pastes, and it bounds the work of
     /// matching it against every row (refused, not cut, so a result never silently answers another question).
     public static let maximumSearchLength = 1_000
+    /// The most sort keys a list may have.
+    public static let maximumSortKeys = 4
+
+    /// `sort` then `thenSort`: every key in order.
+    public var sortKeys: [SortKey] { (sort.map { [$0] } ?? []) + thenSort }
 
     public init(entity: String, filter: RecordFilter? = nil, scope: RelationshipScope? = nil, sort: SortKey? = nil,
                 order: SortOrder = .ascending, limit: Int = defaultLimit, offset: Int = 0) {
@@ -110,13 +118,11 @@ extension RecordQuery {
             query.order = order
         }
         if let sort = parameters.sort, !sort.isEmpty {
-            guard let attribute = entity.attribute(named: sort) else {
-                throw .badRequest("Cannot sort \(entity.name) by \"\(sort)\": it is not an attribute of \(entity.name)")
-            }
-            guard attribute.type.isSortable else {
-                throw .badRequest("Cannot sort \(entity.name) by \(sort): a \(attribute.type.rawValue) attribute has no order to sort by")
-            }
-            query.sort = SortKey(attribute: sort, order: query.order)
+            let keys = try SortKey.parse(sort, defaultOrder: query.order, for: entity)
+            query.sort = keys.first
+            query.thenSort = Array(keys.dropFirst())
+            // The tie-breaker follows the first key, as it does for one key and `order`.
+            if let first = keys.first { query.order = first.order }
         }
 
         var searchAttributes = entity.searchableAttributes

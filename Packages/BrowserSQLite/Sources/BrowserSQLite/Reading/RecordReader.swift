@@ -104,7 +104,8 @@ struct RecordReader: Sendable {
                 + "\(KeyCheckpoints.stride)th key of \(entity.name) is kept) instead of stepping over the \(query.offset) rows before it.")
             return try deepPage(query, of: entity, in: connection, cache: cache)
         }
-        if query.filter == nil, query.scope == nil, let sort = query.sort, sort.order == query.order,
+        // A kept order is of one attribute; a list with further keys is sorted by SQLite.
+        if query.filter == nil, query.scope == nil, query.thenSort.isEmpty, let sort = query.sort, sort.order == query.order,
            let column = entity.attribute(named: sort.attribute)?.column,
            let sorted = try sortedKeys(by: column, of: entity, in: connection, cache: cache) {
             trace?.note("Page: the keys of \(entity.name) in \(sort.attribute) order are kept in memory (\(sorted.keys.count) keys) "
@@ -112,9 +113,9 @@ struct RecordReader: Sendable {
             let keys = sorted.page(offset: query.offset, limit: query.limit, descending: query.order == .descending)
             return RecordPage(total: sorted.keys.count, records: try records(keys, of: entity, in: connection))
         }
-        trace?.note("Page: one SQL query with LIMIT and OFFSET" + (query.sort.map { sort in
+        trace?.note("Page: one SQL query with LIMIT and OFFSET" + (query.thenSort.isEmpty ? query.sort.map { sort in
             entity.attribute(named: sort.attribute)?.column == nil ? "" : " (a sort asked for again is kept in memory from the second time on)"
-        } ?? "") + ".")
+        } ?? "" : "") + ".")
         let list = try listSQL(query, of: entity)
         let projection = projection(for: entity)
         let order = list.order.map { "\($0.sql) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
@@ -217,8 +218,10 @@ struct RecordReader: Sendable {
                 order.append(.init(sql: relationshipOrder.sql, arguments: relationshipOrder.arguments, descending: descending))
             }
         }
-        if let sort = query.sort, let column = entity.attribute(named: sort.attribute)?.column {
-            order.append(.init(sql: "\(table).\(quoteIdentifier(column))", arguments: [], descending: sort.order == .descending))
+        for sort in query.sortKeys {
+            if let column = entity.attribute(named: sort.attribute)?.column {
+                order.append(.init(sql: "\(table).\(quoteIdentifier(column))", arguments: [], descending: sort.order == .descending))
+            }
         }
         order.append(.init(sql: "\(table).\"Z_PK\"", arguments: [], descending: descending))
         return ListSQL(table: table, whereClause: conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "),

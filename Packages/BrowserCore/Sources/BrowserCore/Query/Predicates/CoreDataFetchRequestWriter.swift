@@ -19,8 +19,11 @@ struct CoreDataFetchRequestWriter {
             let list = arguments.isEmpty ? "[]" : "[\n    " + arguments.joined(separator: ",\n    ") + ",\n]"
             lines.append("request.predicate = NSPredicate(format: \(SwiftLiteral.string(format)), argumentArray: \(list))")
         }
-        if let sort = query.sort {
-            lines.append("request.sortDescriptors = [NSSortDescriptor(key: \(SwiftLiteral.string(sort.attribute)), ascending: \(sort.order == .ascending))]")
+        if !query.sortKeys.isEmpty {
+            let descriptors = query.sortKeys.map {
+                "NSSortDescriptor(key: \(SwiftLiteral.string($0.attribute)), ascending: \($0.order == .ascending))"
+            }
+            lines.append("request.sortDescriptors = [" + descriptors.joined(separator: ", ") + "]")
         }
         lines.append("request.fetchLimit = \(query.limit)")
         if query.offset > 0 { lines.append("request.fetchOffset = \(query.offset)") }

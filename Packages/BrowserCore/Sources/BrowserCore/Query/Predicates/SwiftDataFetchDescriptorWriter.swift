@@ -25,8 +25,11 @@ struct SwiftDataFetchDescriptorWriter {
             let body = expression(filter, on: variable, entity: schema.entity(named: type))
             arguments.append("predicate: #Predicate<\(type)> { \(variable) in\n        \(body)\n    }")
         }
-        if let sort = query.sort {
-            arguments.append("sortBy: [SortDescriptor(\\\(type).\(sort.attribute), order: \(sort.order == .ascending ? ".forward" : ".reverse"))]")
+        if !query.sortKeys.isEmpty {
+            let descriptors = query.sortKeys.map {
+                "SortDescriptor(\\\(type).\($0.attribute), order: \($0.order == .ascending ? ".forward" : ".reverse"))"
+            }
+            arguments.append("sortBy: [" + descriptors.joined(separator: ", ") + "]")
         }
         lines += constants
         lines.append("var descriptor = FetchDescriptor<\(type)>(" + (arguments.isEmpty ? ")" : "\n    " + arguments.joined(separator: ",\n    ") + "\n)"))
