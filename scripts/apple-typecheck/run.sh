@@ -82,6 +82,15 @@ if [ "$self_test" = 1 ]; then
   # 2. The demo's original seeding (a main-actor method handing a block that is not @Sendable to the async,
   #    nonisolated performBackgroundTask) must fail with the region-based isolation error under both signature
   #    sets: `-typecheck` passed it, Xcode refused it.
+  # 1b. The golden "Copy as Swift" code with one argument label wrong must fail too.
+  sed 's/argumentArray:/arguments:/' Packages/BrowserCore/Tests/Golden/CoreDataFetchRequests.swift > "$work/golden.swift"
+  if output=$(compile "$work/current" FetchRequestGolden "$work/golden.swift" 2>&1); then
+    echo "apple-typecheck self-test FAILED: a wrong NSPredicate label in the golden fetch requests compiled" >&2
+    exit 1
+  fi
+  echo "$output" | grep -m1 'error:' || true
+  echo "apple-typecheck self-test: a wrong NSPredicate label in the golden fetch requests fails the check"
+
   original=scripts/apple-typecheck/self-test/PersistenceController-original.swift
   stand_in xcode16
   for variant in current xcode16; do
@@ -146,5 +155,9 @@ for variant in current xcode16; do
   #    (the App, the content view, the browser controller) cannot be compiled here: there is no SwiftUI on Linux.
   compile "$out" iOSDemo "${demo[@]}"
   echo "compiled the iOS demo's Core Data files, not its SwiftUI files ($variant)"
+
+  # "Copy as Swift": the Core Data code BrowserCore writes for each view of its golden test.
+  compile "$out" FetchRequestGolden Packages/BrowserCore/Tests/Golden/CoreDataFetchRequests.swift
+  echo "compiled the golden \"Copy as Swift\" fetch requests ($variant)"
 done
 echo "apple-typecheck: everything compiled against both signature sets (current, xcode16)"

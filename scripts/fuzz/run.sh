@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Fuzzes the request decoder, the API's query parsing and the content inspector with libFuzzer (swiftc -sanitize=fuzzer,address).
+# Fuzzes the request decoder, the API's query parsing, the content inspector and predicate text with libFuzzer (swiftc -sanitize=fuzzer,address).
 #
 #   scripts/fuzz/run.sh                 30 s per target (what scripts/test.sh runs: about a minute in all)
 #   scripts/fuzz/run.sh 600             10 minutes per target
-#   scripts/fuzz/run.sh 60 query        one target: http (RequestDecoderFuzzer.swift), query (QueryFuzzer.swift)
-#                                       or content (ContentFuzzer.swift)
+#   scripts/fuzz/run.sh 60 query        one target: http (RequestDecoderFuzzer.swift), query (QueryFuzzer.swift),
+#                                       content (ContentFuzzer.swift) or predicate (PredicateFuzzer.swift)
 #
 # Each target is one swiftc invocation over the brick sources it needs plus its harness, compiled into one
 # module so internal types are reachable; nothing is added to any Package.swift. Seeds: scripts/fuzz/corpus/
@@ -20,7 +20,7 @@ cd "$(dirname "$0")"
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(http query content)
+[ ${#targets[@]} -gt 0 ] || targets=(http query content predicate)
 
 root=../..
 out=out
@@ -32,7 +32,8 @@ sources_for() {
     query) find "$root/Packages/BrowserHTTP/Sources" "$root/Packages/BrowserCore/Sources" -name '*.swift' | sort
            echo QueryFuzzer.swift ;;
     content) find "$root/Packages/BrowserCore/Sources" -name '*.swift' | sort; echo ContentFuzzer.swift ;;
-    *) echo "scripts/fuzz/run.sh: unknown target $1 (http, query or content)" >&2; exit 2 ;;
+    predicate) find "$root/Packages/BrowserCore/Sources" -name '*.swift' | sort; echo PredicateFuzzer.swift ;;
+    *) echo "scripts/fuzz/run.sh: unknown target $1 (http, query, content or predicate)" >&2; exit 2 ;;
   esac
 }
 

@@ -46,6 +46,9 @@ open class NSPredicate: NSObject {
     /// `init(value: Bool)`
     public init(value: Bool) { super.init() }
     override public init() { super.init() }
+    /// https://developer.apple.com/documentation/foundation/nspredicate/init(format:argumentarray:)
+    /// `init(format predicateFormat: String, argumentArray arguments: [Any]?)` (what "Copy as Swift" writes)
+    public convenience init(format predicateFormat: String, argumentArray arguments: [Any]?) { self.init() }
     /// https://developer.apple.com/documentation/foundation/nspredicate/predicateformat
     /// `var predicateFormat: String { get }`
     open var predicateFormat: String { "" }

@@ -7,12 +7,13 @@ import CoreData
 enum FetchRequests {
     /// The records a page query selects, sub-entities included, without limit (for `count(for:)`); `page`
     /// adds the limit and offset. Sorted by the attribute, then by primary key in the same direction.
-    static func records(_ query: RecordQuery) throws -> NSFetchRequest<NSManagedObject> {
+    /// `coordinator` resolves the record IDs a filter compares to-one relationships with.
+    static func records(_ query: RecordQuery, coordinator: NSPersistentStoreCoordinator?) throws -> NSFetchRequest<NSManagedObject> {
         let request = NSFetchRequest<NSManagedObject>(entityName: query.entity)
         request.includesSubentities = true
         // Unsaved inserts have temporary IDs that cannot be linked to; both reading modes leave them out.
         request.includesPendingChanges = false
-        request.predicate = try query.filter.map(FilterPredicate.make)
+        request.predicate = try query.filter.map { try FilterPredicate.make($0, coordinator: coordinator) }
         let ascending = query.order == .ascending
         var sort: [NSSortDescriptor] = []
         if let key = query.sort {
@@ -27,19 +28,21 @@ enum FetchRequests {
 
     /// The IDs of the records a query selects, in its order, without limit: for a record's position, and for the
     /// records of an ordered relationship, which the store cannot sort by the relationship's order itself.
-    static func recordIDs(_ query: RecordQuery, restrictedTo ids: [NSManagedObjectID]?) throws -> NSFetchRequest<NSManagedObjectID> {
+    static func recordIDs(_ query: RecordQuery, restrictedTo ids: [NSManagedObjectID]?,
+                          coordinator: NSPersistentStoreCoordinator?) throws -> NSFetchRequest<NSManagedObjectID> {
         let request = NSFetchRequest<NSManagedObjectID>(entityName: query.entity)
         request.resultType = .managedObjectIDResultType
         request.includesSubentities = true
         request.includesPendingChanges = false
-        request.predicate = try predicate(query, restrictedTo: ids)
-        request.sortDescriptors = try records(query).sortDescriptors
+        request.predicate = try predicate(query, restrictedTo: ids, coordinator: coordinator)
+        request.sortDescriptors = try records(query, coordinator: coordinator).sortDescriptors
         return request
     }
 
     /// The query's filter, and with a relationship scope `SELF IN` the scope's targets.
-    static func predicate(_ query: RecordQuery, restrictedTo ids: [NSManagedObjectID]?) throws -> NSPredicate? {
-        let filter = try query.filter.map(FilterPredicate.make)
+    static func predicate(_ query: RecordQuery, restrictedTo ids: [NSManagedObjectID]?,
+                          coordinator: NSPersistentStoreCoordinator?) throws -> NSPredicate? {
+        let filter = try query.filter.map { try FilterPredicate.make($0, coordinator: coordinator) }
         guard let ids else { return filter }
         let scope = FilterPredicate.objects(in: ids)
         return filter.map { NSCompoundPredicate(andPredicateWithSubpredicates: [$0, scope]) } ?? scope

@@ -2,50 +2,87 @@
 import BrowserCore
 import CoreData
 
-/// Translates a `RecordFilter` into an `NSPredicate` built from expressions, never from a format string, so
-/// no search text or attribute name is ever parsed as predicate syntax.
+/// Translates a validated `RecordFilter` into an `NSPredicate` built from expressions, never from a format
+/// string, so no search text, value or name is ever parsed as predicate syntax.
+///
+/// Semantics as `RecordFilter` documents them, in Core Data's own terms:
+/// - `ANY`/`ALL` are `NSComparisonPredicate`'s `.any`/`.all` modifiers on the key path `relationship.keyPath`;
+///   `NONE` is `NOT (ANY …)` (true when nothing is related, as the contract says; Core Data's own `NONE`
+///   keyword is the same negation).
+/// - `@count` is the key path `relationship.@count`.
+/// - a to-one compared with a record is compared with its `NSManagedObjectID` (resolved through the context's
+///   coordinator); an ID the coordinator does not know matches no record (`== id` false, `!= id` true).
+/// - `LIKE` keeps its meaning: Core Data's `LIKE` treats `*` and `?` as this API does (and `\` escapes them,
+///   which validation never produces in a pattern the user did not write).
 enum FilterPredicate {
-    static func make(_ filter: RecordFilter) throws -> NSPredicate {
+    static func make(_ filter: RecordFilter, coordinator: NSPersistentStoreCoordinator?) throws -> NSPredicate {
         switch filter {
         case .all(let parts):
             // An empty AND holds for every record, as in BrowserCore's contract.
             return parts.isEmpty ? NSPredicate(value: true)
-                : NSCompoundPredicate(andPredicateWithSubpredicates: try parts.map(make))
+                : NSCompoundPredicate(andPredicateWithSubpredicates: try parts.map { try make($0, coordinator: coordinator) })
         case .any(let parts):
             // An empty OR holds for no record (a search of an entity without String attributes).
             return parts.isEmpty ? NSPredicate(value: false)
-                : NSCompoundPredicate(orPredicateWithSubpredicates: try parts.map(make))
+                : NSCompoundPredicate(orPredicateWithSubpredicates: try parts.map { try make($0, coordinator: coordinator) })
         case .not(let part):
-            return NSCompoundPredicate(notPredicateWithSubpredicate: try make(part))
-        case .comparison(let comparison) where comparison.op == .contains
-                && comparison.options == .caseAndDiacriticInsensitive && comparison.keyPath.components.count == 1:
-            let attribute = comparison.keyPath.last
-            guard case .value(let value) = comparison.operand, let needle = value.searchableText else {
-                throw BrowserError.badRequest("contains needs a text value for \(attribute)")
+            return NSCompoundPredicate(notPredicateWithSubpredicate: try make(part, coordinator: coordinator))
+        case .comparison(let comparison):
+            return try make(comparison, keyPath: comparison.keyPath.description, modifier: .direct, coordinator: coordinator)
+        case .quantified(let quantifier, let relationship, let comparison):
+            let keyPath = relationship + "." + comparison.keyPath.description
+            switch quantifier {
+            case .any: return try make(comparison, keyPath: keyPath, modifier: .any, coordinator: coordinator)
+            case .all: return try make(comparison, keyPath: keyPath, modifier: .all, coordinator: coordinator)
+            case .none:
+                return NSCompoundPredicate(notPredicateWithSubpredicate:
+                    try make(comparison, keyPath: keyPath, modifier: .any, coordinator: coordinator))
             }
-            // `attribute CONTAINS[cd] needle`: Core Data evaluates it in SQL for all of Unicode.
+        case .count(let relationship, let op, let number):
             return NSComparisonPredicate(
-                leftExpression: NSExpression(forKeyPath: attribute),
-                rightExpression: NSExpression(forConstantValue: needle),
-                modifier: .direct,
-                type: .contains,
-                options: [.caseInsensitive, .diacriticInsensitive]
-            )
-        case .comparison(let comparison) where comparison.op == .equals && comparison.options.isEmpty
-                && comparison.keyPath.components.count == 1:
-            guard case .value(let value) = comparison.operand else {
-                throw BrowserError.badRequest("Cannot compare \(comparison.keyPath) with that operand yet")
+                leftExpression: NSExpression(forKeyPath: relationship + ".@count"),
+                rightExpression: NSExpression(forConstantValue: NSNumber(value: number)),
+                modifier: .direct, type: operatorType(op), options: [])
+        }
+    }
+
+    private static func make(_ comparison: FilterComparison, keyPath: String, modifier: NSComparisonPredicate.Modifier,
+                             coordinator: NSPersistentStoreCoordinator?) throws -> NSPredicate {
+        let constant: Any?
+        switch comparison.operand {
+        case .value(let value): constant = value.foundationValue
+        case .list(let values): constant = values.map { $0.foundationValue as Any }
+        case .range(let low, let high): constant = [low.foundationValue as Any, high.foundationValue as Any]
+        case .object(let uri):
+            guard let url = URL(string: uri), let id = coordinator?.managedObjectID(forURIRepresentation: url) else {
+                // No such object here: nothing equals it, everything differs from it.
+                return NSPredicate(value: comparison.op == .notEquals)
             }
-            // `attribute == constant` (a pasted UUID): the constant is the object Core Data stores for the value.
-            return NSComparisonPredicate(
-                leftExpression: NSExpression(forKeyPath: comparison.keyPath.last),
-                rightExpression: NSExpression(forConstantValue: value.foundationValue),
-                modifier: .direct,
-                type: .equalTo,
-                options: []
-            )
-        case .comparison, .quantified, .count:
-            throw BrowserError.badRequest("The live store cannot evaluate this condition yet")
+            constant = id
+        }
+        var options: NSComparisonPredicate.Options = []
+        if comparison.options.contains(.caseInsensitive) { options.insert(.caseInsensitive) }
+        if comparison.options.contains(.diacriticInsensitive) { options.insert(.diacriticInsensitive) }
+        return NSComparisonPredicate(
+            leftExpression: NSExpression(forKeyPath: keyPath),
+            rightExpression: NSExpression(forConstantValue: constant),
+            modifier: modifier, type: operatorType(comparison.op), options: options)
+    }
+
+    private static func operatorType(_ op: FilterOperator) -> NSComparisonPredicate.Operator {
+        switch op {
+        case .equals: .equalTo
+        case .notEquals: .notEqualTo
+        case .lessThan: .lessThan
+        case .lessThanOrEqual: .lessThanOrEqualTo
+        case .greaterThan: .greaterThan
+        case .greaterThanOrEqual: .greaterThanOrEqualTo
+        case .contains: .contains
+        case .beginsWith: .beginsWith
+        case .endsWith: .endsWith
+        case .like: .like
+        case .in: .in
+        case .between: .between
         }
     }
 

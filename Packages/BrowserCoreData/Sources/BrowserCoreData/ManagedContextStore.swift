@@ -83,8 +83,8 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
                 }
                 targets = reached
             }
-            let request = try FetchRequests.records(query)
-            request.predicate = try FetchRequests.predicate(query, restrictedTo: targets)
+            let request = try FetchRequests.records(query, coordinator: context.persistentStoreCoordinator)
+            request.predicate = try FetchRequests.predicate(query, restrictedTo: targets, coordinator: context.persistentStoreCoordinator)
             let total = try context.count(for: request)
             // One fetch for the page: the store applies LIMIT and OFFSET, never the whole table in memory.
             request.fetchLimit = query.limit
@@ -122,8 +122,8 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
             steps.append("Scope: the \(reached.count) records \(scope.source.shortForm) reaches through \(scope.relationship), "
                 + "as SELF IN their object IDs.")
         }
-        let request = try FetchRequests.records(query)
-        request.predicate = try FetchRequests.predicate(query, restrictedTo: targets)
+        let request = try FetchRequests.records(query, coordinator: context.persistentStoreCoordinator)
+        request.predicate = try FetchRequests.predicate(query, restrictedTo: targets, coordinator: context.persistentStoreCoordinator)
         let predicate = request.predicate.map(\.predicateFormat) ?? "nil"
         steps.append("NSFetchRequest<NSManagedObject>(entityName: \"\(query.entity)\"), includesSubentities = "
             + "\(request.includesSubentities), includesPendingChanges = false")
@@ -151,7 +151,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
                 }
                 targets = reached
             }
-            return try context.fetch(FetchRequests.recordIDs(query, restrictedTo: targets)).firstIndex(of: wanted)
+            return try context.fetch(FetchRequests.recordIDs(query, restrictedTo: targets, coordinator: context.persistentStoreCoordinator)).firstIndex(of: wanted)
         }
     }
 
@@ -244,7 +244,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
                                 in context: NSManagedObjectContext) throws -> [NSManagedObjectID] {
         var kept = targets
         if query.filter != nil {
-            let matching = Set(try context.fetch(FetchRequests.recordIDs(query, restrictedTo: targets)))
+            let matching = Set(try context.fetch(FetchRequests.recordIDs(query, restrictedTo: targets, coordinator: context.persistentStoreCoordinator)))
             kept.removeAll { !matching.contains($0) }
         }
         return query.order == .descending ? kept.reversed() : kept

@@ -18,7 +18,7 @@ public actor InMemoryStore: BrowserStore {
     private var lastPrimaryKey: [String: Int64] = [:]
     private var version = 0
 
-    private struct Row {
+    private struct Row: FilterableRecord {
         var id: ObjectID
         var values: [String: AttributeValue]
         /// Targets by relationship name, in relationship order.
@@ -109,6 +109,11 @@ public actor InMemoryStore: BrowserStore {
         tables[root]?[source.primaryKey]?.links[relationshipName]?.removeAll { $0 == target }
     }
 
+    /// The record with this ID, if the store holds it.
+    private func row(for id: ObjectID) -> Row? {
+        rowExists(id) ? tables[storeSchema.root(of: id.entity)]?[id.primaryKey] : nil
+    }
+
     private func rowExists(_ id: ObjectID) -> Bool {
         id.storeIdentifier == storeIdentifier
             && tables[storeSchema.root(of: id.entity)]?[id.primaryKey]?.id.entity == id.entity
@@ -143,7 +148,7 @@ public actor InMemoryStore: BrowserStore {
     /// ordered relationship without a sort, which keeps its own order (reversed for `desc`).
     private func orderedRows(_ query: RecordQuery) throws -> [Row] {
         let members = storeSchema.subtree(of: query.entity)
-        let matcher = try FilterMatcher(query.filter)
+        let matcher = FilterMatcher(query.filter, entity: query.entity, schema: storeSchema)
         let candidates: [Row]
         if let scope = query.scope {
             guard rowExists(scope.source), let source = tables[storeSchema.root(of: scope.source.entity)]?[scope.source.primaryKey] else {
@@ -153,7 +158,7 @@ public actor InMemoryStore: BrowserStore {
         } else {
             candidates = Array((tables[storeSchema.root(of: query.entity)] ?? [:]).values)
         }
-        var rows = candidates.filter { members.contains($0.id.entity) && matcher.matches($0.values) }
+        var rows = candidates.filter { members.contains($0.id.entity) && matcher.matches($0, resolve: row(for:)) }
         let descending = query.order == .descending
         if query.sort == nil, query.scope?.isOrdered == true {
             return descending ? rows.reversed() : rows

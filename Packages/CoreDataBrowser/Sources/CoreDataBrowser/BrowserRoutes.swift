@@ -29,6 +29,17 @@ enum BrowserRoutes {
                 of: parameters["name"] ?? "", id: request.query["id"],
                 parameters: RecordQueryParameters { request.query[$0] }))
         }
+        // A read with its predicate in the body (a tree too large or too structured for a URL). POST, so the
+        // access policy's same-origin check applies to it as to any non-GET request.
+        router.add(.POST, "/api/entities/:name/query") { request, parameters in
+            try requireJSONBody(request)
+            return JSONResponses.ok(try await service.query(
+                of: parameters["name"] ?? "", parameters: RecordQueryParameters { request.query[$0] }, body: request.body))
+        }
+        router.add(.GET, "/api/entities/:name/predicate") { request, parameters in
+            JSONResponses.ok(try await service.predicate(
+                of: parameters["name"] ?? "", parameters: RecordQueryParameters { request.query[$0] }))
+        }
         router.add(.GET, "/api/events") { request, _ in
             let lastEventID = try EventStreamBody.lastEventID(request.headers[HTTPHeaderName.lastEventID])
             let items = await changes.subscribe(lastEventID: lastEventID)
@@ -114,6 +125,17 @@ enum BrowserRoutes {
             }
         }
         return router
+    }
+
+    /// A body the route reads as JSON must say so (`Content-Type: application/json`, parameters such as
+    /// `charset` allowed): a form post or `text/plain` from another page is refused before it is parsed.
+    static func requireJSONBody(_ request: HTTPRequest) throws(BrowserError) {
+        let type = request.headers[HTTPHeaderName.contentType] ?? ""
+        let mediaType = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard mediaType == "application/json" else {
+            throw .unsupportedMediaType("The body must be JSON, sent with Content-Type: application/json"
+                + (type.isEmpty ? " (none was sent)" : " (got \"\(type)\")"))
+        }
     }
 
     /// An export stream as a response body.

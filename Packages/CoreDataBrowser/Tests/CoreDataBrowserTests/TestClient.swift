@@ -20,9 +20,11 @@ struct TestClient {
         }
     }
 
-    func request(_ pathAndQuery: String, method: String = "GET", headers extra: [String: String] = [:]) async throws -> Reply {
+    func request(_ pathAndQuery: String, method: String = "GET", headers extra: [String: String] = [:],
+                 body: Data? = nil) async throws -> Reply {
         var request = URLRequest(url: try #require(URL(string: base.absoluteString + pathAndQuery)))
         request.httpMethod = method
+        request.httpBody = body
         for (name, value) in extra { request.setValue(value, forHTTPHeaderField: name) }
         request.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         let (data, response) = try await URLSession.shared.data(for: request)

@@ -45,9 +45,14 @@ public struct RecordQueryParameters: Sendable, Hashable {
     /// `relatedTo` and `via`: list only the records this record (an ID URI) reaches through relationship `via`.
     public var relatedTo: String?
     public var via: String?
+    /// `where`: predicate text (`PredicateParser`'s syntax), ANDed with the search.
+    public var predicateText: String?
+    /// The tree of a `POST …/query` body, not yet checked against the model; at most one of it and `where`.
+    public var predicate: RecordFilter?
 
     public init(search: String? = nil, searchAttribute: String? = nil, sort: String? = nil, order: String? = nil,
-                limit: String? = nil, offset: String? = nil, relatedTo: String? = nil, via: String? = nil) {
+                limit: String? = nil, offset: String? = nil, relatedTo: String? = nil, via: String? = nil,
+                predicateText: String? = nil, predicate: RecordFilter? = nil) {
         self.search = search
         self.searchAttribute = searchAttribute
         self.sort = sort
@@ -56,15 +61,17 @@ public struct RecordQueryParameters: Sendable, Hashable {
         self.offset = offset
         self.relatedTo = relatedTo
         self.via = via
+        self.predicateText = predicateText
+        self.predicate = predicate
     }
 
     /// Reads the parameters by their API names (`search`, `searchAttr`, `sort`, `order`, `limit`, `offset`,
-    /// `relatedTo`, `via`).
+    /// `relatedTo`, `via`, `where`).
     public init(lookup: (String) -> String?) {
         self.init(
             search: lookup("search"), searchAttribute: lookup("searchAttr"), sort: lookup("sort"),
             order: lookup("order"), limit: lookup("limit"), offset: lookup("offset"),
-            relatedTo: lookup("relatedTo"), via: lookup("via")
+            relatedTo: lookup("relatedTo"), via: lookup("via"), predicateText: lookup("where")
         )
     }
 }
@@ -76,8 +83,12 @@ extension RecordQuery {
     /// - `sort`: an attribute of the entity (inherited ones included) whose type has an order (`isSortable`);
     /// - `order`: `asc` or `desc`, default `asc`;
     /// - `searchAttr`: a String attribute; without it `search` looks in every String attribute;
-    /// - an empty `search` is no filter; a longer one than `maximumSearchLength` is refused.
-    public static func validated(_ parameters: RecordQueryParameters, for entity: EntitySchema) throws(BrowserError) -> RecordQuery {
+    /// - an empty `search` is no filter; a longer one than `maximumSearchLength` is refused;
+    /// - `where` (or a JSON tree): parsed, then checked against `schema` (`RecordFilter.validated`; without a
+    ///   schema, against `entity` alone, so no relationship can be followed), and ANDed after the search; an
+    ///   empty `where` is no filter.
+    public static func validated(_ parameters: RecordQueryParameters, for entity: EntitySchema,
+                                 in schema: StoreSchema? = nil) throws(BrowserError) -> RecordQuery {
         var query = RecordQuery(entity: entity.name)
 
         if let rawLimit = parameters.limit {
@@ -135,6 +146,25 @@ extension RecordQuery {
             }
             query.filter = conditions.count == 1 ? conditions[0] : .any(conditions)
         }
+        if let predicate = try checkedPredicate(parameters, for: entity, in: schema ?? StoreSchema(entities: [entity])) {
+            query.filter = query.filter.map { .all([$0, predicate]) } ?? predicate
+        }
         return query
+    }
+
+    /// The `where` text or the JSON tree, parsed and checked; nil when neither is given (or the text is blank).
+    static func checkedPredicate(_ parameters: RecordQueryParameters, for entity: EntitySchema,
+                                 in schema: StoreSchema) throws(BrowserError) -> RecordFilter? {
+        var unchecked = parameters.predicate
+        if let text = parameters.predicateText, !text.allSatisfy(\.isWhitespace) {
+            guard unchecked == nil else { throw .badRequest("Give the predicate once: as where= or as the body's tree, not both") }
+            do {
+                unchecked = try PredicateParser.parse(text).filter
+            } catch {
+                throw .badRequest("where: \(error.description)")
+            }
+        }
+        guard let unchecked else { return nil }
+        return try RecordFilter.validated(unchecked, for: entity, in: schema)
     }
 }

@@ -8,6 +8,10 @@ public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
         case badRequest
         /// 404: no such entity, record or path.
         case notFound
+        /// 413: a request body larger than the endpoint takes (`RecordFilter.maximumRequestBytes`).
+        case payloadTooLarge
+        /// 415: a request body that is not of the type the endpoint reads (JSON).
+        case unsupportedMediaType
         /// 500: the store failed.
         case storeFailure
         /// 503: the store stopped the request's work at its time budget (`RequestBudget`).
@@ -24,6 +28,8 @@ public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public static func badRequest(_ message: String) -> BrowserError { .init(.badRequest, message) }
     public static func notFound(_ message: String) -> BrowserError { .init(.notFound, message) }
+    public static func payloadTooLarge(_ message: String) -> BrowserError { .init(.payloadTooLarge, message) }
+    public static func unsupportedMediaType(_ message: String) -> BrowserError { .init(.unsupportedMediaType, message) }
     public static func storeFailure(_ message: String) -> BrowserError { .init(.storeFailure, message) }
     public static func unavailable(_ message: String) -> BrowserError { .init(.unavailable, message) }
 
@@ -32,6 +38,8 @@ public struct BrowserError: Error, Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .badRequest: 400
         case .notFound: 404
+        case .payloadTooLarge: 413
+        case .unsupportedMediaType: 415
         case .storeFailure: 500
         case .unavailable: 503
         }

@@ -52,7 +52,7 @@ public struct BrowserService: Sendable {
         let schema = try await call { try await store.schema() }
         let query = try await validatedQuery(of: entityName, parameters: parameters, in: schema)
         if let ids = try await recordsNamed(by: parameters.search, for: query, in: schema) {
-            return try await recordWithID(ids, query: query, schema: schema)
+            return try await recordWithID(ids, query: query, parameters: parameters, schema: schema)
         }
         let page = try await call { try await store.page(query) }
         return RecordsPageDTO(total: page.total, offset: query.offset, limit: query.limit,
@@ -64,7 +64,7 @@ public struct BrowserService: Sendable {
         let schema = try await call { try await store.schema() }
         let query = try await validatedQuery(of: entityName, parameters: parameters, in: schema)
         if let search = parameters.search, let ids = try await recordsNamed(by: search, for: query, in: schema) {
-            let page = try await recordWithID(ids, query: query, schema: schema)
+            let page = try await recordWithID(ids, query: query, parameters: parameters, schema: schema)
             return QueryExplanationDTO(
                 engine: try await call { try await store.describe() }.summary,
                 steps: ["The search names a record by its ID (\(search.trimmingCharacters(in: .whitespaces))): the list is "
@@ -251,7 +251,7 @@ public struct BrowserService: Sendable {
     func validatedQuery(of entityName: String, parameters: RecordQueryParameters,
                                 in schema: StoreSchema) async throws(BrowserError) -> RecordQuery {
         let entity = try Self.browsableEntity(entityName, in: schema)
-        var query = try RecordQuery.validated(parameters, for: entity)
+        var query = try RecordQuery.validated(parameters, for: entity, in: schema)
         if let source = parameters.relatedTo {
             let scope = try RelationshipScope.validated(source: source, relationship: parameters.via,
                                                         listing: entity.name, in: schema)
@@ -297,10 +297,11 @@ public struct BrowserService: Sendable {
         return text.hasPrefix(ObjectID.scheme + "://") || (text.first == "p" && text.count > 1 && text.dropFirst().allSatisfy(\.isNumber))
     }
 
-    /// A list searched by ID: the record, if it is one of the query's (scope included), else nothing.
-    private func recordWithID(_ candidates: [ObjectID], query: RecordQuery, schema: StoreSchema) async throws(BrowserError) -> RecordsPageDTO {
+    /// A list searched by ID: the record, if it is one of the query's (scope and `where` included), else nothing.
+    private func recordWithID(_ candidates: [ObjectID], query: RecordQuery, parameters: RecordQueryParameters,
+                              schema: StoreSchema) async throws(BrowserError) -> RecordsPageDTO {
         var unfiltered = query
-        unfiltered.filter = nil
+        unfiltered.filter = try RecordQuery.checkedPredicate(parameters, for: try Self.browsableEntity(query.entity, in: schema), in: schema)
         for id in candidates {
             guard try await call({ try await store.position(of: id, in: unfiltered) }) != nil,
                   let record = try await call({ try await store.record(id) }) else { continue }

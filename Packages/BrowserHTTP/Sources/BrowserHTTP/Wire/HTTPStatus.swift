@@ -38,6 +38,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let payloadTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
     public static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
     /// The requested range lies outside the representation (RFC 9110 §15.5.17).
+    public static let unsupportedMediaType = HTTPStatus(code: 415, reason: "Unsupported Media Type")
     public static let rangeNotSatisfiable = HTTPStatus(code: 416, reason: "Range Not Satisfiable")
     public static let requestHeaderFieldsTooLarge = HTTPStatus(
         code: 431, reason: "Request Header Fields Too Large")
@@ -50,7 +51,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     private static let known: [HTTPStatus] = [
         .ok, .created, .noContent, .partialContent, .found, .seeOther, .notModified, .badRequest, .unauthorized,
         .forbidden, .notFound, .methodNotAllowed, .misdirectedRequest, .requestTimeout, .payloadTooLarge, .uriTooLong,
-        .rangeNotSatisfiable, .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented,
+        .unsupportedMediaType, .rangeNotSatisfiable, .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented,
         .serviceUnavailable, .httpVersionNotSupported,
     ]
 }

@@ -1,0 +1,299 @@
+import Foundation
+
+/// "Copy as Swift": a records view (entity, predicate, sort, limit) as code a developer pastes into the app.
+///
+/// - Core Data: an `NSFetchRequest` whose `NSPredicate` is built with `format:argumentArray:`. Key paths go in as
+///   `%K` arguments and values as `%@` arguments, never spliced into the format text, so no stored text can
+///   change what the predicate means; only operators, options and `nil` are written into the format.
+/// - SwiftData: a `FetchDescriptor` with `#Predicate` when every condition has a `#Predicate` form; otherwise
+///   nil, with the reasons (LIKE, ENDSWITH, `[c]`/`[d]` other than `CONTAINS[cd]`, record IDs, composite
+///   elements). It assumes the `@Model` class and its properties are named as the entity and its attributes
+///   (Core Data's model names), optional attributes and to-one relationships are optionals, and to-many
+///   relationships are non-optional arrays.
+public struct FetchRequestCode: Sendable, Hashable {
+    public var coreData: String
+    public var swiftData: String?
+    /// Why there is no SwiftData form (empty when there is one).
+    public var swiftDataUnavailable: [String]
+
+    public init(query: RecordQuery, schema: StoreSchema) {
+        var coreDataWriter = CoreDataWriter(query: query)
+        coreData = coreDataWriter.code()
+        var writer = SwiftDataWriter(query: query, schema: schema)
+        let code = writer.code()
+        swiftDataUnavailable = writer.problems
+        swiftData = writer.problems.isEmpty ? code : nil
+    }
+}
+
+/// Swift literals for the values a predicate holds.
+enum SwiftLiteral {
+    /// Swift reads the escapes of predicate text's strings (`\"`, `\\`, `\n`, `\r`, `\t`, `\u{…}`) alike.
+    static func string(_ text: String) -> String { PredicateText.quoted(text) }
+
+    static func double(_ number: Double) -> String {
+        // A subnormal literal does not compile ("underflows"); its text still converts exactly.
+        number.isSubnormal ? "Double(\"\(number.description)\")!" : number.description
+    }
+
+    /// The value as a Swift expression of the type Core Data and SwiftData compare it with.
+    static func value(_ value: AttributeValue) -> String {
+        switch value {
+        case .null: "nil"
+        case .string(let text): string(text)
+        case .uri(let text): "URL(string: \(string(text)))!"
+        case .integer(let number): String(number)
+        case .double(let number): double(number)
+        case .float(let number): double(Double(number))
+        case .decimal(let number): "Decimal(string: \(string(number.description)))!"
+        case .boolean(let flag): flag ? "true" : "false"
+        case .date(let date):
+            "Date(timeIntervalSinceReferenceDate: \(date.timeIntervalSinceReferenceDate.description)) /* \(ISO8601Timestamp.string(from: date)) */"
+        case .uuid(let uuid): "UUID(uuidString: \(string(uuid.uuidString)))!"
+        case .binary, .undecodable: "nil"
+        }
+    }
+}
+
+private struct CoreDataWriter {
+    let query: RecordQuery
+    var format = ""
+    var arguments: [String] = []
+
+    init(query: RecordQuery) { self.query = query }
+
+    mutating func code() -> String {
+        var lines = ["let request = NSFetchRequest<NSManagedObject>(entityName: \(SwiftLiteral.string(query.entity)))"]
+        if let filter = query.filter {
+            append(filter, nested: false)
+            let hasObject = filter.conditions.contains { condition in
+                switch condition {
+                case .comparison(let comparison), .quantified(_, _, let comparison):
+                    if case .object = comparison.operand { return true }
+                    return false
+                default: return false
+                }
+            }
+            if hasObject {
+                lines.insert("// Record IDs are resolved through your context's coordinator (`context`: your NSManagedObjectContext).", at: 0)
+            }
+            let list = arguments.isEmpty ? "[]" : "[\n    " + arguments.joined(separator: ",\n    ") + ",\n]"
+            lines.append("request.predicate = NSPredicate(format: \(SwiftLiteral.string(format)), argumentArray: \(list))")
+        }
+        if let sort = query.sort {
+            lines.append("request.sortDescriptors = [NSSortDescriptor(key: \(SwiftLiteral.string(sort.attribute)), ascending: \(sort.order == .ascending))]")
+        }
+        lines.append("request.fetchLimit = \(query.limit)")
+        if query.offset > 0 { lines.append("request.fetchOffset = \(query.offset)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private mutating func append(_ filter: RecordFilter, nested: Bool) {
+        switch filter {
+        case .all(let parts) where parts.isEmpty: format += "TRUEPREDICATE"
+        case .any(let parts) where parts.isEmpty: format += "FALSEPREDICATE"
+        case .all(let parts), .any(let parts):
+            let separator: String
+            if case .all = filter { separator = " AND " } else { separator = " OR " }
+            if nested { format += "(" }
+            for (index, part) in parts.enumerated() {
+                if index > 0 { format += separator }
+                append(part, nested: true)
+            }
+            if nested { format += ")" }
+        case .not(let part):
+            format += "NOT "
+            append(part, nested: true)
+        case .comparison(let comparison):
+            append(comparison, prefix: "", keyPath: comparison.keyPath.description)
+        case .quantified(let quantifier, let relationship, let comparison):
+            append(comparison, prefix: quantifier.rawValue + " ", keyPath: relationship + "." + comparison.keyPath.description)
+        case .count(let relationship, let op, let number):
+            format += "%K \(op.rawValue) %@"
+            arguments += [SwiftLiteral.string(relationship + ".@count"), String(number)]
+        }
+    }
+
+    private mutating func append(_ comparison: FilterComparison, prefix: String, keyPath: String) {
+        format += prefix + "%K " + comparison.op.rawValue + PredicateText.options(comparison.options) + " "
+        arguments.append(SwiftLiteral.string(keyPath))
+        switch comparison.operand {
+        case .value(.null):
+            format += "nil"
+            return
+        case .value(let value): arguments.append(SwiftLiteral.value(value))
+        case .list(let values):
+            // An empty literal needs its type spelt out.
+            arguments.append(values.isEmpty ? "[] as [Any]" : "[" + values.map(SwiftLiteral.value).joined(separator: ", ") + "]")
+        case .range(let low, let high): arguments.append("[\(SwiftLiteral.value(low)), \(SwiftLiteral.value(high))]")
+        case .object(let uri):
+            arguments.append("context.persistentStoreCoordinator!.managedObjectID(forURIRepresentation: URL(string: \(SwiftLiteral.string(uri)))!)!")
+        }
+        format += "%@"
+    }
+}
+
+private struct SwiftDataWriter {
+    let query: RecordQuery
+    let schema: StoreSchema
+    var problems: [String] = []
+    private var usedNames: Set<String> = []
+    /// `let value1 = Date(…)` lines before the descriptor: `#Predicate` takes literals and captured constants,
+    /// not initializer calls.
+    private var constants: [String] = []
+
+    init(query: RecordQuery, schema: StoreSchema) {
+        self.query = query
+        self.schema = schema
+    }
+
+    mutating func code() -> String {
+        let type = query.entity
+        let variable = name(for: type)
+        var lines: [String] = []
+        var arguments: [String] = []
+        if let filter = query.filter {
+            let body = expression(filter, on: variable, entity: schema.entity(named: type))
+            arguments.append("predicate: #Predicate<\(type)> { \(variable) in\n        \(body)\n    }")
+        }
+        if let sort = query.sort {
+            arguments.append("sortBy: [SortDescriptor(\\\(type).\(sort.attribute), order: \(sort.order == .ascending ? ".forward" : ".reverse"))]")
+        }
+        lines += constants
+        lines.append("var descriptor = FetchDescriptor<\(type)>(" + (arguments.isEmpty ? ")" : "\n    " + arguments.joined(separator: ",\n    ") + "\n)"))
+        lines.append("descriptor.fetchLimit = \(query.limit)")
+        if query.offset > 0 { lines.append("descriptor.fetchOffset = \(query.offset)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A closure parameter's name: the entity's name in lower camel case, numbered when already taken.
+    private mutating func name(for entity: String) -> String {
+        let base = (entity.first.map { String($0).lowercased() } ?? "") + entity.dropFirst()
+        var candidate = base.isEmpty ? "record" : base
+        var number = 2
+        while usedNames.contains(candidate) {
+            candidate = base + String(number)
+            number += 1
+        }
+        usedNames.insert(candidate)
+        return candidate
+    }
+
+    private mutating func expression(_ filter: RecordFilter, on variable: String, entity: EntitySchema?) -> String {
+        switch filter {
+        case .all(let parts) where parts.isEmpty: return "true"
+        case .any(let parts) where parts.isEmpty: return "false"
+        case .all(let parts): return "(" + parts.map { expression($0, on: variable, entity: entity) }.joined(separator: " && ") + ")"
+        case .any(let parts): return "(" + parts.map { expression($0, on: variable, entity: entity) }.joined(separator: " || ") + ")"
+        case .not(let part): return "!(" + expression(part, on: variable, entity: entity) + ")"
+        case .count(let relationship, let op, let number):
+            return "\(variable).\(relationship).count \(op.rawValue) \(number)"
+        case .quantified(let quantifier, let relationship, let comparison):
+            let destination = entity?.relationship(named: relationship)?.destination
+            let inner = name(for: destination ?? "item")
+            let test = self.comparison(comparison, on: inner, entity: destination.flatMap(schema.entity(named:)))
+            switch quantifier {
+            case .any: return "\(variable).\(relationship).contains { \(inner) in \(test) }"
+            case .all: return "\(variable).\(relationship).allSatisfy { \(inner) in \(test) }"
+            case .none: return "!\(variable).\(relationship).contains { \(inner) in \(test) }"
+            }
+        case .comparison(let comparison):
+            return self.comparison(comparison, on: variable, entity: entity)
+        }
+    }
+
+    /// Follows the key path's to-one relationships with `flatMap` (each is optional), then tests the last name.
+    private mutating func comparison(_ comparison: FilterComparison, on variable: String, entity: EntitySchema?) -> String {
+        var current = entity
+        var chain: [(String, String)] = []  // (closure parameter, property reached)
+        var subject = variable
+        for relationship in comparison.keyPath.relationships {
+            let destination = current?.relationship(named: relationship)?.destination ?? relationship
+            let parameter = name(for: destination)
+            chain.append((parameter, "\(subject).\(relationship)"))
+            subject = parameter
+            current = schema.entity(named: destination)
+        }
+        let last = comparison.keyPath.last
+        var test = leaf(comparison, subject: subject, name: last, entity: current)
+        // Innermost first: `book.author.flatMap { author in <test> } ?? false`.
+        // A nil relationship on the way leaves the value missing: it satisfies `== nil` and `!= value` only.
+        let comparesWithNil: Bool
+        if case .value(.null) = comparison.operand { comparesWithNil = true } else { comparesWithNil = false }
+        let missing = comparison.op == .equals ? comparesWithNil : comparison.op == .notEquals ? !comparesWithNil : false
+        for (parameter, property) in chain.reversed() {
+            test = "(\(property).flatMap { \(parameter) in \(test) } ?? \(missing))"
+        }
+        return test
+    }
+
+    private mutating func leaf(_ comparison: FilterComparison, subject: String, name: String, entity: EntitySchema?) -> String {
+        let property = "\(subject).\(name)"
+        if name.contains(".") {
+            problems.append("\(comparison.keyPath) is an element of a composite attribute, which #Predicate cannot reach this way")
+        }
+        if case .object = comparison.operand {
+            problems.append("\(comparison.keyPath) is compared with a record ID; #Predicate has no literal for a PersistentIdentifier")
+            return "false"
+        }
+        if case .value(.null) = comparison.operand {
+            return "\(property) \(comparison.op.rawValue) nil"
+        }
+        let optional = entity?.attribute(named: name)?.isOptional ?? true
+        // An optional attribute is unwrapped by `flatMap` (nil fails the test); a required one is used as it is.
+        let value = optional ? self.name(for: name.replacingOccurrences(of: ".", with: "_")) : property
+        let body: String
+        switch (comparison.op, comparison.operand) {
+        case (.equals, .value(let operand)), (.notEquals, .value(let operand)):
+            if !comparison.options.isEmpty { return refuse(comparison, "\(comparison.op.rawValue)\(PredicateText.options(comparison.options)) (#Predicate compares text exactly)") }
+            // Optional == and != work directly, with the contract's nil rules.
+            return "\(property) \(comparison.op.rawValue) \(literal(operand))"
+        case (.lessThan, .value(let operand)), (.lessThanOrEqual, .value(let operand)),
+             (.greaterThan, .value(let operand)), (.greaterThanOrEqual, .value(let operand)):
+            body = "\(value) \(comparison.op.rawValue) \(literal(operand))"
+        case (.between, .range(let low, let high)):
+            body = "\(value) >= \(literal(low)) && \(value) <= \(literal(high))"
+        case (.in, .list(let values)):
+            if !comparison.options.isEmpty { return refuse(comparison, "IN\(PredicateText.options(comparison.options))") }
+            if values.isEmpty { return "false" }  // IN {} holds for no record
+            body = "\(constant("[" + values.map(SwiftLiteral.value).joined(separator: ", ") + "]")).contains(\(value))"
+        case (.contains, .value(let operand)):
+            switch comparison.options {
+            case []: body = "\(value).contains(\(literal(operand)))"
+            case .caseAndDiacriticInsensitive:
+                // Locale-aware in Foundation; matches [cd] for everyday text.
+                body = "\(value).localizedStandardContains(\(literal(operand)))"
+            default: return refuse(comparison, "CONTAINS\(PredicateText.options(comparison.options))")
+            }
+        case (.beginsWith, .value(let operand)):
+            guard comparison.options.isEmpty else { return refuse(comparison, "BEGINSWITH\(PredicateText.options(comparison.options))") }
+            body = "\(value).starts(with: \(literal(operand)))"
+        case (.endsWith, _):
+            return refuse(comparison, "ENDSWITH")
+        case (.like, _):
+            return refuse(comparison, "LIKE")
+        default:
+            return refuse(comparison, comparison.op.rawValue)
+        }
+        return optional ? "(\(property).flatMap { \(value) in \(body) } ?? false)" : body
+    }
+
+    private mutating func refuse(_ comparison: FilterComparison, _ what: String) -> String {
+        problems.append("#Predicate has no form of \(what) (in \(PredicateText.format(.comparison(comparison))))")
+        return "false"
+    }
+
+    /// Strings, numbers and Booleans as literals; anything built by a call as a captured constant.
+    private mutating func literal(_ value: AttributeValue) -> String {
+        switch value {
+        case .string, .integer, .double, .float, .boolean, .null: SwiftLiteral.value(value)
+        default: constant(SwiftLiteral.value(value))
+        }
+    }
+
+    private mutating func constant(_ expression: String) -> String {
+        let name = name(for: "value\(constants.count + 1)")
+        constants.append("let \(name) = \(expression)")
+        return name
+    }
+}

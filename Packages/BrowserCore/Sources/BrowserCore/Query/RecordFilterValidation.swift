@@ -1,0 +1,354 @@
+import Foundation
+
+/// Checks an unchecked `RecordFilter` (parsed from text, decoded from JSON, built by a client) against the model
+/// and gives the tree every store may rely on (see `RecordFilter`'s "What a store may rely on").
+///
+/// Limits, so a request cannot make a store work without bound: at most `maximumDepth` nested levels (groups,
+/// `NOT`, a quantifier and its comparison each count one), at most `maximumConditions` conditions (comparisons,
+/// quantified comparisons and `@count`s), and a request body of at most `maximumRequestBytes`.
+///
+/// What validation changes, so every store sees one form: values get their attribute's case (`300` for a Double
+/// attribute is `.double(300)`, `"2020-03-01"` (or seconds since 2001) for a Date a `.date`, a string for a UUID a `.uuid`; `1`/`0`
+/// for a Boolean `true`/`false`); a string compared with a to-one relationship is an `.object`; a group of one
+/// condition is that condition; `address.street` naming a composite's element (an attribute whose name holds a
+/// dot) becomes that one attribute.
+extension RecordFilter {
+    public static let maximumDepth = 16
+    public static let maximumConditions = 256
+    /// The largest `POST /api/entities/:name/query` body, in bytes.
+    public static let maximumRequestBytes = 64 * 1024
+
+    /// The conditions (comparisons, quantified comparisons, `@count`s) in the order they are written.
+    public var conditions: [RecordFilter] {
+        switch self {
+        case .all(let parts), .any(let parts): parts.flatMap(\.conditions)
+        case .not(let part): part.conditions
+        case .comparison, .quantified, .count: [self]
+        }
+    }
+
+    /// The checked tree, or a 400 naming the condition and what is wrong with it.
+    public static func validated(_ filter: RecordFilter, for entity: EntitySchema,
+                                 in schema: StoreSchema) throws(BrowserError) -> RecordFilter {
+        switch checked(filter, for: entity, in: schema) {
+        case .success(let checked): return checked
+        case .failure(let problem): throw .badRequest(problem.message)
+        }
+    }
+
+    /// `validated`, keeping which condition failed (its index in `conditions`), for a text mode to underline it.
+    public static func checked(_ filter: RecordFilter, for entity: EntitySchema,
+                               in schema: StoreSchema) -> Result<RecordFilter, FilterProblem> {
+        var validator = FilterValidator(schema: schema)
+        do {
+            return .success(try validator.check(filter, entity: entity))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// Why a filter was refused; `conditionIndex` is the failing condition's index in `RecordFilter.conditions`
+/// (nil for a limit of the whole tree).
+public struct FilterProblem: Error, Sendable, Hashable {
+    public var conditionIndex: Int?
+    public var message: String
+}
+
+private struct FilterValidator {
+    let schema: StoreSchema
+    var conditionCount = 0
+
+    init(schema: StoreSchema) { self.schema = schema }
+
+    mutating func check(_ filter: RecordFilter, entity: EntitySchema) throws(FilterProblem) -> RecordFilter {
+        let depth = Self.depth(filter)
+        guard depth <= RecordFilter.maximumDepth else {
+            throw FilterProblem(conditionIndex: nil, message:
+                "The predicate is nested \(depth) levels deep; at most \(RecordFilter.maximumDepth) are allowed")
+        }
+        let count = filter.conditions.count
+        guard count <= RecordFilter.maximumConditions else {
+            throw FilterProblem(conditionIndex: nil, message:
+                "The predicate has \(count) conditions; at most \(RecordFilter.maximumConditions) are allowed")
+        }
+        return try node(filter, entity: entity)
+    }
+
+    static func depth(_ filter: RecordFilter) -> Int {
+        switch filter {
+        case .all(let parts), .any(let parts): 1 + (parts.map(depth).max() ?? 0)
+        case .not(let part): 1 + depth(part)
+        case .comparison, .count: 1
+        case .quantified: 2
+        }
+    }
+
+    private mutating func node(_ filter: RecordFilter, entity: EntitySchema) throws(FilterProblem) -> RecordFilter {
+        switch filter {
+        case .all(let parts):
+            var checked: [RecordFilter] = []
+            for part in parts { checked.append(try node(part, entity: entity)) }
+            return checked.count == 1 ? checked[0] : .all(checked)
+        case .any(let parts):
+            var checked: [RecordFilter] = []
+            for part in parts { checked.append(try node(part, entity: entity)) }
+            return checked.count == 1 ? checked[0] : .any(checked)
+        case .not(let part):
+            return .not(try node(part, entity: entity))
+        case .comparison(let comparison):
+            let index = nextCondition()
+            return .comparison(try check(comparison, from: entity, condition: filter, index: index))
+        case .quantified(let quantifier, let name, let comparison):
+            let index = nextCondition()
+            let destination = try toMany(name, of: entity, condition: filter, index: index)
+            return .quantified(quantifier, relationship: name,
+                               try check(comparison, from: destination, condition: filter, index: index))
+        case .count(let name, let op, let number):
+            let index = nextCondition()
+            _ = try toMany(name, of: entity, condition: filter, index: index)
+            guard [.equals, .notEquals, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(op) else {
+                throw problem(filter, index, "@count is compared with ==, !=, <, <=, > or >=, not \(op.rawValue)")
+            }
+            return .count(relationship: name, op, number)
+        }
+    }
+
+    private mutating func nextCondition() -> Int {
+        defer { conditionCount += 1 }
+        return conditionCount
+    }
+
+    private func problem(_ condition: RecordFilter, _ index: Int, _ reason: String) -> FilterProblem {
+        FilterProblem(conditionIndex: index, message: "In \(PredicateText.format(condition)): \(reason)")
+    }
+
+    /// The destination of a to-many relationship `name` of `entity`.
+    private func toMany(_ name: String, of entity: EntitySchema, condition: RecordFilter, index: Int) throws(FilterProblem) -> EntitySchema {
+        guard let relationship = entity.relationship(named: name) else {
+            let kind = entity.attribute(named: name) != nil ? "an attribute, not a relationship" : "not a relationship of \(entity.name)"
+            throw problem(condition, index, "\(name) is \(kind)")
+        }
+        guard relationship.isToMany else {
+            throw problem(condition, index, "\(entity.name).\(name) is a to-one relationship: compare its key path directly (\(name).attribute), without ANY, ALL, NONE or @count")
+        }
+        guard let destination = schema.entity(named: relationship.destination) else {
+            throw problem(condition, index, "the model has no entity \(relationship.destination), the destination of \(entity.name).\(name)")
+        }
+        return destination
+    }
+
+    /// What a key path reaches: an attribute (through to-one relationships), or a to-one relationship itself.
+    private enum Target {
+        case attribute(AttributeSchema, components: [String])
+        case relationship(RelationshipSchema, components: [String])
+    }
+
+    private func resolve(_ keyPath: FilterKeyPath, from entity: EntitySchema, condition: RecordFilter,
+                         index: Int) throws(FilterProblem) -> Target {
+        guard !keyPath.components.isEmpty else { throw problem(condition, index, "the key path is empty") }
+        var current = entity
+        var resolved: [String] = []
+        var position = 0
+        let components = keyPath.components
+        while position < components.count {
+            let name = components[position]
+            // A composite's element is an attribute named `composite.element`: take the longest run of names
+            // that is one attribute.
+            for end in stride(from: components.count, to: position, by: -1) {
+                let joined = components[position..<end].joined(separator: ".")
+                if let attribute = current.attribute(named: joined) {
+                    guard end == components.count else {
+                        throw problem(condition, index, "\(current.name).\(joined) is an attribute; nothing can follow it in a key path")
+                    }
+                    return .attribute(attribute, components: resolved + [joined])
+                }
+            }
+            guard let relationship = current.relationship(named: name) else {
+                throw problem(condition, index, "\(current.name) has no attribute or relationship \"\(name)\"")
+            }
+            if relationship.isToMany {
+                let rest = components.count > position + 1 ? "." + components[(position + 1)...].joined(separator: ".") : ""
+                throw problem(condition, index, "\(current.name).\(name) is a to-many relationship: say which records must match "
+                    + "(ANY \(name)\(rest), ALL …, NONE …) or count them (\(name).@count)")
+            }
+            resolved.append(name)
+            if position == components.count - 1 { return .relationship(relationship, components: resolved) }
+            guard let next = schema.entity(named: relationship.destination) else {
+                throw problem(condition, index, "the model has no entity \(relationship.destination)")
+            }
+            current = next
+            position += 1
+        }
+        throw problem(condition, index, "the key path is empty")
+    }
+
+    private func check(_ comparison: FilterComparison, from entity: EntitySchema, condition: RecordFilter,
+                       index: Int) throws(FilterProblem) -> FilterComparison {
+        var result = comparison
+        let op = comparison.op
+        func fail(_ reason: String) -> FilterProblem { problem(condition, index, reason) }
+        switch try resolve(comparison.keyPath, from: entity, condition: condition, index: index) {
+        case .relationship(let relationship, let components):
+            result.keyPath = FilterKeyPath(components)
+            let name = components.joined(separator: ".")
+            guard op == .equals || op == .notEquals, comparison.options.isEmpty else {
+                throw fail("\(name) is a to-one relationship: compare it with == or != and a record's ID, or nil")
+            }
+            let uri: String
+            switch comparison.operand {
+            case .value(.null): return result
+            case .object(let text), .value(.string(let text)), .value(.uri(let text)): uri = text
+            default: throw fail("\(name) is a to-one relationship: compare it with a record's ID (x-coredata://…) or nil")
+            }
+            let id: ObjectID
+            do { id = try ObjectID(uri: uri) } catch { throw fail(error.message) }
+            guard schema.subtree(of: relationship.destination).contains(id.entity) else {
+                throw fail("\(name) leads to \(relationship.destination), and \(id.entity) \(id.shortForm) is not one")
+            }
+            result.operand = .object(id.uri)
+            return result
+        case .attribute(let attribute, let components):
+            result.keyPath = FilterKeyPath(components)
+            let name = components.joined(separator: ".")
+            let type = attribute.type
+            let typeName = "a \(type.rawValue) attribute"
+            if !comparison.options.isEmpty, type != .string {
+                throw fail("[c] and [d] compare text, and \(name) is \(typeName)")
+            }
+            // `== nil` and `!= nil` work on every attribute.
+            if case .value(.null) = comparison.operand {
+                guard op == .equals || op == .notEquals else { throw fail("nil is compared with == or !=, not \(op.rawValue)") }
+                guard comparison.options.isEmpty else { throw fail("[c] and [d] mean nothing with nil") }
+                return result
+            }
+            switch type {
+            case .binary, .transformable, .undefined, .objectID:
+                throw fail("\(name) is \(typeName): its values can only be compared with nil (== nil, != nil)")
+            default: break
+            }
+            switch op {
+            case .contains, .beginsWith, .endsWith, .like:
+                guard type == .string else { throw fail("\(op.rawValue) compares text, and \(name) is \(typeName)") }
+            case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .between:
+                guard type.isNumeric || type == .date else {
+                    throw fail("\(op.rawValue) compares numbers and dates, and \(name) is \(typeName)")
+                }
+            case .in:
+                guard type != .boolean else { throw fail("IN does not apply to \(typeName); use == TRUE or == FALSE") }
+            case .equals, .notEquals:
+                break
+            }
+            switch (op, comparison.operand) {
+            case (.in, .list(let values)):
+                var coerced: [AttributeValue] = []
+                for value in values { coerced.append(try coerce(value, to: attribute, name: name, fail: fail)) }
+                result.operand = .list(coerced)
+            case (.in, _):
+                throw fail("IN takes a list of values: {a, b, …}")
+            case (.between, .range(let low, let high)):
+                result.operand = .range(try coerce(low, to: attribute, name: name, fail: fail),
+                                        try coerce(high, to: attribute, name: name, fail: fail))
+            case (.between, _):
+                throw fail("BETWEEN takes two values: {low, high}")
+            case (_, .value(let value)):
+                result.operand = .value(try coerce(value, to: attribute, name: name, fail: fail))
+            case (_, .list), (_, .range):
+                throw fail("\(op.rawValue) takes one value; lists go with IN and BETWEEN")
+            case (_, .object):
+                throw fail("\(name) is an attribute; record IDs are compared with to-one relationships")
+            }
+            return result
+        }
+    }
+
+    /// The value in the case of the attribute's type, or why it cannot be.
+    private func coerce(_ value: AttributeValue, to attribute: AttributeSchema, name: String,
+                        fail: (String) -> FilterProblem) throws(FilterProblem) -> AttributeValue {
+        let type = attribute.type
+        let shown = PredicateText.literal(value)
+        func mismatch(_ detail: String? = nil) -> FilterProblem {
+            fail("\(shown) is not a value of \(name), a \(type.rawValue) attribute" + (detail.map { " (\($0))" } ?? ""))
+        }
+        if case .null = value { throw fail("nil cannot be in a list or range") }
+        switch type {
+        case .integer16, .integer32, .integer64:
+            switch value {
+            case .integer: return value
+            case .decimal(let number): if let whole = Int64(number.description) { return .integer(whole) }
+            case .double(let number) where number == number.rounded(.towardZero) && abs(number) < 9.2e18: return .integer(Int64(number))
+            case .string(let text): if let whole = Int64(text) { return .integer(whole) }
+            default: break
+            }
+            throw mismatch("a whole number is needed")
+        case .double, .float:
+            switch value {
+            case .integer(let number): return .double(Double(number))
+            case .double(let number) where number.isFinite: return value
+            case .decimal(let number): if let double = Double(number.description), double.isFinite { return .double(double) }
+            case .float(let number) where number.isFinite: return .double(Double(number))
+            case .string(let text): if let double = Double(text), double.isFinite { return .double(double) }
+            default: break
+            }
+            throw mismatch("a finite number is needed")
+        case .decimal:
+            switch value {
+            case .integer(let number): return .decimal(Decimal(number))
+            case .decimal(let number) where !number.isNaN: return value
+            case .double(let number) where number.isFinite:
+                if let decimal = Decimal(string: number.description, locale: Locale(identifier: "en_US_POSIX")) { return .decimal(decimal) }
+            case .string(let text):
+                if let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN,
+                   text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }) { return .decimal(decimal) }
+            default: break
+            }
+            throw mismatch("a number is needed")
+        case .boolean:
+            switch value {
+            case .boolean: return value
+            case .integer(0): return .boolean(false)
+            case .integer(1): return .boolean(true)
+            default: throw mismatch("TRUE or FALSE is needed")
+            }
+        case .date:
+            switch value {
+            case .date: return value
+            case .string(let text): if let date = PredicateValues.date(fromISO: text) { return .date(date) }
+            // Seconds since 2001-01-01: what Core Data stores, and what `CAST(n, "NSDate")` means.
+            case .integer(let seconds): return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+            case .double(let seconds) where seconds.isFinite: return .date(Date(timeIntervalSinceReferenceDate: seconds))
+            case .decimal(let seconds): if let double = Double(seconds.description) { return .date(Date(timeIntervalSinceReferenceDate: double)) }
+            default: break
+            }
+            throw mismatch("a date is needed: an ISO 8601 string such as \"2020-03-01\" or \"2020-03-01T12:00:00Z\", or seconds since 2001-01-01")
+        case .string:
+            if case .string = value { return value }
+            throw mismatch("a quoted string is needed")
+        case .uuid:
+            switch value {
+            case .uuid: return value
+            case .string(let text): if let uuid = UUID(uuidString: text) { return .uuid(uuid) }
+            default: break
+            }
+            throw mismatch("a UUID string is needed")
+        case .uri:
+            switch value {
+            case .uri: return value
+            case .string(let text): return .uri(text)
+            default: throw mismatch("a quoted URI is needed")
+            }
+        case .binary, .transformable, .undefined, .objectID:
+            throw mismatch()
+        }
+    }
+}
+
+extension AttributeType {
+    /// Integer, Decimal, Double and Float: the types `<`, `BETWEEN` and number literals apply to.
+    var isNumeric: Bool {
+        switch self {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float: true
+        default: false
+        }
+    }
+}
