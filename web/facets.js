@@ -85,7 +85,7 @@
 
   function histogram(attr, type, buckets) {
     const width = 440;
-    const height = 120;
+    const height = 80;
     const max = Math.max(1, ...buckets.map((b) => b.count));
     const step = width / buckets.length;
     const chart = svg('svg', { class: 'fc-histogram', viewBox: `0 0 ${width} ${height + 4}`, role: 'group', 'aria-label': `Histogram of ${attr}` });
@@ -166,6 +166,8 @@
       if (controller.signal.aborted) return;
       render(body, answer, attr, type);
       panel.dataset.state = 'ready';
+      // Kept inside the window once its height is known.
+      panel.style.top = `${Math.max(8, Math.min(parseFloat(panel.style.top), window.innerHeight - panel.offsetHeight - 8))}px`;
     } catch (err) {
       if (err.name === 'AbortError') return;
       panel.dataset.state = 'error';
