@@ -5,10 +5,10 @@
  * User data is always inserted with textContent / attributes, never parsed as HTML.
  *
  * View state lives in the URL, so Back/Forward, reload and a pasted link all restore the view:
- *   /?entity=Book&search=the&searchAttr=title&sort=pageCount&order=desc&limit=100&offset=0&id=<uri>
+ *   /?entity=Book&search=the&searchAttr=title&where=pageCount%20%3E%20300&sort=pageCount&order=desc&limit=100&offset=0&id=<uri>
  * Empty values and defaults (order=asc, limit=100, offset=0) are left out of the URL.
  * History: selecting an entity, clicking a record or a related object pushes an entry; search, sort, order,
- * page size, paging and arrow-key moves replace the current one (they would flood the history otherwise).
+ * applying a filter (where=) pushes one too; page size, paging and arrow-key moves replace the current one (they would flood the history otherwise).
  *
  * Stable hooks for tests (do not rename without updating scripts/ui-tests):
  *   Top bar    #nav-back, #nav-forward (in-app history), #tab-inspector, #tab-lab (a[aria-current="page"] marks the active view), #refresh-btn,
@@ -24,6 +24,9 @@
  *              ("1–100 of 312", numbers grouped by the browser's locale), #export-view-btn (the list as a
  *              CSV / NDJSON file: export.js's menu and progress panel), #query-btn (query.js's drawer: the SQL
  *              and plan behind the page)
+ *   Predicates #where-btn (predicate.js's filter panel), #facets-btn (facets.js), #swift-btn (swift.js: Copy as Swift),
+ *              #where-chip (the active where=, canonical; .where-clear removes it); in the detail, beside a value of the
+ *              list's entity, button.filter-value ("Filter by this value") and button.facet-attr (its facets)
  *   Scope      #scope-chip (shown for ?relatedTo=<id>&via=<rel>) with #scope-text and #scope-clear
  *   Sidebar    #entity-filter, #hide-empty; .entity-item[data-depth][data-abstract] (sub-entities under their parent)
  *   Top bar    #model-line[data-source] (where the model came from; .is-warning when guessed from the tables)

@@ -25,7 +25,6 @@
   const OPAQUE = new Set(['Binary', 'Transformable', 'Undefined', 'ObjectID']);
   const INTEGER_TYPES = new Set(['Integer 16', 'Integer 32', 'Integer 64']);
   let panel = null;
-  let returnFocus = null;
   let inflight = null;
 
   const svg = (tag, attrs) => {
@@ -34,29 +33,18 @@
     return node;
   };
 
+  let shell = null;
+
   function ensure() {
-    if (panel) return panel;
-    panel = el('section', 'facet-panel');
-    panel.id = 'facet-panel';
-    panel.setAttribute('role', 'dialog');
-    panel.setAttribute('aria-label', 'Facets');
-    panel.hidden = true;
-    panel.addEventListener('keydown', (event) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      event.stopPropagation();
-      close();
-    });
-    document.body.append(panel);
+    if (!shell) shell = S.floatingPanel('facet-panel', 'facet-panel', 'Facets', () => { if (inflight) inflight.abort(); });
+    panel = shell.node;
     return panel;
   }
 
   function close() {
-    if (!panel || panel.hidden) return;
-    panel.hidden = true;
-    if (inflight) inflight.abort();
-    if (returnFocus && returnFocus.isConnected) returnFocus.focus();
+    if (shell) shell.close();
   }
+
 
   /** A value as the facet lists it: dates in the chosen zone, "" visible, the rest as text. */
   function shown(value, type) {
@@ -178,7 +166,6 @@
   function open(attr, anchor) {
     const view = window.CDBPredicate.describe();
     if (!view || !view.entity) return;
-    returnFocus = anchor || document.activeElement;
     ensure();
     const fields = window.CDBPredicate.fieldsOf(view.entity).filter((f) => !f.relationship && f.type !== 'record' && !OPAQUE.has(f.type));
     const head = el('div', 'fc-head');
@@ -202,7 +189,7 @@
     panel.style.width = `${width}px`;
     panel.style.left = `${Math.max(8, Math.min(rect.left, window.innerWidth - width - 8))}px`;
     panel.style.top = `${Math.max(8, Math.min(rect.bottom + 4, window.innerHeight - 420))}px`;
-    panel.hidden = false;
+    shell.show(anchor);
     choice.focus();
     load(attr);
   }

@@ -21,6 +21,9 @@
  *   Top bar      #grid-export-btn (the grid's list as a CSV / NDJSON file: export.js's menu and progress
  *                panel), #grid-query-btn (query.js's drawer: the SQL and plan behind the grid's page); in the
  *                top bar so the grid's toolbar stays one row
+ *   Predicates   #grid-where-btn (top bar: predicate.js's filter panel), #grid-swift-btn (swift.js), #where-chip
+ *                (the active where=); the cell menu's [data-action=filter-value|exclude-value], the header menu's
+ *                [data-action=facets] (facets.js)
  *   Scope        #grid-scope (shown for ?relatedTo=<id>&via=<rel>), #grid-scope-text, #grid-scope-clear
  *   Grid         #grid-scroll (scroll container, focusable) > #grid
  *                thead th[data-col] (.th-label .th-type .th-sort .col-resize; aria-sort)

@@ -428,11 +428,32 @@
       model.children.push(newRow(fieldsNow()[0]));
       render();
       check(currentText());
-    } else {
+      return;
+    }
+    // The active filter: in the builder when it can show it, else as text (read first, so nothing typed is lost).
+    delete panel.dataset.mode;
+    panel.replaceChildren(el('p', 'pp-note pp-loading', 'Reading the filter…'));
+    const entity = panelEntity;
+    analyse(entity, text, view.params).then((answer) => answer, () => null).then((answer) => {
+      if (panel.hidden || panelEntity !== entity || panel.dataset.mode) return;
+      checked = answer ? { text, answer } : null;
+      if (answer && !answer.errors.length) {
+        try {
+          model = modelOf(answer.tree, fieldsNow());
+          if (!model.children.length) model.children.push(newRow(fieldsNow()[0]));
+          mode = 'builder';
+          render();
+          check(currentText());
+          return;
+        } catch (err) {
+          if (!(err instanceof Unbuildable)) throw err;
+          checked.unbuildable = err.message;
+        }
+      }
       mode = 'text';
       render(text);
-      check(text, { toBuilder: true });
-    }
+      if (!checked) check(text);
+    });
   }
 
   function close() {
@@ -818,7 +839,7 @@
     showStatus('pending');
   }
 
-  async function check(text, { toBuilder = false } = {}) {
+  async function check(text) {
     clearTimeout(checkTimer);
     if (text === null) {
       checked = null;
@@ -833,16 +854,6 @@
       const answer = await analyse(panelEntity, text, view.params, controller.signal);
       if (controller.signal.aborted || !panel || panel.hidden) return null;
       checked = { text, answer };
-      if (toBuilder && mode === 'text' && !answer.errors.length) {
-        try {
-          model = modelOf(answer.tree, fieldsNow());
-          mode = 'builder';
-          render();
-        } catch (err) {
-          if (!(err instanceof Unbuildable)) throw err;
-          checked.unbuildable = err.message;
-        }
-      }
       showStatus();
       return answer;
     } catch (err) {

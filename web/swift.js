@@ -18,31 +18,18 @@
   const S = window.CDBShared;
   const { el } = S;
   let panel = null;
-  let returnFocus = null;
   let inflight = null;
 
+  let shell = null;
+
   function ensure() {
-    if (panel) return panel;
-    panel = el('section', 'swift-panel');
-    panel.id = 'swift-panel';
-    panel.setAttribute('role', 'dialog');
-    panel.setAttribute('aria-label', 'The view as Swift');
-    panel.hidden = true;
-    panel.addEventListener('keydown', (event) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      event.stopPropagation();
-      close();
-    });
-    document.body.append(panel);
+    if (!shell) shell = S.floatingPanel('swift-panel', 'swift-panel', 'The view as Swift', () => { if (inflight) inflight.abort(); });
+    panel = shell.node;
     return panel;
   }
 
   function close() {
-    if (!panel || panel.hidden) return;
-    panel.hidden = true;
-    if (inflight) inflight.abort();
-    if (returnFocus && returnFocus.isConnected) returnFocus.focus();
+    if (shell) shell.close();
   }
 
   function section(kind, title, code) {
@@ -64,7 +51,6 @@
   async function open(from) {
     const view = window.CDBPredicate.describe();
     if (!view || !view.entity) return;
-    returnFocus = from || document.activeElement;
     ensure();
     const head = el('div', 'sw-bar');
     const closer = el('button', 'sw-close', '×');
@@ -74,7 +60,7 @@
     head.append(el('h2', 'sw-heading', `${view.entity}: this view as Swift`), closer);
     const body = el('div', 'sw-body');
     panel.replaceChildren(head, body);
-    panel.hidden = false;
+    shell.show(from || document.activeElement);
     panel.dataset.state = 'loading';
     body.append(el('p', 'sw-note', 'Writing the code…'));
     closer.focus();

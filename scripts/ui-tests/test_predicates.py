@@ -53,7 +53,7 @@ def panel(driver):
 
 def open_panel(driver, wait_for, button):
     driver.find_element(By.ID, button).click()
-    wait_for(driver, lambda d: panel(d).is_displayed(), message="the filter panel open")
+    wait_for(driver, lambda d: panel(d).is_displayed() and panel(d).get_attribute("data-mode"), message="the filter panel open")
 
 
 def rows(driver):
@@ -171,7 +171,7 @@ def test_lab_builder_with_a_record_picker_an_in_list_and_a_count(driver, server,
 def test_text_mode_shows_the_error_at_its_place_then_the_canonical_text_and_goes_back_to_the_builder(driver, server, api, wait_for):
     open_inspector(driver, server, wait_for, entity="Book")
     open_panel(driver, wait_for, "where-btn")
-    bad = 'title beginswith[c] "k" && pageCount >'
+    bad = 'title beginswith[c] "k" && && pageCount > 3'
     type_text(driver, wait_for, bad)
     error = api("/api/entities/Book/predicate", where=bad)["errors"][0]
     shown = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"{PANEL} .pp-error"), message="the inline error")
@@ -180,6 +180,8 @@ def test_text_mode_shows_the_error_at_its_place_then_the_canonical_text_and_goes
     context = shown.find_element(By.CSS_SELECTOR, ".pp-error-context")
     before = driver.execute_script("return arguments[0].firstChild.textContent", context)
     assert before == bad[:error["offset"]], "the mark stands where the server says the error is"
+    assert context.find_element(By.CSS_SELECTOR, "mark.pp-error-span").text == bad[error["offset"]:error["offset"] + error["length"]] == "&&"
+    assert driver.execute_script("return arguments[0].textContent", context) == bad
     # A condition that does not fit the model: its span is marked.
     wrong = 'pageCount CONTAINS "3"'
     type_text(driver, wait_for, wrong)
