@@ -378,3 +378,18 @@ def test_copy_as_swift_shows_the_code_the_api_writes_in_both_views(driver, serve
         swift_data = api("/api/entities/Book/predicate", where="pageCount > 100", offset=0, **params)["swift"]["swiftData"]
         code = driver.find_element(By.CSS_SELECTOR, "#swift-panel pre.sw-code[data-kind='swiftdata']")
         assert swift_data and driver.execute_script("return arguments[0].textContent", code) == swift_data
+
+
+def test_the_active_filter_opens_in_the_builder(driver, server, wait_for):
+    open_lab(driver, server, wait_for, entity="Book", where="pageCount > 500 AND ANY tags.name ==[c] 'fiction'")
+    open_panel(driver, wait_for, "grid-where-btn")
+    assert panel(driver).get_attribute("data-mode") == "builder"
+    fields = [Select(r.find_element(By.CSS_SELECTOR, ".pp-field")).first_selected_option.get_attribute("value") for r in rows(driver)]
+    assert fields == ["pageCount", "tags.name"]
+    assert Select(rows(driver)[1].find_element(By.CSS_SELECTOR, ".pp-quantifier")).first_selected_option.text == "ANY"
+    assert rows(driver)[0].find_element(By.CSS_SELECTOR, ".pp-input").get_attribute("value") == "500"
+    assert rows(driver)[1].find_element(By.CSS_SELECTOR, ".pp-options input[data-option='c']").is_selected()
+    # Escape closes it and gives focus back to its button.
+    rows(driver)[0].find_element(By.CSS_SELECTOR, ".pp-input").send_keys(Keys.ESCAPE)
+    wait_for(driver, lambda d: not panel(d).is_displayed(), message="Escape closes the panel")
+    assert driver.switch_to.active_element.get_attribute("id") == "grid-where-btn"
