@@ -732,6 +732,7 @@
       dom.recordList.replaceChildren();
       renderPager();
       setStatus(dom.recordsPane, dom.recordsStatus, 'error', 'error', errorText(err));
+      window.CDBPredicate.viewChanged(); // a filter the store refuses stays on screen, to edit or clear
     }
   }
 

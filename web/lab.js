@@ -892,6 +892,7 @@
       clearGrid();
       renderHeader(visibleColumns());
       showError(dom.paneGrid, dom.gridState, err);
+      window.CDBPredicate.viewChanged(); // a filter the store refuses stays on screen, to edit or clear
       dom.gridScroll.dataset.state = "error";
       updatePager();
       updateStatus();

@@ -393,3 +393,17 @@ def test_the_active_filter_opens_in_the_builder(driver, server, wait_for):
     rows(driver)[0].find_element(By.CSS_SELECTOR, ".pp-input").send_keys(Keys.ESCAPE)
     wait_for(driver, lambda d: not panel(d).is_displayed(), message="Escape closes the panel")
     assert driver.switch_to.active_element.get_attribute("id") == "grid-where-btn"
+
+
+def test_a_filter_the_server_refuses_stays_on_screen_with_its_reason_and_clears(driver, server, api, wait_for):
+    bad = 'pageCount CONTAINS "3"'
+    status, body = api.status("/api/entities/Book", where=bad)
+    assert status == 400
+    driver.get(f"{server}/?entity=Book&where={urllib.parse.quote(bad)}")
+    wait_for(driver, lambda d: d.find_element(By.ID, "records-status").get_attribute("data-kind") == "error", message="the list's error")
+    assert body["error"] in driver.find_element(By.ID, "records-status").text
+    message = api("/api/entities/Book/predicate", where=bad)["errors"][0]["message"]
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#where-chip .where-bad").text == f"⚠ {message}", message="the chip says why")
+    driver.find_element(By.CSS_SELECTOR, "#where-chip .where-clear").click()
+    wait_for(driver, lambda d: url_where(d) == "" and shown_total(d, "page-indicator") == api("/api/entities/Book", limit=1)["total"],
+             message="the filter cleared")
