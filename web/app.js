@@ -5,10 +5,10 @@
  * User data is always inserted with textContent / attributes, never parsed as HTML.
  *
  * View state lives in the URL, so Back/Forward, reload and a pasted link all restore the view:
- *   /?entity=Book&search=the&searchAttr=title&sort=pageCount&order=desc&limit=100&offset=0&id=<uri>
+ *   /?entity=Book&search=the&searchAttr=title&where=pageCount%20%3E%20300&sort=pageCount&order=desc&limit=100&offset=0&id=<uri>
  * Empty values and defaults (order=asc, limit=100, offset=0) are left out of the URL.
  * History: selecting an entity, clicking a record or a related object pushes an entry; search, sort, order,
- * page size, paging and arrow-key moves replace the current one (they would flood the history otherwise).
+ * applying a filter (where=) pushes one too; page size, paging and arrow-key moves replace the current one (they would flood the history otherwise).
  *
  * Stable hooks for tests (do not rename without updating scripts/ui-tests):
  *   Top bar    #nav-back, #nav-forward (in-app history), #tab-inspector, #tab-lab (a[aria-current="page"] marks the active view), #refresh-btn,
@@ -24,6 +24,9 @@
  *              ("1–100 of 312", numbers grouped by the browser's locale), #export-view-btn (the list as a
  *              CSV / NDJSON file: export.js's menu and progress panel), #query-btn (query.js's drawer: the SQL
  *              and plan behind the page)
+ *   Predicates #where-btn (predicate.js's filter panel), #facets-btn (facets.js), #swift-btn (swift.js: Copy as Swift),
+ *              #where-chip (the active where=, canonical; .where-clear removes it); in the detail, beside a value of the
+ *              list's entity, button.filter-value ("Filter by this value") and button.facet-attr (its facets)
  *   Scope      #scope-chip (shown for ?relatedTo=<id>&via=<rel>) with #scope-text and #scope-clear
  *   Sidebar    #entity-filter, #hide-empty; .entity-item[data-depth][data-abstract] (sub-entities under their parent)
  *   Top bar    #model-line[data-source] (where the model came from; .is-warning when guessed from the tables)
@@ -89,6 +92,10 @@
     exportBtn: byId('export-btn'),
     exportViewBtn: byId('export-view-btn'),
     queryBtn: byId('query-btn'),
+    whereBtn: byId('where-btn'),
+    facetsBtn: byId('facets-btn'),
+    swiftBtn: byId('swift-btn'),
+    whereChip: byId('where-chip'),
     exportLink: byId('export-link'),
     entitiesPane: byId('entities-pane'),
     entitiesStatus: byId('entities-status'),
@@ -150,7 +157,7 @@
 
   /** The list a page shows, without its selected record: the key of the "since you looked" baselines. */
   function listKey(v) {
-    return JSON.stringify([v.entity, v.search, v.searchAttr, v.sort, v.order, v.limit, v.offset, v.relatedTo, v.via]);
+    return JSON.stringify([v.entity, v.search, v.searchAttr, v.where, v.sort, v.order, v.limit, v.offset, v.relatedTo, v.via]);
   }
 
   /** One AbortController per kind of request: a newer request supersedes the older one. */
@@ -160,7 +167,7 @@
   let searchTimer = 0;
 
   function emptyView() {
-    return { entity: '', search: '', searchAttr: '', sort: '', order: 'asc', limit: DEFAULT_LIMIT, offset: 0, id: '', relatedTo: '', via: '' };
+    return { entity: '', search: '', searchAttr: '', where: '', sort: '', order: 'asc', limit: DEFAULT_LIMIT, offset: 0, id: '', relatedTo: '', via: '' };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -180,6 +187,7 @@
     v.entity = q.get('entity') || '';
     v.search = q.get('search') || '';
     v.searchAttr = q.get('searchAttr') || '';
+    v.where = q.get('where') || '';
     v.sort = q.get('sort') || '';
     v.order = q.get('order') === 'desc' ? 'desc' : 'asc';
     v.limit = parsePositiveInt(q.get('limit'), DEFAULT_LIMIT, { min: 1, max: MAX_LIMIT });
@@ -197,6 +205,7 @@
     if (v.entity) q.set('entity', v.entity);
     if (v.search) q.set('search', v.search);
     if (v.searchAttr) q.set('searchAttr', v.searchAttr);
+    if (v.where) q.set('where', v.where);
     if (v.sort) q.set('sort', v.sort);
     if (v.order !== 'asc') q.set('order', v.order);
     if (v.limit !== DEFAULT_LIMIT) q.set('limit', String(v.limit));
@@ -506,7 +515,7 @@
 
     const enabled = Boolean(view.entity);
     for (const control of [dom.searchInput, dom.searchAttr, dom.displayAttr, dom.sortSelect, dom.orderBtn, dom.limitSelect,
-      dom.exportViewBtn, dom.queryBtn]) {
+      dom.exportViewBtn, dom.queryBtn, dom.whereBtn, dom.facetsBtn, dom.swiftBtn]) {
       control.disabled = !enabled;
     }
   }
@@ -537,6 +546,7 @@
       params: {
         search: view.search,
         searchAttr: view.searchAttr,
+        where: view.where,
         sort: view.sort,
         order: view.order === 'desc' ? 'desc' : '',
         relatedTo: view.relatedTo,
@@ -690,6 +700,7 @@
     const path = apiPath(`/api/entities/${encodeURIComponent(requested.entity)}`, {
       search: requested.search,
       searchAttr: requested.searchAttr,
+      where: requested.where,
       sort: requested.sort,
       order: requested.order === 'desc' ? 'desc' : '',
       limit: requested.limit,
@@ -705,11 +716,12 @@
       data.pageView = requested;
       renderRecords(page, requested);
       window.CDBQuery.pageShown();
+      window.CDBPredicate.viewChanged();
       renderPager();
       if (!page.rows.length) {
         const message = page.total > 0
           ? `No records on this page (${formatCount(page.total)} in all).`
-          : requested.search ? `No ${requested.entity} records match “${requested.search}”.` : `No ${requested.entity} records.`;
+          : requested.search || requested.where ? `No ${requested.entity} records match ${[requested.search ? `“${requested.search}”` : '', requested.where ? 'the filter' : ''].filter(Boolean).join(' and ')}.` : `No ${requested.entity} records.`;
         setStatus(dom.recordsPane, dom.recordsStatus, 'ready', 'empty', message);
       } else {
         setStatus(dom.recordsPane, dom.recordsStatus, 'ready', null);
@@ -720,6 +732,7 @@
       dom.recordList.replaceChildren();
       renderPager();
       setStatus(dom.recordsPane, dom.recordsStatus, 'error', 'error', errorText(err));
+      window.CDBPredicate.viewChanged(); // a filter the store refuses stays on screen, to edit or clear
     }
   }
 
@@ -1017,6 +1030,7 @@
         window.CDBContent.markURL(valueCell.firstElementChild, value, type);
         const link = window.CDBContent.webLink(value);
         if (link) valueCell.append(link);
+        appendFilterControls(valueCell, name, value);
         if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
           const copy = el('button', 'copy-btn copy-value', '⧉');
           copy.type = 'button';
@@ -1056,6 +1070,36 @@
     dom.detail.dataset.entity = object.entity;
     dom.detail.scrollTop = 0;
     dom.detailPane.scrollTop = 0;
+  }
+
+  /**
+   * "Filter by this value" (the list's entity's attributes only: a sub-entity's own attribute is not the list's)
+   * and the attribute's facets, beside a value in the detail pane.
+   */
+  function appendFilterControls(cell, attr, value) {
+    const schema = data.entityByName.get(view.entity);
+    const attribute = schema ? schema.attributes.find((a) => a.name === attr) : null;
+    if (!attribute) return;
+    const actions = el('span', 'attr-actions');
+    const node = window.CDBPredicate.conditionFor(attr, value);
+    if (node) {
+      const filter = el('button', 'attr-action filter-value', '=');
+      filter.type = 'button';
+      filter.title = `Filter the list by this value (${window.CDBPredicate.formatTree(node, () => attribute.type)})`;
+      filter.setAttribute('aria-label', `Filter the list by this ${attr}`);
+      filter.addEventListener('click', () => window.CDBPredicate.addCondition(node));
+      actions.append(filter);
+    }
+    if (window.CDBFacets.facetable(attribute.type)) {
+      const facets = el('button', 'attr-action facet-attr', '▥');
+      facets.type = 'button';
+      facets.dataset.opensFacets = '';
+      facets.title = `Facets of ${attr}: its values in the list, with counts`;
+      facets.setAttribute('aria-label', `Facets of ${attr}`);
+      facets.addEventListener('click', () => window.CDBFacets.open(attr, facets));
+      actions.append(facets);
+    }
+    if (actions.children.length) cell.append(actions);
   }
 
   /**
@@ -1242,7 +1286,7 @@
   function onPopState() {
     const previous = view;
     view = viewFromLocation();
-    const listChanged = ['entity', 'search', 'searchAttr', 'sort', 'order', 'limit', 'offset', 'relatedTo', 'via']
+    const listChanged = ['entity', 'search', 'searchAttr', 'where', 'sort', 'order', 'limit', 'offset', 'relatedTo', 'via']
       .some((key) => previous[key] !== view[key]);
     markSelectedEntity();
     renderToolbar();
@@ -1367,6 +1411,25 @@
     dom.exportBtn.addEventListener('click', exportRecord);
     window.CDBExport.attach(dom.exportViewBtn, describeExport);
     window.CDBQuery.attach(dom.queryBtn, describeQuery);
+    window.CDBPredicate.attach({
+      button: dom.whereBtn,
+      chip: dom.whereChip,
+      describe: () => view.entity && { entity: view.entity, where: view.where, storeKey: data.storeKey, params: describeQuery().params },
+      entities: () => data.entities,
+      apply: (where) => {
+        if (where === view.where) return;
+        view = { ...view, where, offset: 0 };
+        commitView('push');
+        loadPage();
+      },
+    });
+    window.CDBSwift.attach(dom.swiftBtn);
+    dom.facetsBtn.addEventListener('click', () => {
+      const schema = data.entityByName.get(view.entity);
+      const attrs = schema ? schema.attributes.filter((a) => window.CDBFacets.facetable(a.type)) : [];
+      const first = attrs.find((a) => a.name === view.sort) || attrs[0];
+      if (first) window.CDBFacets.open(first.name, dom.facetsBtn);
+    });
     window.CDBLive.attach(byId('live-toggle'), refresh);
     dom.entityList.addEventListener('click', onEntityClick);
     dom.searchInput.addEventListener('input', onSearchInput);

@@ -21,6 +21,9 @@
  *   Top bar      #grid-export-btn (the grid's list as a CSV / NDJSON file: export.js's menu and progress
  *                panel), #grid-query-btn (query.js's drawer: the SQL and plan behind the grid's page); in the
  *                top bar so the grid's toolbar stays one row
+ *   Predicates   #grid-where-btn (top bar: predicate.js's filter panel), #grid-swift-btn (swift.js), #where-chip
+ *                (the active where=); the cell menu's [data-action=filter-value|exclude-value], the header menu's
+ *                [data-action=facets] (facets.js)
  *   Scope        #grid-scope (shown for ?relatedTo=<id>&via=<rel>), #grid-scope-text, #grid-scope-clear
  *   Grid         #grid-scroll (scroll container, focusable) > #grid
  *                thead th[data-col] (.th-label .th-type .th-sort .col-resize; aria-sort)
@@ -57,7 +60,7 @@
  *   localStorage["cdb.lab.cols.<Entity>"] = {order:[…], widths:{attr:px}, hidden:[…]};
  *   localStorage["cdb.lab.panes"] = {sidebar, detail, bottom, bottomLeft} in px.
  *   Malformed values are ignored (defaults are used instead).
- * URL: /lab?entity=&id=&sort=&order=&search=&searchAttr=&limit=&offset=&relatedTo=&via= holds the
+ * URL: /lab?entity=&id=&sort=&order=&search=&searchAttr=&where=&limit=&offset=&relatedTo=&via= holds the
  *   view state; selecting a record pushes a history entry, other changes replace it.
  */
 "use strict";
@@ -154,6 +157,9 @@
       columnsBtn: byId("grid-columns-btn"),
       gridExportBtn: byId("grid-export-btn"),
       gridQueryBtn: byId("grid-query-btn"),
+      gridWhereBtn: byId("grid-where-btn"),
+      gridSwiftBtn: byId("grid-swift-btn"),
+      whereChip: byId("where-chip"),
       gridScroll: byId("grid-scroll"),
       grid: byId("grid"),
       gridHeadRow: byId("grid-head-row"),
@@ -196,6 +202,7 @@
     order: "asc",
     search: "",
     searchAttr: "",
+    where: "", // a predicate in Core Data's syntax (predicate.js), ANDed with the search
     limit: DEFAULT_LIMIT,
     offset: 0,
     relatedTo: "", // with via: the grid lists only what this record reaches through that relationship
@@ -233,7 +240,7 @@
   };
 
   function listKey() {
-    return JSON.stringify([state.entity, state.search, state.searchAttr, state.sort, state.order, state.limit, state.offset,
+    return JSON.stringify([state.entity, state.search, state.searchAttr, state.where, state.sort, state.order, state.limit, state.offset,
       state.relatedTo, state.via]);
   }
 
@@ -307,9 +314,9 @@
     if (offline) document.body.dataset.offline = "true"; else delete document.body.dataset.offline;
     dom.pulse.classList.toggle("is-offline", offline);
     for (const control of [dom.search, dom.searchAttr, dom.pageSize, dom.prev, dom.next, dom.first, dom.last, dom.pageInput, dom.columnsBtn, dom.exportBtn,
-      dom.gridExportBtn, dom.gridQueryBtn]) {
+      dom.gridExportBtn, dom.gridQueryBtn, dom.gridWhereBtn, dom.gridSwiftBtn]) {
       control.disabled = offline || (control === dom.exportBtn && !state.selectedId)
-        || ((control === dom.gridExportBtn || control === dom.gridQueryBtn) && !state.entity);
+        || ([dom.gridExportBtn, dom.gridQueryBtn, dom.gridWhereBtn, dom.gridSwiftBtn].includes(control) && !state.entity);
     }
     if (!offline) updatePager();
     if (offline) dom.statusText.textContent = "The server does not answer: press Refresh when it is back.";
@@ -328,6 +335,7 @@
         params.set("search", query.search);
         if (query.searchAttr) params.set("searchAttr", query.searchAttr);
       }
+      if (query.where) params.set("where", query.where);
       if (query.relatedTo) {
         params.set("relatedTo", query.relatedTo);
         params.set("via", query.via);
@@ -498,6 +506,7 @@
       order: params.get("order") === "desc" ? "desc" : "asc",
       search: params.get("search") || "",
       searchAttr: params.get("searchAttr") || "",
+      where: params.get("where") || "",
       // Any page size the server accepts is kept (limit=30 stays 30); the server caps it at 500.
       limit: Number.isInteger(limit) && limit > 0 ? Math.min(limit, MAX_LIMIT) : DEFAULT_LIMIT,
       offset: Number.isInteger(offset) && offset > 0 ? offset : 0,
@@ -516,6 +525,7 @@
     }
     if (state.search) params.set("search", state.search);
     if (state.searchAttr) params.set("searchAttr", state.searchAttr);
+    if (state.where) params.set("where", state.where);
     if (state.limit !== DEFAULT_LIMIT) params.set("limit", String(state.limit));
     if (state.offset) params.set("offset", String(state.offset));
     if (state.relatedTo) {
@@ -563,6 +573,7 @@
       params: {
         search: state.search,
         searchAttr: state.searchAttr,
+        where: state.where,
         sort: state.sort || "",
         order: state.sort && state.order === "desc" ? "desc" : "",
         relatedTo: state.relatedTo,
@@ -575,12 +586,15 @@
   function updateStatus() {
     dom.gridExportBtn.disabled = !state.entity || document.body.dataset.offline === "true";
     dom.gridQueryBtn.disabled = dom.gridExportBtn.disabled;
+    dom.gridWhereBtn.disabled = dom.gridExportBtn.disabled;
+    dom.gridSwiftBtn.disabled = dom.gridExportBtn.disabled;
     if (!state.entity) {
       dom.statusText.textContent = "";
       return;
     }
     const parts = [`${state.entity}: ${formatCount(state.total)} record${state.total === 1 ? "" : "s"}`];
     if (state.search) parts.push(`matching “${state.search}”`);
+    if (state.where) parts.push("filtered");
     if (state.sort) parts.push(`sorted by ${state.sort} ${state.order === "asc" ? "▲" : "▼"}`);
     if (typeof window.__cdbLastRenderMs === "number") {
       parts.push(`${window.__cdbLastRenderRows} rows drawn in ${window.__cdbLastRenderMs.toFixed(1)} ms`);
@@ -672,6 +686,7 @@
     state.order = "asc";
     state.search = "";
     state.searchAttr = "";
+    state.where = "";
     state.offset = 0;
     state.relatedTo = "";
     state.via = "";
@@ -781,10 +796,25 @@
       loadGrid();
     });
     window.CDBExport.attach(dom.gridExportBtn, describeExport);
-    window.CDBQuery.attach(dom.gridQueryBtn, () => {
+    const describePage = () => {
       const list = describeExport();
       return list && { entity: list.entity, params: { ...list.params, limit: state.limit, offset: state.offset } };
+    };
+    window.CDBQuery.attach(dom.gridQueryBtn, describePage);
+    window.CDBPredicate.attach({
+      button: dom.gridWhereBtn,
+      chip: dom.whereChip,
+      describe: () => state.entity && { entity: state.entity, where: state.where, storeKey: state.storeKey, params: describePage().params },
+      entities: () => state.entities,
+      apply: (where) => {
+        if (where === state.where) return;
+        state.where = where;
+        state.offset = 0;
+        syncURL("push");
+        loadGrid();
+      },
     });
+    window.CDBSwift.attach(dom.gridSwiftBtn);
     dom.columnsBtn.addEventListener("click", () => {
       if (openMenuState && openMenuState.name === "columns") closeMenu();
       else openColumnsMenu();
@@ -856,11 +886,13 @@
       }
       renderGrid();
       window.CDBQuery.pageShown();
+      window.CDBPredicate.viewChanged();
     } catch (err) {
       if (isAbort(err)) return;
       clearGrid();
       renderHeader(visibleColumns());
       showError(dom.paneGrid, dom.gridState, err);
+      window.CDBPredicate.viewChanged(); // a filter the store refuses stays on screen, to edit or clear
       dom.gridScroll.dataset.state = "error";
       updatePager();
       updateStatus();
@@ -902,8 +934,8 @@
     window.__cdbLastRenderRows = state.rows.length;
 
     if (!state.rows.length) {
-      const message = state.search
-        ? `No ${state.entity} records match “${state.search}”.`
+      const message = state.search || state.where
+        ? `No ${state.entity} records match ${[state.search ? `“${state.search}”` : "", state.where ? "the filter" : ""].filter(Boolean).join(" and ")}.`
         : `${state.entity} has no records.`;
       setPaneState(dom.paneGrid, dom.gridState, "empty", message);
     } else if (!columns.length) {
@@ -1422,6 +1454,13 @@
         menuButton("Copy value", "copy-value", () => copyText(cellValue(row, column))),
         menuButton("Copy cell as shown", "copy-shown", () => copyText(td ? td.textContent : cellValue(row, column))),
       );
+      const value = isPlainObject(row.attrs) ? row.attrs[column] : undefined;
+      const node = window.CDBPredicate.conditionFor(column, value === undefined ? null : value);
+      if (node) {
+        menu.append(el("div", "pop-sep"),
+          menuButton("Filter by this value", "filter-value", () => window.CDBPredicate.addCondition(node)),
+          menuButton("Exclude this value", "exclude-value", () => window.CDBPredicate.addCondition({ ...node, op: "!=" })));
+      }
     }
     menu.append(
       menuButton("Copy object ID", "copy-id", () => copyText(String(row.id))),
@@ -1517,6 +1556,9 @@
       menu.append(el("div", "pop-label pop-note", "Bytes have no order to sort by"));
     }
     if (state.sort === name) menu.append(menuButton("Clear sort", "sort-clear", () => setSort(null, "asc")));
+    if (window.CDBFacets.facetable(attributesOf(state.entity).find((a) => a.name === name)?.type)) {
+      menu.append(menuButton("Facets…", "facets", () => window.CDBFacets.open(name, th)));
+    }
     menu.append(el("div", "pop-sep"));
     menu.append(menuButton("Hide column", "hide", () => setColumnHidden(name, true)));
     if (typeof state.cols.widths[name] === "number") {
@@ -1891,7 +1933,7 @@
     if (!rel) return;
     closeMenu();
     if (rel.destination !== state.entity) setGridEntity(rel.destination);
-    Object.assign(state, { sort: null, order: "asc", search: "", searchAttr: "", offset: 0, relatedTo: record.id, via: rel.name });
+    Object.assign(state, { sort: null, order: "asc", search: "", searchAttr: "", where: "", offset: 0, relatedTo: record.id, via: rel.name });
     syncControls();
     syncURL("push");
     loadGrid();
@@ -1920,7 +1962,7 @@
     }
     closeMenu();
     setGridEntity(entity);
-    Object.assign(state, { sort: null, order: "asc", search: "", searchAttr: "", offset, relatedTo: "", via: "", selectedId: id });
+    Object.assign(state, { sort: null, order: "asc", search: "", searchAttr: "", where: "", offset, relatedTo: "", via: "", selectedId: id });
     syncControls();
     syncURL("push");
     loadGrid();
@@ -2282,11 +2324,12 @@
       || (sort && url.order !== state.order)
       || url.search !== state.search
       || searchAttr !== state.searchAttr
+      || url.where !== state.where
       || url.limit !== state.limit
       || url.offset !== state.offset
       || url.relatedTo !== state.relatedTo
       || url.via !== state.via;
-    Object.assign(state, { sort, order: sort ? url.order : "asc", search: url.search, searchAttr, limit: url.limit, offset: url.offset,
+    Object.assign(state, { sort, order: sort ? url.order : "asc", search: url.search, searchAttr, where: url.where, limit: url.limit, offset: url.offset,
       relatedTo: url.relatedTo, via: url.relatedTo ? url.via : "" });
     syncControls();
     const idChanged = url.id !== state.selectedId;

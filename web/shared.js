@@ -70,6 +70,10 @@
  *                          a sidebar list is one tab stop: ArrowUp/ArrowDown/Home/End in it call select(name) of
  *                          the next entity (the items are list's children, with data-entity) and scroll it in
  *
+ *   floatingPanel(id, className, label, onClose)
+ *                          {node, show(returnTo), close()}: a hidden section role=dialog on the page that Escape
+ *                          closes, giving focus back (the facet and "Copy as Swift" panels)
+ *
  * Copying a value (the Inspector's copy buttons) always copies the original string, never this rendering.
  */
 'use strict';
@@ -725,8 +729,45 @@
     items.find((li) => li.dataset.entity === next).scrollIntoView({ block: 'nearest' });
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Floating panels (facets, "Copy as Swift"): a dialog of the page that Escape closes
+  // ---------------------------------------------------------------------------------------------
+
+  /** A hidden <section role=dialog id=…> added to the page: show(returnTo) opens it, close() hides it (Escape too),
+   *  calls onClose and gives focus back to returnTo. */
+  function floatingPanel(id, className, label, onClose) {
+    const node = el('section', className);
+    node.id = id;
+    node.setAttribute('role', 'dialog');
+    node.setAttribute('aria-label', label);
+    node.hidden = true;
+    let returnTo = null;
+    const close = () => {
+      if (node.hidden) return;
+      node.hidden = true;
+      if (onClose) onClose();
+      if (returnTo && returnTo.isConnected) returnTo.focus();
+    };
+    node.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      event.stopPropagation();
+      close();
+    });
+    document.body.append(node);
+    return {
+      node,
+      close,
+      show(from) {
+        returnTo = from || document.activeElement;
+        node.hidden = false;
+      },
+    };
+  }
+
   window.CDBShared = Object.freeze({
     el,
+    floatingPanel,
     apiPath,
     storeAPI,
     viewURL,

@@ -123,7 +123,8 @@ def test_both_views_load_the_one_shared_list_of_invisible_characters(browser, se
     # The page's own script comes after the shared ones (shared.js, then the modules that use it), and
     # none keeps a list of its own.
     scripts = browser.execute_script("return [...document.scripts].map(s => new URL(s.src).pathname);")
-    assert scripts == ["/shared.js", "/stores.js", "/content.js", "/export.js", "/query.js", "/live.js", "/lab.js" if view == "lab" else "/app.js"]
+    assert scripts == ["/shared.js", "/stores.js", "/content.js", "/export.js", "/query.js", "/predicate-tree.js", "/predicate.js", "/facets.js",
+                       "/swift.js", "/live.js", "/lab.js" if view == "lab" else "/app.js"]
     # Every listed character becomes a marker, and text around it stays as it was.
     rendered = browser.execute_script(
         """const codes = arguments[0]; const node = document.createElement('span');
