@@ -147,7 +147,7 @@ final class RawClient: @unchecked Sendable {
 
     private static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: body()) }
+            Thread.detachNewThread { continuation.resume(returning: body()) }
         }
     }
 

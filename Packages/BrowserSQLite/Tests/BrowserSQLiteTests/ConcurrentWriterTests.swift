@@ -36,7 +36,7 @@ struct ConcurrentWriterTests {
 
         func next() async -> String? {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
+                Thread.detachNewThread {
                     while true {
                         if let newline = self.buffer.firstIndex(of: 0x0A) {
                             let line = String(decoding: self.buffer[..<newline], as: UTF8.self)

@@ -10,8 +10,10 @@ import Darwin
 /// One TCP connection to 127.0.0.1 that sends exact bytes and parses responses itself, so a test controls
 /// every byte (hostile input, a `Host` that URLSession would never send) and sees exactly what came back.
 ///
-/// Reads block with a timeout, so they run on a GCD thread: blocking the small Swift concurrency pool could
-/// starve the server's own handler tasks. `@unchecked Sendable`: a test uses one connection from one task.
+/// Reads block with a timeout, so each runs on a thread of its own (`Thread.detachNewThread`): blocking the small
+/// Swift concurrency pool would starve the server's own handler tasks. Not on `DispatchQueue.global()`: on Linux
+/// that is the same pool of threads (dispatch's default root queue, as wide as the machine has cores), and a few
+/// reads waiting there stalled every suite of the test process for as long as their timeout. `@unchecked Sendable`: a test uses one connection from one task.
 final class RawConnection: @unchecked Sendable {
     struct Response: Sendable {
         let status: Int
@@ -108,14 +110,14 @@ final class RawConnection: @unchecked Sendable {
     /// Reads one response (`bodyless` for HEAD).
     func read(bodyless: Bool = false) async -> Outcome {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.blockingRead(bodyless: bodyless)) }
+            Thread.detachNewThread { continuation.resume(returning: self.blockingRead(bodyless: bodyless)) }
         }
     }
 
     /// Waits until the server closes the connection, discarding anything it sends; false on timeout.
     func waitForClose() async -> Bool {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 while true {
                     switch self.fill() {
                     case .data: continue
@@ -138,7 +140,7 @@ final class RawConnection: @unchecked Sendable {
     /// Reads one response whose body is chunked; nil when no response head came.
     func readChunked() async -> ChunkedResponse? {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.blockingReadChunked()) }
+            Thread.detachNewThread { continuation.resume(returning: self.blockingReadChunked()) }
         }
     }
 
@@ -164,7 +166,7 @@ final class RawConnection: @unchecked Sendable {
     /// The head of a response whose body is read chunk by chunk with `nextChunk` (an event stream).
     func readHead() async -> Response? {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 guard case .response(let head) = self.blockingRead(bodyless: true) else { return continuation.resume(returning: nil) }
                 continuation.resume(returning: head)
             }
@@ -173,7 +175,7 @@ final class RawConnection: @unchecked Sendable {
 
     func nextChunk() async -> Chunk {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.blockingNextChunk()) }
+            Thread.detachNewThread { continuation.resume(returning: self.blockingNextChunk()) }
         }
     }
 

@@ -209,6 +209,9 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         }
     }
 
+    /// Where an export's connection is opened.
+    private static let fileWork = DispatchQueue(label: "BrowserSQLite.SQLiteStore.fileWork")
+
     /// An export's records from a connection and read transaction of their own (`SQLiteRecordCursor`).
     public func cursor(_ query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) async throws -> any RecordCursor {
         let mapping = try entityMapping(query.entity)
@@ -216,8 +219,10 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         let files = connection.files
         let readsInPlace = accessMode == .inPlace && isWAL
         return try await withCheckedThrowingContinuation { continuation in
-            // Opening a connection (or copying a snapshot) is file work: off the cooperative threads.
-            DispatchQueue.global().async { [reader] in
+            // Opening a connection (or copying a snapshot) is file work: off the cooperative threads, on a serial
+            // queue of its own (such a queue gets a thread of its own when it needs one; `DispatchQueue.global()`
+            // is, on Linux, the very pool Swift concurrency runs on).
+            Self.fileWork.async { [reader] in
                 continuation.resume(with: Result {
                     try SQLiteRecordCursor(files: files, readsInPlace: readsInPlace, reader: reader, plan: plan,
                                            batchSize: batchSize, prepare: Self.prepareConnection)
