@@ -15,7 +15,8 @@
 ///   and `!=`;
 /// - operators fit the type: text operators (`CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE`) and options only on
 ///   String attributes; `<`, `<=`, `>`, `>=`, `BETWEEN` only on numbers and dates; `IN` on strings, numbers,
-///   dates, UUIDs and URIs; Binary, Transformable and undefined attributes only with `== nil` / `!= nil`.
+///   dates, UUIDs and URIs; Binary and Transformable attributes only with `== nil` / `!= nil`; attributes of
+///   undefined type (a composite as a whole) never.
 ///
 /// ## What it means (every store answers the same)
 /// Two-valued logic, as Core Data's own SQL and in-memory evaluation give:

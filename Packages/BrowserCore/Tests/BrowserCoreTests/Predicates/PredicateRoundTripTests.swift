@@ -110,7 +110,8 @@ struct TreeGenerator {
                 return .comparison(inner)
             }
         }
-        let attribute = pick(entity.attributes)
+        // Attributes of undefined type cannot be filtered on at all (FilterValidationTests checks the refusal).
+        let attribute = pick(entity.attributes.filter { $0.type != .undefined })
         let path = FilterKeyPath(attribute.name)
         if below(6) == 0 {
             return .comparison(FilterComparison(path, pick([.equals, .notEquals]), .value(.null)))

@@ -248,14 +248,22 @@ private struct FilterValidator {
             if !comparison.options.isEmpty, type != .string {
                 throw fail("[c] and [d] compare text, and \(name) is \(typeName)")
             }
-            // `== nil` and `!= nil` work on every attribute.
+            // An attribute of undefined type (a SwiftData composite as a whole, a type the model does not name)
+            // cannot be compared at all: Core Data raises an exception Swift cannot catch for such a key path, so
+            // the live store would bring down the app, and every store refuses it alike. A composite's elements
+            // (`address.city`) are attributes of their own and can be.
+            if type == .undefined {
+                throw fail("\(name) is an attribute of undefined type (a composite or a type the model does not name): "
+                    + "it cannot be filtered on" + (attribute.name.contains(".") ? "" : "; a composite's elements can (\(name).<element>)"))
+            }
+            // `== nil` and `!= nil` work on every other attribute.
             if case .value(.null) = comparison.operand {
                 guard op == .equals || op == .notEquals else { throw fail("nil is compared with == or !=, not \(op.rawValue)") }
                 guard comparison.options.isEmpty else { throw fail("[c] and [d] mean nothing with nil") }
                 return result
             }
             switch type {
-            case .binary, .transformable, .undefined, .objectID:
+            case .binary, .transformable, .objectID:
                 throw fail("\(name) is \(typeName): its values can only be compared with nil (== nil, != nil)")
             default: break
             }
