@@ -3,8 +3,10 @@
 public enum FacetCounter {
     public static func count(_ request: FacetRequest, total: Int, cursor: any RecordCursor) async throws -> FacetCounts {
         let name = request.attribute.name
+        // Every value met is counted (at most `sampleLimit` records are looked at, so at most that many keys), so
+        // the top values are those of every record looked at, as SQL's GROUP BY gives them; only the distinct
+        // count is reported up to `distinctLimit`.
         var counts: [AttributeValue: Int] = [:]
-        var distinctIsExact = true
         var looked = 0
         var nulls = 0
         var numbers: [Double] = []
@@ -24,19 +26,14 @@ public enum FacetCounter {
                     if number < smallest?.number ?? .infinity { smallest = (number, value) }
                     if number > largest?.number ?? -.infinity { largest = (number, value) }
                 }
-                if let count = counts[value] {
-                    counts[value] = count + 1
-                } else if counts.count < FacetRequest.distinctLimit {
-                    counts[value] = 1
-                } else {
-                    distinctIsExact = false
-                }
+                counts[value, default: 0] += 1
             }
         }
         let top = counts.sorted { $0.value != $1.value ? $0.value > $1.value : FacetValueOrder.ascending($0.key, $1.key) }
             .prefix(request.top).map { FacetValueCount(value: $0.key, count: $0.value) }
         var answer = FacetCounts(
-            total: total, nulls: nulls, top: top, distinct: counts.count, distinctIsExact: distinctIsExact,
+            total: total, nulls: nulls, top: top, distinct: min(counts.count, FacetRequest.distinctLimit),
+            distinctIsExact: counts.count <= FacetRequest.distinctLimit,
             others: looked - nulls - top.reduce(0) { $0 + $1.count },
             sampled: looked < total ? looked : nil)
         if let smallest, let largest {
@@ -46,11 +43,7 @@ public enum FacetCounter {
                                            integral: request.attribute.type.isInteger)
             var bars = Array(repeating: 0, count: histogram.count)
             for number in numbers { bars[histogram.index(of: number)] += 1 }
-            answer.histogram = bars.indices.map { index in
-                let bounds = histogram.bounds(index)
-                return FacetBucket(lower: FacetHistogram.value(bounds.lower, as: request.attribute.type),
-                                   upper: FacetHistogram.value(bounds.upper, as: request.attribute.type), count: bars[index])
-            }
+            answer.histogram = histogram.buckets(bars, as: request.attribute.type)
         }
         return answer
     }

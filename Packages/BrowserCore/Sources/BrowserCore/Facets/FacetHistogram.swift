@@ -40,6 +40,15 @@ public struct FacetHistogram: Sendable, Hashable {
         (lower + Double(index) * width, lower + Double(index + 1) * width)
     }
 
+    /// The buckets with their counts (`bars[i]` values in bucket `i`), bounds as values of the attribute's type.
+    public func buckets(_ bars: [Int], as type: AttributeType) -> [FacetBucket] {
+        bars.indices.map { index in
+            let bounds = bounds(index)
+            return FacetBucket(lower: Self.value(bounds.lower, as: type), upper: Self.value(bounds.upper, as: type),
+                               count: bars[index])
+        }
+    }
+
     /// A value of an attribute as a number on the histogram's line (dates as seconds since 2001, as Core Data
     /// keeps them), or nil for one that has no place on it.
     public static func number(_ value: AttributeValue) -> Double? {

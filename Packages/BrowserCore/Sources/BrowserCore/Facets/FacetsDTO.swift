@@ -47,8 +47,8 @@ public struct FacetsDTO: Encodable, Sendable, Hashable {
             notes.append("Counted on the first \(sampled) of the list's \(counts.total) records: the counts are a sample.")
         }
         if !counts.distinctIsExact {
-            notes.append("More than \(FacetRequest.distinctLimit) different values: the values met after the first "
-                + "\(FacetRequest.distinctLimit) are counted in others.")
+            notes.append("More than \(FacetRequest.distinctLimit) different values: distinct says "
+                + "\(FacetRequest.distinctLimit), counted no further.")
         }
     }
 

@@ -10,9 +10,13 @@ extension RecordReader {
     /// Above this many records a facet is counted on a sample.
     static let exactFacetLimit = 1_000_000
 
-    func facets(_ request: FacetRequest, of entity: EntityMapping, in connection: SQLiteConnection) throws -> FacetCounts {
+    func facets(_ request: FacetRequest, of entity: EntityMapping, in connection: SQLiteConnection,
+                cache: ReadCache) throws -> FacetCounts {
         let list = try listSQL(request.query, of: entity)
-        let total = Int(try connection.scalar("SELECT count(*) FROM \(list.table)\(list.whereClause)", list.arguments)?.int64 ?? 0)
+        // A whole entity's count is usually kept already; a filtered list is counted.
+        let total = request.query.filter == nil && request.query.scope == nil
+            ? try count(of: entity, in: connection, cache: cache)
+            : Int(try connection.scalar("SELECT count(*) FROM \(list.table)\(list.whereClause)", list.arguments)?.int64 ?? 0)
         guard let attribute = entity.attribute(named: request.attribute.name), let column = attribute.column else {
             // No column (never stored): every record's value is nil.
             return FacetCounts(total: total, nulls: total, top: [], distinct: 0, distinctIsExact: true, others: 0)
@@ -28,7 +32,12 @@ extension RecordReader {
             source = "(SELECT \(value) AS v FROM \(list.table)\(list.whereClause))"
         }
         let arguments = list.arguments
+        if let answer = try facetFromGroups(request, attribute: attribute, source: source, arguments: arguments, total: total,
+                                            looked: sampled.map { min($0, total) } ?? total, sampled: sampled, in: connection) {
+            return answer
+        }
 
+        // More different values than one pass may hold: each part asked of SQLite.
         let counted = try connection.rows("SELECT count(*), count(v) FROM \(source)", arguments)
         let looked = Int(counted.first?[0].int64 ?? 0)
         let nonNull = Int(counted.first?[1].int64 ?? 0)
@@ -71,11 +80,44 @@ extension RecordReader {
             let index = min(max(Int(row[0].int64 ?? 0), 0), histogram.count - 1)
             bars[index] += Int(row[1].int64 ?? 0)
         }
-        answer.histogram = bars.indices.map { index in
-            let bounds = histogram.bounds(index)
-            return FacetBucket(lower: FacetHistogram.value(bounds.lower, as: request.attribute.type),
-                               upper: FacetHistogram.value(bounds.upper, as: request.attribute.type), count: bars[index])
+        answer.histogram = histogram.buckets(bars, as: request.attribute.type)
+        return answer
+    }
+
+    /// One pass for a column with at most `FacetRequest.distinctLimit` different values (most facets: a kind, a
+    /// status, a year, a count): every group with its count, in value order, from which the top values, the
+    /// distinct count, the range and the histogram follow without scanning again — an index on the column serves
+    /// it. Nil when there are more groups; the caller then asks SQLite for each part.
+    private func facetFromGroups(_ request: FacetRequest, attribute: AttributeMapping, source: String,
+                                 arguments: [SQLiteValue], total: Int, looked: Int, sampled: Int?,
+                                 in connection: SQLiteConnection) throws -> FacetCounts? {
+        let statement = try connection.prepare(
+            "SELECT v, count(*) FROM \(source) WHERE v IS NOT NULL GROUP BY v ORDER BY v LIMIT \(FacetRequest.distinctLimit + 1)")
+        try statement.bind(arguments)
+        var groups: [FacetValueCount] = []
+        while try statement.step() {
+            if groups.count == FacetRequest.distinctLimit { return nil }
+            groups.append(FacetValueCount(value: decoder.decode(statement, column: 0, as: attribute),
+                                          count: Int(statement.value(at: 1).int64 ?? 0)))
         }
+        let nonNull = groups.reduce(0) { $0 + $1.count }
+        // Most frequent first; equal counts keep the groups' value order, as `ORDER BY n DESC, v` gives them.
+        let top = groups.enumerated()
+            .sorted { $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset }
+            .prefix(request.top).map(\.element)
+        var answer = FacetCounts(total: total, nulls: looked - nonNull, top: top, distinct: groups.count,
+                                 distinctIsExact: true, others: nonNull - top.reduce(0) { $0 + $1.count }, sampled: sampled)
+        guard request.hasRange, let first = groups.first, let last = groups.last else { return answer }
+        answer.minimum = first.value
+        answer.maximum = last.value
+        guard let low = FacetHistogram.number(first.value), let high = FacetHistogram.number(last.value) else { return answer }
+        let histogram = FacetHistogram(minimum: low, maximum: high, buckets: request.buckets,
+                                       integral: request.attribute.type.isInteger)
+        var bars = Array(repeating: 0, count: histogram.count)
+        for group in groups {
+            if let number = FacetHistogram.number(group.value) { bars[histogram.index(of: number)] += group.count }
+        }
+        answer.histogram = histogram.buckets(bars, as: request.attribute.type)
         return answer
     }
 }

@@ -182,7 +182,7 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     /// Counted in SQL in one read transaction (`FacetReading`).
     public func facets(_ request: FacetRequest) async throws -> FacetCounts {
         let mapping = try entityMapping(request.query.entity)
-        return try await read { [reader] connection, _ in try reader.facets(request, of: mapping, in: connection) }
+        return try await read { [reader] connection, cache in try reader.facets(request, of: mapping, in: connection, cache: cache) }
     }
 
     /// Runs the page with its statements recorded (`StatementTrace`), then asks SQLite for each one's plan, in the
