@@ -407,3 +407,27 @@ def test_a_filter_the_server_refuses_stays_on_screen_with_its_reason_and_clears(
     driver.find_element(By.CSS_SELECTOR, "#where-chip .where-clear").click()
     wait_for(driver, lambda d: url_where(d) == "" and shown_total(d, "page-indicator") == api("/api/entities/Book", limit=1)["total"],
              message="the filter cleared")
+
+
+STORE_FILE = "wibosco-revised/CoreDataMigration_Example_3.sqlite"
+
+
+def test_filters_on_a_store_file_through_a_to_one_path_and_a_to_many_quantifier(driver, api, wait_for, store_server):
+    """The same panel on a Core Data store file (BrowserSQLite compiles the predicate to SQL): a to-one key path and
+    a number in the Inspector, ANY over a to-many relationship and @count in the Lab; each list's total equals the
+    API's for the URL's where=, which equals the count of the records the API lists."""
+    base, file_api = store_server(STORE_FILE)
+    sections = "index >= 1 AND post.hexColor != nil"
+    open_inspector(driver, base, wait_for, entity="Section")
+    apply_text(driver, wait_for, "where-btn", sections)
+    _, total = wait_total_matches(driver, wait_for, file_api, "Section", "page-indicator")
+    listed = file_api("/api/entities/Section", where=sections, limit=500)["rows"]
+    assert total == len(listed) > 0
+    assert all(row["attrs"]["index"] >= 1 for row in listed)
+
+    posts = 'ANY sections.title != nil AND sections.@count >= 1'
+    open_lab(driver, base, wait_for, entity="Post")
+    apply_text(driver, wait_for, "grid-where-btn", posts)
+    _, total = wait_total_matches(driver, wait_for, file_api, "Post", "grid-page-indicator")
+    assert 0 < total <= file_api("/api/entities/Post", limit=1)["total"]
+    assert chip_text(driver) == file_api("/api/entities/Post/predicate", where=posts)["canonical"]
