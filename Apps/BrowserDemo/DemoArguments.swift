@@ -47,7 +47,8 @@ struct DemoArguments: Equatable {
       --store PATH     serve a Core Data or SwiftData store file (.sqlite, default.store, …), read-only;
                        repeat it to serve several (the UI gets a store switcher; /api/stores lists them)
       --model PATH     the store's model (.xcdatamodeld, .xcdatamodel, .momd or .mom); optional, one store only
-      --web-root DIR   serve the UI from DIR instead of the compiled-in copy (for working on web/)
+      --web-root DIR   serve the UI from DIR instead of the compiled-in copy (for working on web/; the files
+                       are read when the server starts: restart it to see an edit)
       --token T        require this pairing token (22+ characters from A-Z a-z 0-9 - _ . ~), even on --loopback;
                        by default a token is required beyond loopback, generated and remembered for 7 days.
                        Other users of this machine can read --token in the process list: prefer --token-file or
