@@ -72,10 +72,9 @@ struct SimulatorScanSource: Sendable, CustomStringConvertible {
         SimulatorStoreScan.scan(devicesRoot: devices, macContainersRoot: macContainers).stores.map { found in
             let device = found.device.map { $0.name + ($0.system.map { " (\($0))" } ?? "") } ?? "macOS"
             let url = URL(fileURLWithPath: found.path)
-            let digest = found.path.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }  // FNV-1a
             let app = found.container.identifier.split(separator: ".").last.map(String.init) ?? found.container.identifier
             return ServedStore(
-                id: "\(app)-\(url.lastPathComponent)-\(String(digest, radix: 16))", name: found.relativePath,
+                id: "\(app)-\(url.lastPathComponent)-\(StableDigest.hex(found.path))", name: found.relativePath,
                 group: [device, "\(found.container.identifier) [\(found.container.kind.rawValue)]"], kind: .file,
                 file: url, open: { try SQLiteStore.open(storeAt: url) })
         }

@@ -31,10 +31,10 @@ final class ServiceDiscovery {
             return "http://\(address ?? host.trimmingCharacters(in: CharacterSet(charactersIn: "."))):\(port)\(path)"
         }
         var path: String {
-            let path = advertisement.first { $0.key.lowercased() == BonjourAdvertisement.Key.path }?.value ?? "/"
+            let path = value(BonjourAdvertisement.Key.path) ?? "/"
             return path.hasPrefix("/") ? path : "/" + path
         }
-        func value(_ key: String) -> String? { advertisement.first { $0.key.lowercased() == key }?.value }
+        func value(_ key: String) -> String? { BonjourAdvertisement.value(for: key, in: advertisement) }
     }
 
     /// What a C callback's context points to: the discovery and which operation answered. Kept alive by

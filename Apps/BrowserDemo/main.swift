@@ -72,8 +72,7 @@ let servedPaths = arguments.simulators
     : arguments.storePaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
 if !servedPaths.isEmpty, let defaultFile = options.pairingTokenFile {
     let canonical = servedPaths.joined(separator: "\n")
-    let digest = canonical.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }  // FNV-1a
-    let name = defaultFile.deletingPathExtension().lastPathComponent + "-" + String(digest, radix: 16)
+    let name = defaultFile.deletingPathExtension().lastPathComponent + "-" + StableDigest.hex(canonical)
     options.pairingTokenFile = defaultFile.deletingLastPathComponent().appendingPathComponent(name + ".pairing-token")
 }
 let server = CoreDataBrowserServer(stores: loaded.stores, options: options, rescan: loaded.rescan)

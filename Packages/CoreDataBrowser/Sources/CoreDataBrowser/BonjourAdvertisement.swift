@@ -109,6 +109,11 @@ public struct BonjourAdvertisement: Sendable, Equatable {
 
     /// The value of `key` (compared case-insensitively), or nil.
     public func value(for key: String) -> String? {
+        Self.value(for: key, in: entries)
+    }
+
+    /// The value of `key` among TXT entries (compared case-insensitively, RFC 6763 §6.4), or nil.
+    public static func value(for key: String, in entries: [Entry]) -> String? {
         entries.first { $0.key.lowercased() == key.lowercased() }?.value
     }
 

@@ -41,7 +41,8 @@ actor StoreCatalog {
 
     /// The store with this ID (nil: the first), opened if it was not.
     func opened(_ id: String?) async throws(BrowserError) -> Opened {
-        guard let index = id.map({ id in entries.firstIndex { $0.id == id } }) ?? (entries.isEmpty ? nil : 0) else {
+        let found = if let id { entries.firstIndex { $0.id == id } } else { entries.indices.first }
+        guard let index = found else {
             throw entries.isEmpty
                 ? .notFound("This server has no store to serve; GET /api/stores?refresh=1 looks for new ones")
                 : .notFound("No store \"\(id ?? "")\" on this server; GET /api/stores lists them")

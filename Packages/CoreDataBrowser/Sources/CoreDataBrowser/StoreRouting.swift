@@ -7,6 +7,24 @@ import BrowserHTTP
 struct StoreRouting: HTTPResponder {
     let catalog: StoreCatalog
     let assets: any HTTPResponder
+    /// `/api/stores` itself: the router answers HEAD and 405 as every other route.
+    private let listing: HTTPRouter
+
+    init(catalog: StoreCatalog, assets: any HTTPResponder) {
+        self.catalog = catalog
+        self.assets = assets
+        var listing = HTTPRouter(errorRenderer: JSONResponses.error, errorStatus: JSONResponses.errorStatus)
+        listing.add(.GET, "/api/stores") { request, _ in
+            let refresh: Bool
+            switch request.query["refresh"] {
+            case nil, "0": refresh = false
+            case "1": refresh = true
+            case let other?: throw BrowserError.badRequest("refresh must be 1 or 0, got \"\(other)\"")
+            }
+            return JSONResponses.ok(await catalog.list(refresh: refresh))
+        }
+        self.listing = listing
+    }
 
     /// `/api/stores`'s own path segments.
     private static let prefix = ["api", "stores"]
@@ -15,7 +33,7 @@ struct StoreRouting: HTTPResponder {
         let segments = request.pathSegments
         guard segments.first == "api" else { return await assets.respond(to: request) }
         guard segments.starts(with: Self.prefix) else { return await forward(request, to: nil) }
-        if segments.count == 2 { return await list(request) }
+        if segments.count == 2 { return await listing.respond(to: request) }
         let id = segments[2]
         guard segments.count > 3, !(segments.count == 4 && segments[3].isEmpty) else {
             return JSONResponses.error(.notFound, "/api/stores/\(id) is a store, not a route: add one, such as /api/stores/\(id)/entities")
@@ -44,20 +62,5 @@ struct StoreRouting: HTTPResponder {
             return JSONResponses.error(HTTPStatus(code: error.statusCode), error.message)
         }
         return await opened.router.respond(to: request)
-    }
-
-    private func list(_ request: HTTPRequest) async -> HTTPResponse {
-        guard request.method == .GET || request.method == .HEAD else {
-            var response = JSONResponses.error(.methodNotAllowed, "\(request.method.rawValue) is not allowed on /api/stores")
-            response.headers.set(HTTPHeaderName.allow, "GET, HEAD")
-            return response
-        }
-        let refresh: Bool
-        switch request.query["refresh"] {
-        case nil, "0": refresh = false
-        case "1": refresh = true
-        case let other?: return JSONResponses.error(.badRequest, "refresh must be 1 or 0, got \"\(other)\"")
-        }
-        return JSONResponses.ok(await catalog.list(refresh: refresh))
     }
 }
