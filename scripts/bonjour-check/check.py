@@ -21,6 +21,7 @@ import argparse
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -35,13 +36,44 @@ def daemon_running() -> bool:
         subprocess.run(["avahi-daemon", "--check"], capture_output=True).returncode == 0
 
 
-def start_daemon() -> None:
-    """Starts the system bus (if missing) and avahi-daemon, as a container without an init system needs."""
-    if not os.path.exists("/run/dbus/system_bus_socket"):
+SYSTEM_BUS = "/run/dbus/system_bus_socket"
+DAEMON_LOG = os.path.join(tempfile.gettempdir(), "bonjour-check-avahi-daemon.log")
+
+
+def system_bus_answers() -> bool:
+    """Whether a dbus-daemon accepts connections on the system bus socket. The socket file alone proves nothing:
+    a machine image can keep it after its dbus-daemon is gone (the cause of a red CI run)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as bus:
+        try:
+            bus.connect(SYSTEM_BUS)
+            return True
+        except OSError:
+            return False
+
+
+def start_daemon() -> subprocess.Popen:
+    """Starts the system bus (unless one answers) and avahi-daemon, as a container without an init system needs.
+
+    avahi-daemon runs in the foreground as our child with its log in DAEMON_LOG, so a failure to start is reported
+    with avahi's own reason; --no-chroot because containers often lack CAP_SYS_CHROOT."""
+    if not system_bus_answers():
+        for stale in (SYSTEM_BUS, "/run/dbus/pid"):
+            if os.path.exists(stale):
+                os.remove(stale)
         os.makedirs("/run/dbus", exist_ok=True)
         subprocess.run(["dbus-daemon", "--system", "--fork"], check=True)
-    subprocess.run(["avahi-daemon", "--daemonize", "--no-drop-root"], check=True)
-    wait_for(daemon_running, "avahi-daemon to start")
+        wait_for(system_bus_answers, "dbus-daemon to answer on " + SYSTEM_BUS)
+    with open(DAEMON_LOG, "w") as log:
+        daemon = subprocess.Popen(["avahi-daemon", "--no-drop-root", "--no-chroot"], stdout=log,
+                                  stderr=subprocess.STDOUT, start_new_session=True)
+
+    def started() -> bool:
+        if daemon.poll() is not None:
+            with open(DAEMON_LOG) as log:
+                raise AssertionError(f"avahi-daemon exited with {daemon.returncode}:\n{log.read().strip()}")
+        return daemon_running()
+    wait_for(started, "avahi-daemon to start")
+    return daemon
 
 
 def wait_for(condition, what: str, deadline: float = DEADLINE):
@@ -167,8 +199,10 @@ def check_loopback_only(binary: str, failures: list[str]) -> None:
         server.stop()
 
 
-def check_daemon_missing(binary: str, failures: list[str]) -> None:
-    subprocess.run(["avahi-daemon", "--kill"], check=True)
+def check_daemon_missing(binary: str, daemon: subprocess.Popen, failures: list[str]) -> None:
+    # Our child: stopped and reaped here (`avahi-daemon --kill` would wait for a zombie that only we can reap).
+    daemon.terminate()
+    daemon.wait(timeout=DEADLINE)
     wait_for(lambda: not daemon_running(), "avahi-daemon to stop")
     try:
         result = discover(binary)
@@ -189,7 +223,7 @@ def main() -> int:
 
     tools = ["avahi-daemon", "avahi-browse", "avahi-publish", "dbus-daemon"]
     missing = [tool for tool in tools if shutil.which(tool) is None]
-    started_daemon = False
+    started_daemon = None
     if missing:
         message = f"Bonjour check skipped: {', '.join(missing)} not installed (apt-get install avahi-daemon avahi-utils dbus)"
     elif not daemon_running() and os.geteuid() != 0:
@@ -197,8 +231,7 @@ def main() -> int:
     else:
         message = None
         if not daemon_running():
-            start_daemon()
-            started_daemon = True
+            started_daemon = start_daemon()
     if message:
         print(message, file=sys.stderr if required else sys.stdout)
         return 1 if required else 0
@@ -212,7 +245,7 @@ def main() -> int:
         check_discovers_independent_service(args.binary, failures)
         check_loopback_only(args.binary, failures)
         if started_daemon:
-            check_daemon_missing(args.binary, failures)
+            check_daemon_missing(args.binary, started_daemon, failures)
         else:
             print("note: the 'no daemon' case runs only when this script started avahi-daemon itself")
     for failure in failures:
