@@ -46,7 +46,10 @@ final class RawClient: @unchecked Sendable {
 
     /// Connects to 127.0.0.1:`port` from `source` (any 127.x.y.z address works on Linux, which routes the
     /// whole 127/8 block to loopback: how tests play several client machines).
-    init(port: UInt16, from source: String? = nil, readTimeout: TimeInterval = 5) throws {
+    /// `readTimeout` bounds each wait for bytes. It is a deadline for a server that never answers, not a timing
+    /// expectation: 30 s, because a loaded 2-core CI machine once took more than 5 s to answer a request after a
+    /// 4 MiB response (CI failed on it); a correct server answers in milliseconds.
+    init(port: UInt16, from source: String? = nil, readTimeout: TimeInterval = 30) throws {
         DescriptorLimit.raised
         fd = try Self.connectedSocket(port: port, from: source)
         setReadTimeout(readTimeout)

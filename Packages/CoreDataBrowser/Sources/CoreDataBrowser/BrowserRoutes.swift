@@ -8,13 +8,14 @@ import Foundation
 ///
 /// Only reads exist while the server is read-only: GET routes, and `POST /api/entities/:name/query`, a read whose
 /// predicate travels in the body. The router answers other methods with 405 and an `Allow` header, and HEAD
-/// wherever GET works.
+/// wherever GET works. With writes on (`Options.readOnly = false`) the write routes exist too; a store that
+/// cannot write answers them 403 with the reason.
 enum BrowserRoutes {
     /// One store's API.
     static func router(service: BrowserService, changes: ChangeFeed) -> HTTPRouter {
-        var router = HTTPRouter(errorRenderer: JSONResponses.error, errorStatus: JSONResponses.errorStatus)
+        var router = HTTPRouter(errorRenderer: JSONResponses.error, errorResponse: JSONResponses.errorResponse)
 
-        // Handlers throw `BrowserError`s; the router answers them with their status (`JSONResponses.errorStatus`).
+        // Handlers throw `BrowserError`s; the router answers them with their status and details (`JSONResponses.errorResponse`).
         router.add(.GET, "/api/health") { _, _ in
             JSONResponses.ok(try await service.health())
         }
@@ -119,12 +120,34 @@ enum BrowserRoutes {
             JSONResponses.ok(try await service.content(id: request.query["id"], attribute: request.query["attr"]))
         }
 
+        if !service.readOnly { addWriteRoutes(to: &router, service: service) }
         return router
+    }
+
+    /// Writes (docs/API.md "Editing"): bodies are JSON and must say so; like every non-GET request they pass the
+    /// same-origin check, and the token wherever one is required.
+    private static func addWriteRoutes(to router: inout HTTPRouter, service: BrowserService) {
+        router.add(.POST, "/api/entities/:name") { request, parameters in
+            try requireJSONBody(request)
+            // 201 with the record as created; its `id` is where it lives (no Location: the router does not know
+            // whether it is reached through /api/stores/<id>).
+            return JSONResponses.ok(try await service.insert(into: parameters["name"] ?? "", body: request.body), status: .created)
+        }
+        router.add(.PATCH, "/api/object") { request, _ in
+            try requireJSONBody(request)
+            return JSONResponses.ok(try await service.update(id: request.query["id"], body: request.body))
+        }
+        router.add(.GET, "/api/object/delete-preview") { request, _ in
+            JSONResponses.ok(try await service.deletionPreview(id: request.query["id"]))
+        }
+        router.add(.DELETE, "/api/object") { request, _ in
+            JSONResponses.ok(try await service.delete(id: request.query["id"], version: request.query["version"]))
+        }
     }
 
     /// The web UI's files, the same for every store.
     static func assetRouter(assets: WebAssets) -> HTTPRouter {
-        var router = HTTPRouter(errorRenderer: JSONResponses.error, errorStatus: JSONResponses.errorStatus)
+        var router = HTTPRouter(errorRenderer: JSONResponses.error, errorResponse: JSONResponses.errorResponse)
         for (path, asset) in assets.routes {
             router.add(.GET, path) { _, _ in
                 var response = HTTPResponse.data(asset.bytes, contentType: asset.contentType)

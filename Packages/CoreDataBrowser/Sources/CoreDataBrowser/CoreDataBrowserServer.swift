@@ -21,7 +21,8 @@ public final class CoreDataBrowserServer: Sendable {
         public var port: UInt16 = 8080
         /// `.loopback` (127.0.0.1 only) or `.allInterfaces` (0.0.0.0).
         public var bindAddress: BindAddress = .allInterfaces
-        /// Reserved for writes (CRUD). Writes also need a store with the `write` capability; none has it yet.
+        /// Whether writes are refused. With `false`, `POST /api/entities/:name`, `PATCH` and `DELETE /api/object` exist
+        /// (docs/API.md "Editing") and work for stores with the `write` capability; others answer 403 with why.
         public var readOnly: Bool = true
         /// Serve the UI from this directory instead of the compiled-in copy (for working on `web/`).
         public var webRoot: URL?

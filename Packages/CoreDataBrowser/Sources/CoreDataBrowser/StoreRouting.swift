@@ -13,7 +13,7 @@ struct StoreRouting: HTTPResponder {
     init(catalog: StoreCatalog, assets: any HTTPResponder) {
         self.catalog = catalog
         self.assets = assets
-        var listing = HTTPRouter(errorRenderer: JSONResponses.error, errorStatus: JSONResponses.errorStatus)
+        var listing = HTTPRouter(errorRenderer: JSONResponses.error, errorResponse: JSONResponses.errorResponse)
         listing.add(.GET, "/api/stores") { request, _ in
             let refresh: Bool
             switch request.query["refresh"] {

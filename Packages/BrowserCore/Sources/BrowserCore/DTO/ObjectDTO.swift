@@ -5,13 +5,18 @@ public struct ObjectDTO: Encodable, Sendable, Hashable {
     public var summary: String
     public var attrs: [String: AttributeValue]
     public var relationships: [RelationshipItemsDTO]
+    /// The record's version as read, to send back with a change or delete (`PATCH`/`DELETE /api/object`); absent
+    /// when the store keeps no versions (it does not write).
+    public var version: Int64?
 
-    public init(id: String, entity: String, summary: String, attrs: [String: AttributeValue], relationships: [RelationshipItemsDTO]) {
+    public init(id: String, entity: String, summary: String, attrs: [String: AttributeValue], relationships: [RelationshipItemsDTO],
+                version: Int64? = nil) {
         self.id = id
         self.entity = entity
         self.summary = summary
         self.attrs = attrs
         self.relationships = relationships
+        self.version = version
     }
 }
 

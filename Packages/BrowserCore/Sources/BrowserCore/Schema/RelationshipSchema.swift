@@ -7,12 +7,17 @@ public struct RelationshipSchema: Sendable, Hashable {
     public var isOrdered: Bool
     /// The inverse relationship's name on the destination, when the model declares one.
     public var inverse: String?
+    /// What deleting a record does to the records this relationship holds; nil when the store's model does not say
+    /// (a model inferred from tables). A store deletes only records whose every rule it knows.
+    public var deleteRule: ModelRelationship.DeleteRule?
 
-    public init(name: String, destination: String, isToMany: Bool, isOrdered: Bool = false, inverse: String? = nil) {
+    public init(name: String, destination: String, isToMany: Bool, isOrdered: Bool = false, inverse: String? = nil,
+                deleteRule: ModelRelationship.DeleteRule? = nil) {
         self.name = name
         self.destination = destination
         self.isToMany = isToMany
         self.isOrdered = isOrdered
         self.inverse = inverse
+        self.deleteRule = deleteRule
     }
 }

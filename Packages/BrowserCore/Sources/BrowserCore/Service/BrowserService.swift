@@ -26,7 +26,8 @@ public struct BrowserService: Sendable {
         if readOnly { capabilities.remove(.write) }
         return HealthDTO(
             ok: true, store: description.summary, readOnly: !capabilities.contains(.write),
-            capabilities: capabilities.names, model: description.model
+            capabilities: capabilities.names, model: description.model,
+            writeRefusal: readOnly || capabilities.contains(.write) ? nil : description.writeRefusal
         )
     }
 
@@ -133,7 +134,8 @@ public struct BrowserService: Sendable {
             id: id.uri, entity: id.entity,
             summary: RecordSummary.make(for: record, attribute: try await displayAttribute(of: entity)),
             attrs: Self.attributeValues(of: record, entity: entity),
-            relationships: relationships
+            relationships: relationships,
+            version: record.version
         )
     }
 

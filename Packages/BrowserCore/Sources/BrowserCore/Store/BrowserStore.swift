@@ -78,10 +78,41 @@ public protocol BrowserStore: Sendable {
     /// The versions of the model file the store was opened with, each with its model and whether it matches the
     /// store (`/api/model/versions`, `/api/model/diff`). The default: none to compare.
     func modelVersions() async throws -> ModelVersions
+
+    // MARK: Writes (issue 18)
+    //
+    // Offered only by a store whose `describe()` lists the `write` capability, and called only when the host turned
+    // writes on (`BrowserService.readOnly` false). BrowserCore has checked the changes against the schema and the
+    // model (`RecordChanges`' contract); the store checks what only it can — that the record and every target exist
+    // (`BrowserError.invalidFields` for a target, `.notFound` for the record), the version (`.conflict` with
+    // `.versions`, nothing written) — and writes each request all or nothing, keeping both sides of every
+    // relationship in step and every record it changes a new version, as Core Data does.
+
+    /// Creates a record of `entity` (a concrete entity) with `changes`, and returns its ID.
+    func insert(into entity: String, _ changes: RecordChanges) async throws -> ObjectID
+
+    /// Sets `changes` on the record, if its version is still `version`.
+    func update(_ id: ObjectID, expecting version: Int64, _ changes: RecordChanges) async throws
+
+    /// What deleting the record would do under the model's delete rules, without doing it.
+    func deletionEffects(of id: ObjectID) async throws -> DeletionEffects
+
+    /// Deletes the record (and what its Cascade rules delete, clearing what its Nullify rules clear), if its
+    /// version is still `version` and no Deny rule blocks it (`.conflict` with `.blockedBy`, nothing written).
+    func delete(_ id: ObjectID, expecting version: Int64) async throws -> DeletionEffects
 }
 
 extension BrowserStore {
     public func changeToken() async throws -> ChangeToken? { nil }
+
+    // A read-only store: the write routes are not offered for it (its capabilities lack `write`), so these are
+    // reached only through a store that claims `write` and forgot to implement one.
+    public func insert(into entity: String, _ changes: RecordChanges) async throws -> ObjectID { throw Self.cannotWrite }
+    public func update(_ id: ObjectID, expecting version: Int64, _ changes: RecordChanges) async throws { throw Self.cannotWrite }
+    public func deletionEffects(of id: ObjectID) async throws -> DeletionEffects { throw Self.cannotWrite }
+    public func delete(_ id: ObjectID, expecting version: Int64) async throws -> DeletionEffects { throw Self.cannotWrite }
+
+    private static var cannotWrite: BrowserError { .storeFailure("\(Self.self) does not write records") }
 
     public func history(_ query: HistoryQuery) async throws -> StoreHistory {
         .unavailable("This store does not keep a history of its changes.")

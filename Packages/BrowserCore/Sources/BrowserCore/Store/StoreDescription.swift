@@ -8,13 +8,17 @@ public struct StoreDescription: Sendable, Hashable {
     /// The store's UUID, the host of its object IDs (`x-coredata://<UUID>/…`): lets a search for `p37` name a
     /// record. Nil when the adapter cannot tell before reading a record.
     public var storeIdentifier: String?
+    /// Why a store that could write (`browser-demo --writable`, `Options.readOnly = false`) does not: a store
+    /// with history tracking, a snapshot copy, a model without delete rules. Nil when it writes or never could.
+    public var writeRefusal: String?
 
     public init(summary: String, model: ModelOrigin? = nil, capabilities: StoreCapabilities = .readOnly,
-                storeIdentifier: String? = nil) {
+                storeIdentifier: String? = nil, writeRefusal: String? = nil) {
         self.summary = summary
         self.model = model
         self.capabilities = capabilities
         self.storeIdentifier = storeIdentifier
+        self.writeRefusal = writeRefusal
     }
 }
 
@@ -44,8 +48,8 @@ public struct ModelOrigin: Sendable, Hashable, Codable {
     }
 }
 
-/// What a store can do. Writes (CRUD) will be offered only by stores that have `write` and only when the host
-/// turned read-only off; `/api/health` lists the capabilities in effect.
+/// What a store can do. Writes are offered only by stores that have `write` and only when the host turned
+/// read-only off; `/api/health` lists the capabilities in effect.
 public struct StoreCapabilities: OptionSet, Sendable, Hashable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }

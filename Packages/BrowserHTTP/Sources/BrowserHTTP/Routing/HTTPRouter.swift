@@ -11,9 +11,9 @@
 ///   header (RFC 9110 §15.5.6), which lists HEAD wherever GET is allowed.
 /// - HEAD without an explicit HEAD route runs the GET handler; the server then sends
 ///   the headers and Content-Length of that response without its body.
-/// - A handler that throws: `errorRenderer` with the status and message `errorStatus` gives the error (the
-///   application's own error types), 500 and the error's description for anything it does not know. The one
-///   place a thrown error becomes a response.
+/// - A handler that throws: the response `errorResponse` makes of the error (the application's own error
+///   types, with their status and whatever body they carry), else `errorRenderer` with 500 and the error's
+///   description. The one place a thrown error becomes a response.
 public struct HTTPRouter: HTTPResponder {
     public typealias Handler = @Sendable (HTTPRequest, RouteParameters) async throws -> HTTPResponse
 
@@ -25,14 +25,14 @@ public struct HTTPRouter: HTTPResponder {
 
     private var routes: [Route] = []
     private let errorRenderer: @Sendable (HTTPStatus, String) -> HTTPResponse
-    private let errorStatus: @Sendable (any Error) -> (HTTPStatus, String)?
+    private let errorResponse: @Sendable (any Error) -> HTTPResponse?
 
     public init(
         errorRenderer: @escaping @Sendable (HTTPStatus, String) -> HTTPResponse = HTTPErrorRenderer.plainText,
-        errorStatus: @escaping @Sendable (any Error) -> (HTTPStatus, String)? = { _ in nil }
+        errorResponse: @escaping @Sendable (any Error) -> HTTPResponse? = { _ in nil }
     ) {
         self.errorRenderer = errorRenderer
-        self.errorStatus = errorStatus
+        self.errorResponse = errorResponse
     }
 
     /// Registers `handler` for `method` requests whose path matches `pattern`.
@@ -74,8 +74,7 @@ public struct HTTPRouter: HTTPResponder {
         do {
             return try await route.handler(request, RouteParameters(captures))
         } catch {
-            let (status, message) = errorStatus(error) ?? (.internalServerError, String(describing: error))
-            return errorRenderer(status, message)
+            return errorResponse(error) ?? errorRenderer(.internalServerError, String(describing: error))
         }
     }
 
