@@ -31,7 +31,7 @@ public enum DemoLibrary {
                 AttributeSchema(name: "birthDate", type: .date),
             ],
             relationships: [
-                RelationshipSchema(name: "books", destination: "Book", isToMany: true, inverse: "author"),
+                RelationshipSchema(name: "books", destination: "Book", isToMany: true, inverse: "author", deleteRule: .cascade),
             ]
         ),
         EntitySchema(name: "Book", attributes: bookAttributes, relationships: bookRelationships),
@@ -47,7 +47,7 @@ public enum DemoLibrary {
             name: "Tag",
             attributes: [AttributeSchema(name: "name", type: .string, isOptional: false)],
             relationships: [
-                RelationshipSchema(name: "books", destination: "Book", isToMany: true, inverse: "tags"),
+                RelationshipSchema(name: "books", destination: "Book", isToMany: true, inverse: "tags", deleteRule: .nullify),
             ]
         ),
     ])
@@ -66,8 +66,8 @@ public enum DemoLibrary {
     ]
 
     private static let bookRelationships = [
-        RelationshipSchema(name: "author", destination: "Author", isToMany: false, inverse: "books"),
-        RelationshipSchema(name: "tags", destination: "Tag", isToMany: true, inverse: "books"),
+        RelationshipSchema(name: "author", destination: "Author", isToMany: false, inverse: "books", deleteRule: .nullify),
+        RelationshipSchema(name: "tags", destination: "Tag", isToMany: true, inverse: "books", deleteRule: .nullify),
     ]
 
     /// A new store holding the demo data.

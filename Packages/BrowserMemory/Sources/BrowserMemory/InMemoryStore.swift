@@ -5,26 +5,30 @@ public import Foundation
 /// entity, fetches that include sub-entities, nulls first in ascending order, strings ordered by their UTF-8
 /// bytes, `CONTAINS[cd]` search through `TextFolding`.
 ///
-/// It backs the Linux demo and the tests of the other bricks, and is the writable reference the CRUD work
-/// will build on. Relationships are kept on both sides when the model declares an inverse, as Core Data does.
+/// It backs the Linux demo and the tests of the other bricks, and is the reference for writes (`InMemoryStore+Writes`):
+/// relationships are kept on both sides when the model declares an inverse, as Core Data does, and every record
+/// has a version a write must name.
 public actor InMemoryStore: BrowserStore {
     public nonisolated let storeIdentifier: String
     public nonisolated let storeSchema: StoreSchema
     private let summary: String
 
     /// Records by root entity, then primary key.
-    private var tables: [String: [Int64: Row]] = [:]
+    var tables: [String: [Int64: Row]] = [:]
     /// The last primary key handed out per root entity (Core Data's `Z_MAX`).
     private var lastPrimaryKey: [String: Int64] = [:]
-    private var version = 0
+    /// The store's change counter (its `changeToken`).
+    var version = 0
 
-    private struct Row: FilterableRecord {
+    struct Row: FilterableRecord {
         var id: ObjectID
         var values: [String: AttributeValue]
         /// Targets by relationship name, in relationship order.
         var links: [String: [ObjectID]]
         /// The bytes of Binary and Transformable attributes (`values` holds their size).
         var blobs: [String: Data] = [:]
+        /// The record's version (Core Data's `Z_OPT`): 1 when inserted, one more for each write that changes it.
+        var version: Int64 = 1
     }
 
     public init(schema: StoreSchema, storeIdentifier: String = UUID().uuidString, summary: String = "In-memory store") {
@@ -110,11 +114,11 @@ public actor InMemoryStore: BrowserStore {
     }
 
     /// The record with this ID, if the store holds it.
-    private func row(for id: ObjectID) -> Row? {
+    func row(for id: ObjectID) -> Row? {
         rowExists(id) ? tables[storeSchema.root(of: id.entity)]?[id.primaryKey] : nil
     }
 
-    private func rowExists(_ id: ObjectID) -> Bool {
+    func rowExists(_ id: ObjectID) -> Bool {
         id.storeIdentifier == storeIdentifier
             && tables[storeSchema.root(of: id.entity)]?[id.primaryKey]?.id.entity == id.entity
     }
@@ -122,7 +126,8 @@ public actor InMemoryStore: BrowserStore {
     // MARK: BrowserStore
 
     public nonisolated func describe() async throws -> StoreDescription {
-        StoreDescription(summary: summary, model: ModelOrigin(source: .live, name: nil, path: nil), capabilities: .readOnly,
+        // It can always write; the host decides whether it may (`BrowserService.readOnly`).
+        StoreDescription(summary: summary, model: ModelOrigin(source: .live, name: nil, path: nil), capabilities: [.read, .write],
                          storeIdentifier: storeIdentifier)
     }
 
@@ -177,7 +182,7 @@ public actor InMemoryStore: BrowserStore {
 
     public func record(_ id: ObjectID) async throws -> StoredRecord? {
         guard rowExists(id), let row = tables[storeSchema.root(of: id.entity)]?[id.primaryKey] else { return nil }
-        return StoredRecord(id: row.id, values: row.values)
+        return StoredRecord(id: row.id, values: row.values, version: row.version)
     }
 
     public func related(from id: ObjectID, through relationship: String, limit: Int) async throws -> RelatedRecords {

@@ -27,7 +27,7 @@ struct DemoModelTests {
                     "\(expected.name)'s attributes")
             let relationships = lineage.flatMap(\.relationships).map {
                 RelationshipSchema(name: $0.name, destination: $0.destination, isToMany: $0.isToMany,
-                                   isOrdered: $0.isOrdered, inverse: $0.inverse)
+                                   isOrdered: $0.isOrdered, inverse: $0.inverse, deleteRule: $0.deleteRule)
             }
             #expect(relationships.sorted { $0.name < $1.name } == expected.relationships.sorted { $0.name < $1.name },
                     "\(expected.name)'s relationships")

@@ -80,23 +80,24 @@ struct RecordChangesValidation {
             }
         }
         let measure: Double?
-        let what: String
+        var noun = "value", unit = ""
+        var shown: (Double) -> String = Self.shown
         switch value {
-        case .integer(let number): (measure, what) = (Double(number), "")
-        case .double(let number): (measure, what) = (number, "")
-        case .decimal(let number): (measure, what) = (Double(number.description), "")
-        case .date(let date): (measure, what) = (date.timeIntervalSinceReferenceDate, " (seconds since 2001-01-01)")
-        case .string(let text): (measure, what) = (Double(text.utf16.count), " characters")
-        default: (measure, what) = (nil, "")
+        case .integer(let number): measure = Double(number)
+        case .double(let number): measure = number
+        case .decimal(let number): measure = Double(number.description)
+        case .date(let date):
+            measure = date.timeIntervalSinceReferenceDate
+            shown = { ISO8601Timestamp.string(from: Date(timeIntervalSinceReferenceDate: $0)) }
+        case .string(let text): (measure, noun, unit) = (Double(text.utf16.count), "length", " characters")
+        default: measure = nil
         }
         guard let measure else { return nil }
-        let noun: String
-        if case .string = value { noun = "length" } else { noun = "value" }
         if let minimum = declared?.minimum.flatMap(Self.bound), measure < minimum {
-            return "\(noun) below the model's minimum of \(Self.shown(minimum))\(what)"
+            return "\(noun) below the model's minimum of \(shown(minimum))\(unit)"
         }
         if let maximum = declared?.maximum.flatMap(Self.bound), measure > maximum {
-            return "\(noun) above the model's maximum of \(Self.shown(maximum))\(what)"
+            return "\(noun) above the model's maximum of \(shown(maximum))\(unit)"
         }
         return nil
     }

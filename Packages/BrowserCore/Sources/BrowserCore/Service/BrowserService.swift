@@ -135,7 +135,8 @@ public struct BrowserService: Sendable {
             summary: RecordSummary.make(for: record, attribute: try await displayAttribute(of: entity)),
             attrs: Self.attributeValues(of: record, entity: entity),
             relationships: relationships,
-            version: record.version
+            // Only where it can be sent back: a read-only server shows none.
+            version: readOnly ? nil : record.version
         )
     }
 
