@@ -138,6 +138,8 @@
     pageView: null,
     /** The store's description from /api/health: the key of the user's display choices. */
     storeKey: '',
+    /** Whether the server writes (/api/health's capabilities): the editing controls exist only then. */
+    writable: false,
   };
 
   /**
@@ -518,6 +520,8 @@
       dom.exportViewBtn, dom.queryBtn, dom.whereBtn, dom.facetsBtn, dom.swiftBtn]) {
       control.disabled = !enabled;
     }
+    const create = byId('new-record-btn');
+    if (create) create.disabled = !entity || entity.isAbstract;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -998,6 +1002,7 @@
     copyJSON.id = 'copy-json-btn';
     copyJSON.dataset.copy = window.CDBShared.recordJSON(object);
     copies.append(copyID, copyJSON);
+    if (data.writable) copies.append(...editingButtons(object, schema));
     header.append(entityBadge, title, idLine, copies);
 
     // Attributes: the schema's order (sorted by name), then anything the schema does not list.
@@ -1070,6 +1075,74 @@
     dom.detail.dataset.entity = object.entity;
     dom.detail.scrollTop = 0;
     dom.detailPane.scrollTop = 0;
+    // A redraw (Save, Live, Refresh) of the record being edited stays in Edit mode.
+    if (data.writable && editingID === object.id) window.CDBRecordEditing.editDetail(dom.detail, object, schema);
+  }
+
+  // ------------------------------------------------------------------ Editing (issue 18: only when the server writes)
+
+  /** The record whose detail is in Edit mode, or null. */
+  let editingID = null;
+
+  function editingButtons(object, schema) {
+    const edit = el('button', 'copy-btn edit-record', editingID === object.id ? 'Editing' : 'Edit');
+    edit.type = 'button';
+    edit.id = 'edit-record-btn';
+    edit.disabled = editingID === object.id || object.version === undefined;
+    edit.addEventListener('click', () => {
+      editingID = object.id;
+      edit.disabled = true;
+      edit.textContent = 'Editing';
+      window.CDBRecordEditing.editDetail(dom.detail, object, schema);
+    });
+    const remove = el('button', 'copy-btn delete-record', 'Delete…');
+    remove.type = 'button';
+    remove.id = 'delete-record-btn';
+    remove.addEventListener('click', () => window.CDBEditing.confirmDelete(object, () => {
+      editingID = null;
+      view = { ...view, id: null };
+      commitView('replace');
+      loadPage();
+      loadDetail();
+    }));
+    return [edit, remove];
+  }
+
+  function wireEditing() {
+    const E = window.CDBEditing;
+    E.writable().then((writable) => {
+      data.writable = writable;
+      if (!writable) return;
+      const create = el('button', 'control new-record', '+ New');
+      create.type = 'button';
+      create.id = 'new-record-btn';
+      create.title = 'Create a record of this entity';
+      create.addEventListener('click', () => {
+        const schema = data.entityByName.get(view.entity);
+        if (!schema || schema.isAbstract) return;
+        window.CDBRecordEditing.openCreate(view.entity, schema, (created) => {
+          loadPage();
+          selectRecord(created.id, 'push');
+        });
+      });
+      dom.exportViewBtn.after(create);
+      renderToolbar();
+      loadDetail();
+    });
+    E.onSaved(() => { loadPage(); loadDetail(); });
+    E.onErrors((id, fields) => {
+      if (dom.detail.dataset.id !== id) return;
+      for (const { field, message } of fields) {
+        const name = field.slice(field.indexOf('.') + 1);
+        const host = field.startsWith('attrs.')
+          ? dom.detail.querySelector(`tr.attr-row[data-attr="${CSS.escape(name)}"] .attr-value`)
+          : dom.detail.querySelector(`.rel-block[data-rel="${CSS.escape(name)}"]`);
+        if (!host) continue;
+        const problem = host.querySelector('.field-error') || host.appendChild(el('div', 'field-error'));
+        problem.hidden = false;
+        problem.textContent = message;
+      }
+    });
   }
 
   /**
@@ -1410,6 +1483,7 @@
     byId('nav-forward').addEventListener('click', () => window.history.forward());
     dom.exportBtn.addEventListener('click', exportRecord);
     window.CDBExport.attach(dom.exportViewBtn, describeExport);
+    wireEditing();
     window.CDBQuery.attach(dom.queryBtn, describeQuery);
     window.CDBPredicate.attach({
       button: dom.whereBtn,

@@ -222,6 +222,7 @@
     refocusPane: null, // the pane a relationship was followed from with the keyboard, to keep focus in
     selectOnPage: null, // {offset, index}: PageDown/PageUp select the row at this position once that page is drawn
     storeKey: "", // /api/health's store description: the key of the "Name by" choices (shared with the Inspector)
+    writable: false, // /api/health lists "write": cells edit in place, New and Delete exist
   };
 
   /**
@@ -796,6 +797,7 @@
       loadGrid();
     });
     window.CDBExport.attach(dom.gridExportBtn, describeExport);
+    wireEditing();
     const describePage = () => {
       const list = describeExport();
       return list && { entity: list.entity, params: { ...list.params, limit: state.limit, offset: state.offset } };
@@ -1198,6 +1200,59 @@
     if (rows.length) selectRecord(rows[Math.min(kept.index, rows.length - 1)].dataset.id, { history: "replace", scroll: true });
   }
 
+  // ------------------------------------------------------------ Editing (issue 18: only when the server writes)
+
+  /** Edits one cell of the grid: reads the record's version first (a write names it), then stages on Enter. */
+  async function editCell(tr, td) {
+    const attribute = attributesOf(tr.dataset.entity).find((a) => a.name === td.dataset.col);
+    if (!attribute) return;
+    let record;
+    try {
+      record = await api.object(tr.dataset.id);
+    } catch (err) {
+      setVisibleText(dom.statusText, `Cannot edit: ${err.message}`);
+      return;
+    }
+    const value = isPlainObject(record.attrs) ? record.attrs[attribute.name] ?? null : null;
+    window.CDBRecordEditing.editCell(td, { id: record.id, entity: record.entity, version: record.version }, attribute, value);
+  }
+
+  function wireEditing() {
+    const E = window.CDBEditing;
+    E.writable().then((writable) => {
+      state.writable = writable;
+      if (!writable) return;
+      const create = el("button", "gt-btn new-record", "+ New");
+      create.type = "button";
+      create.id = "new-record-btn";
+      create.title = "Create a record of this entity";
+      create.addEventListener("click", () => {
+        const schema = state.entityByName.get(state.entity);
+        if (!schema || schema.isAbstract) return;
+        window.CDBRecordEditing.openCreate(state.entity, schema, (created) => {
+          loadGrid();
+          selectRecord(created.id);
+        });
+      });
+      dom.gridExportBtn.after(create);
+      const remove = el("button", "gt-btn delete-record", "Delete…");
+      remove.type = "button";
+      remove.id = "delete-record-btn";
+      remove.title = "Delete the selected record";
+      remove.addEventListener("click", () => {
+        if (!state.record) return;
+        E.confirmDelete(state.record, () => {
+          state.selectedId = null;
+          syncURL("replace");
+          loadGrid();
+          loadRecord();
+        });
+      });
+      create.after(remove);
+    });
+    E.onSaved(() => { loadGrid(); loadRecord(); });
+  }
+
   function openInInspector(tr) {
     const params = new URLSearchParams({ entity: state.entity, id: tr.dataset.id });
     window.open(viewURL("/", params), "_blank");
@@ -1494,7 +1549,11 @@
     });
     dom.gridBody.addEventListener("dblclick", (event) => {
       const tr = event.target.closest("tr[data-id]");
-      if (tr) openInInspector(tr);
+      if (!tr) return;
+      // With writes on, a value's cell is edited in place; the row number still opens the Inspector.
+      const td = event.target.closest("td[data-col]");
+      if (state.writable && td) editCell(tr, td);
+      else openInInspector(tr);
     });
     dom.gridScroll.addEventListener("keydown", onGridKeyDown);
     dom.gridScroll.addEventListener("scroll", () => {

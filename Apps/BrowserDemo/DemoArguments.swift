@@ -25,6 +25,8 @@ struct DemoArguments: Equatable {
     var discoverSeconds: Double = 3
     /// `--advertise`: publish this server as `_cdbrowser._tcp` while it runs.
     var advertise = false
+    /// `--writable`: turn writes on (`Options.readOnly = false`) for the stores that can be written.
+    var writable = false
 
     /// Read when neither `--token` nor `--token-file` is given (the process's environment is private to its user).
     static let tokenVariable = "CDB_PAIRING_TOKEN"
@@ -34,7 +36,7 @@ struct DemoArguments: Equatable {
 
     static let usage = """
     Usage: browser-demo [--port N] [--loopback] [--store PATH [--model PATH] | --store PATH --store PATH …]
-                        [--web-root DIR] [--advertise]
+                        [--web-root DIR] [--advertise] [--writable]
                         [--token T | --token-file F | --no-token-anyone-on-the-network-can-read-the-store]
            browser-demo simulators [--list] [--root DIR] [--mac-root DIR] [serving options above]
            browser-demo discover [--timeout SECONDS]
@@ -58,6 +60,8 @@ struct DemoArguments: Equatable {
                        serve every interface without a token
       --advertise      publish the server on the local network over Bonjour (_cdbrowser._tcp), so that
                        browser-demo discover (or any DNS-SD browser) finds it; the token is never published
+      --writable       allow editing (create, change, delete records) in the stores that can be written;
+                       without it nothing is ever written
       -h, --help       show this help
 
     browser-demo simulators serves every Core Data and SwiftData store of the simulators' apps and App Groups
@@ -131,6 +135,8 @@ struct DemoArguments: Equatable {
                     throw Invalid(message: "--timeout needs a number of seconds above 0 and at most 600, got \"\(text)\"")
                 }
                 result.discoverSeconds = seconds
+            case "--writable":
+                result.writable = true
             case "--advertise":
                 result.advertise = true
             default:

@@ -173,17 +173,19 @@ extension InMemoryStore {
             }
         }
         var cleared: [(target: ObjectID, relationship: String, deleted: ObjectID)] = []
-        var clearedCounts: [String: Int] = [:]
+        // Counted in records that lose something (a tag losing four deleted books is one tag changed).
+        var clearedRecords: [String: Set<ObjectID>] = [:]
         for current in deleted {
             guard let entity = storeSchema.entity(named: current.entity), let row = row(for: current) else { continue }
             for relationship in entity.relationships where relationship.deleteRule == .nullify {
                 guard let inverse = relationship.inverse else { continue }
                 for target in (row.links[relationship.name] ?? []) where rowExists(target) && !deletedSet.contains(target) {
                     cleared.append((target, inverse, current))
-                    clearedCounts["\(relationship.destination)\u{0}\(inverse)", default: 0] += 1
+                    clearedRecords["\(relationship.destination)\u{0}\(inverse)", default: []].insert(target)
                 }
             }
         }
+        let clearedCounts = clearedRecords.mapValues(\.count)
         var cascades: [String: Int] = [:]
         for record in deleted.dropFirst() { cascades[record.entity, default: 0] += 1 }
         func effects(_ counts: [String: Int]) -> [RelationshipEffect] {

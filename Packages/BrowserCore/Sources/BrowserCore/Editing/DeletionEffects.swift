@@ -5,8 +5,8 @@ public struct DeletionEffects: Sendable, Hashable, Codable {
     public var id: String
     /// Records deleted with it by Cascade rules (transitively), counted by entity, sorted by entity name.
     public var cascades: [EntityCount]
-    /// Relationships of other records that lose it (Nullify rules, and the inverse side of every relationship of
-    /// a deleted record), counted per entity and relationship.
+    /// Relationships of records that stay and lose a deleted record (Nullify rules), counted in records per
+    /// destination entity and relationship (a tag that loses four deleted books counts once).
     public var clears: [RelationshipEffect]
     /// Deny rules whose relationship still holds records: while this is not empty, the delete is refused (409).
     public var blockedBy: [RelationshipEffect]
