@@ -61,7 +61,9 @@ let package = Package(
         ),
         // Tests
         .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore"], path: "Packages/BrowserCore/Tests/BrowserCoreTests", swiftSettings: swiftSettings),
-        .testTarget(name: "BrowserHTTPTests", dependencies: ["BrowserHTTP"], path: "Packages/BrowserHTTP/Tests/BrowserHTTPTests", swiftSettings: swiftSettings),
+        // A raw-socket client for the tests of servers built on BrowserHTTP (no product here: tests only).
+        .target(name: "BrowserHTTPTesting", path: "Packages/BrowserHTTP/Tests/BrowserHTTPTesting", swiftSettings: swiftSettings),
+        .testTarget(name: "BrowserHTTPTests", dependencies: ["BrowserHTTP", "BrowserHTTPTesting"], path: "Packages/BrowserHTTP/Tests/BrowserHTTPTests", swiftSettings: swiftSettings),
         .testTarget(name: "BrowserMemoryTests", dependencies: ["BrowserMemory", "BrowserCore"], path: "Packages/BrowserMemory/Tests/BrowserMemoryTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "BrowserSQLiteTests",
@@ -78,7 +80,7 @@ let package = Package(
         .testTarget(name: "BrowserWebAssetsTests", dependencies: ["BrowserWebAssets"], path: "Packages/BrowserWebAssets/Tests/BrowserWebAssetsTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "CoreDataBrowserTests",
-            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserWebAssets", "BrowserSQLite"],
+            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserWebAssets", "BrowserSQLite", "BrowserHTTPTesting"],
             path: "Packages/CoreDataBrowser/Tests/CoreDataBrowserTests",
             swiftSettings: swiftSettings
         ),

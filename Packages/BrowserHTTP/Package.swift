@@ -14,12 +14,15 @@ let package = Package(
     platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .macCatalyst(.v15)],
     products: [
         .library(name: "BrowserHTTP", targets: ["BrowserHTTP"]),
+        // For tests of servers built on BrowserHTTP (this package's and the assembly's): a raw-socket client.
+        .library(name: "BrowserHTTPTesting", targets: ["BrowserHTTPTesting"]),
     ],
     targets: [
         .target(name: "BrowserHTTP", path: "Sources/BrowserHTTP", swiftSettings: swiftSettings),
+        .target(name: "BrowserHTTPTesting", path: "Tests/BrowserHTTPTesting", swiftSettings: swiftSettings),
         .testTarget(
             name: "BrowserHTTPTests",
-            dependencies: ["BrowserHTTP"],
+            dependencies: ["BrowserHTTP", "BrowserHTTPTesting"],
             path: "Tests/BrowserHTTPTests",
             swiftSettings: swiftSettings
         ),

@@ -38,6 +38,7 @@ let package = Package(
         .testTarget(
             name: "CoreDataBrowserTests",
             dependencies: [
+                .product(name: "BrowserHTTPTesting", package: "BrowserHTTP"),
                 "CoreDataBrowser",
                 .product(name: "BrowserCore", package: "BrowserCore"),
                 .product(name: "BrowserMemory", package: "BrowserMemory"),

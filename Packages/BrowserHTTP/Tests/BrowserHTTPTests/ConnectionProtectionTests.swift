@@ -1,4 +1,5 @@
 @testable import BrowserHTTP
+import BrowserHTTPTesting
 import Foundation
 import Testing
 
@@ -40,7 +41,7 @@ struct ConnectionProtectionTests {
     @Test func malformedUnauthorizedAndMisdirectedAnswersCloseAKeepAliveConnection() async throws {
         try await withServer { _, port in
             for code in [400, 401, 421] {
-                let client = try RawClient(port: port)
+                let client = try RawHTTPClient(port: port)
                 client.send("GET /status/\(code) HTTP/1.1\r\nHost: x\r\n\r\n")
                 let response = await client.readResponse()
                 #expect(response?.status == code)
@@ -48,7 +49,7 @@ struct ConnectionProtectionTests {
                 #expect(await client.waitForClose() == .closed, "\(code)")
             }
             // Other answers keep the connection: the same client asks twice.
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             for _ in 0..<2 {
                 client.send("GET /status/403 HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(await client.readResponse()?.status == 403)
@@ -73,13 +74,13 @@ struct ConnectionProtectionTests {
         let port = try server.start()
         defer { server.stop() }
         do {
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n")
         }  // closed here, while the handler runs
         var iterator = outcomes.makeAsyncIterator()
         #expect(await iterator.next() == true)
         // The server goes on serving.
-        let next = try RawClient(port: port)
+        let next = try RawHTTPClient(port: port)
         next.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(await next.readResponse()?.status == 200)
     }
@@ -91,25 +92,25 @@ struct ConnectionProtectionTests {
         limits.maxConnectionsPerAddress = 3
         try await withServer(limits: limits) { _, port in
             // Three held from 127.0.0.2, each proven admitted by an answer.
-            let held = try (0..<3).map { _ in try RawClient(port: port, from: "127.0.0.2") }
+            let held = try (0..<3).map { _ in try RawHTTPClient(port: port, from: "127.0.0.2") }
             for client in held {
                 client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(await client.readResponse()?.status == 200)
             }
             // A fourth from the same address is refused with a reason …
-            let fourth = try RawClient(port: port, from: "127.0.0.2")
+            let fourth = try RawHTTPClient(port: port, from: "127.0.0.2")
             let refused = await fourth.readResponse()
             #expect(refused?.status == 503)
-            #expect(refused?.bodyText.contains("Too many connections from this address") == true)
+            #expect(refused?.text.contains("Too many connections from this address") == true)
             // … while another machine is served.
-            let other = try RawClient(port: port, from: "127.0.0.3")
+            let other = try RawHTTPClient(port: port, from: "127.0.0.3")
             other.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await other.readResponse()?.status == 200)
             // A slot freed by its own address is usable again once the server has seen the close.
             held[0].shutdownBoth()
             var served = false
             for _ in 0..<100 where !served {
-                let again = try RawClient(port: port, from: "127.0.0.2")
+                let again = try RawHTTPClient(port: port, from: "127.0.0.2")
                 again.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
                 served = await again.readResponse()?.status == 200
                 if !served { try await Task.sleep(nanoseconds: 20_000_000) }
@@ -123,7 +124,7 @@ struct ConnectionProtectionTests {
         limits.firstRequestTimeout = 0.3
         limits.keepAliveIdleTimeout = 60
         try await withServer(limits: limits) { _, port in
-            let silent = try RawClient(port: port, readTimeout: 10)
+            let silent = try RawHTTPClient(port: port, readTimeout: 10)
             // Closed long before the keep-alive idle time would have applied (the read times out at 10 s).
             #expect(await silent.waitForClose() == .closed)
         }
@@ -152,7 +153,7 @@ struct ConnectionProtectionTests {
     @Test func aDeadListenerIsBoundAgainOnTheSamePort() async throws {
         try await withServer { server, port in
             // A keep-alive connection opened before survives the listener's replacement.
-            let before = try RawClient(port: port)
+            let before = try RawHTTPClient(port: port)
             before.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await before.readResponse()?.status == 200)
 
@@ -161,7 +162,7 @@ struct ConnectionProtectionTests {
             // the listener is down.
             var served = false
             for _ in 0..<250 where !served {
-                if let client = try? RawClient(port: port, readTimeout: 2) {
+                if let client = try? RawHTTPClient(port: port, readTimeout: 2) {
                     client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
                     served = await client.readResponse()?.status == 200
                 }
@@ -179,7 +180,7 @@ struct ConnectionProtectionTests {
     /// spin on it but bind a new one (after 32 aborts in a row).
     @Test func aListenerWhoseAcceptsKeepAbortingIsBoundAgain() async throws {
         try await withServer { server, port in
-            let before = try RawClient(port: port)
+            let before = try RawHTTPClient(port: port)
             before.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await before.readResponse()?.status == 200)
             #expect(server.listenerBindings == 1)
@@ -190,7 +191,7 @@ struct ConnectionProtectionTests {
             }
             #expect(server.listenerBindings == 2)
             #expect(server.port == port)
-            let after = try RawClient(port: port)
+            let after = try RawHTTPClient(port: port)
             after.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await after.readResponse()?.status == 200)
             before.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -200,13 +201,13 @@ struct ConnectionProtectionTests {
 
     @Test func reopenListenerKeepsThePortAndTheOpenConnections() async throws {
         try await withServer { server, port in
-            let before = try RawClient(port: port)
+            let before = try RawHTTPClient(port: port)
             before.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await before.readResponse()?.status == 200)
             try server.reopenListener()
             #expect(server.listenerBindings == 2)
             // Synchronous: once it returns, the new listener accepts.
-            let after = try RawClient(port: port)
+            let after = try RawHTTPClient(port: port)
             after.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await after.readResponse()?.status == 200)
             before.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -1,4 +1,5 @@
 @testable import BrowserHTTP
+import BrowserHTTPTesting
 import Foundation
 import Testing
 
@@ -51,7 +52,7 @@ struct HTTPServerTests {
 
     /// Sends `request` on a fresh connection and returns everything up to the close.
     private func exchange(_ request: String, port: UInt16) async throws -> String? {
-        let client = try RawClient(port: port)
+        let client = try RawHTTPClient(port: port)
         client.send(request)
         return text(await client.readUntilClose())
     }
@@ -69,7 +70,7 @@ struct HTTPServerTests {
 
     @Test func keepAliveServesThreeRequestsOnOneConnection() async throws {
         try await withServer { _, port async throws in
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             let first = try #require(await client.readResponse())
             #expect(
@@ -78,28 +79,28 @@ struct HTTPServerTests {
             client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabcde")
             let second = try #require(await client.readResponse())
             #expect(second.status == 200)
-            #expect(second.bodyText == "abcde")
+            #expect(second.text == "abcde")
             client.send("GET /search?q=caf%C3%A9+au+lait HTTP/1.1\r\nHost: x\r\n\r\n")
             let third = try #require(await client.readResponse())
-            #expect(third.bodyText == "q=café au lait")
+            #expect(third.text == "q=café au lait")
             #expect(third.header("Connection") == nil)
         }
     }
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await withServer { _, port async throws in
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             // Several requests in one TCP send; the slow one first proves ordering.
             client.send(
                 "GET /slow?id=1 HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nxyz"
                     + "GET /items/7 HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            #expect(await client.readResponse()?.bodyText == "slow 1")
-            #expect(await client.readResponse()?.bodyText == "xyz")
-            #expect(await client.readResponse()?.bodyText == "item 7")
+            #expect(await client.readResponse()?.text == "slow 1")
+            #expect(await client.readResponse()?.text == "xyz")
+            #expect(await client.readResponse()?.text == "item 7")
             let last = try #require(await client.readResponse())
-            #expect(last.bodyText == "Hello, world!")
+            #expect(last.text == "Hello, world!")
             #expect(last.header("Connection") == "close")
             #expect(await client.waitForClose() == .closed)
         }
@@ -109,22 +110,22 @@ struct HTTPServerTests {
     /// the client leaving) and is answered after it.
     @Test func aRequestSentWhileTheOneBeforeIsHandledIsAnsweredAfterIt() async throws {
         try await withServer { _, port async throws in
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("GET /slow?id=1 HTTP/1.1\r\nHost: x\r\n\r\n")
             client.send("GET /items/2 HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await client.readResponse()?.bodyText == "slow 1")
-            #expect(await client.readResponse()?.bodyText == "item 2")
+            #expect(await client.readResponse()?.text == "slow 1")
+            #expect(await client.readResponse()?.text == "item 2")
         }
     }
 
     @Test func headSendsContentLengthButNoBody() async throws {
         try await withServer { _, port async throws in
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             // If HEAD leaked body bytes, the GET response would not parse correctly.
             client.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /items/1 HTTP/1.1\r\nHost: x\r\n\r\n")
             let head = try #require(await client.readResponse(bodyless: true))
             #expect(head.rawText == "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 13\r\n\r\n")
-            #expect(await client.readResponse()?.bodyText == "item 1")
+            #expect(await client.readResponse()?.text == "item 1")
 
             client.send("HEAD /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(
@@ -135,7 +136,7 @@ struct HTTPServerTests {
 
     @Test func routerErrorsOverTheWire() async throws {
         try await withServer { _, port async throws in
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(
                 await client.readResponse()?.rawText
@@ -144,20 +145,20 @@ struct HTTPServerTests {
             let notAllowed = try #require(await client.readResponse())
             #expect(notAllowed.status == 405)
             #expect(notAllowed.header("Allow") == "GET, HEAD, DELETE")
-            #expect(notAllowed.bodyText == "405 Method Not Allowed\nMethod PUT not allowed for /items/3\n")
+            #expect(notAllowed.text == "405 Method Not Allowed\nMethod PUT not allowed for /items/3\n")
             // Router errors keep the connection usable.
             client.send("DELETE /items/3 HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await client.readResponse()?.bodyText == "deleted 3")
+            #expect(await client.readResponse()?.text == "deleted 3")
         }
     }
 
     @Test func expectContinue() async throws {
         try await withServer { _, port async throws in
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
             #expect(await client.readResponse()?.rawText == "HTTP/1.1 100 Continue\r\n\r\n")
             client.send("data")
-            #expect(await client.readResponse()?.bodyText == "data")
+            #expect(await client.readResponse()?.text == "data")
         }
     }
 
@@ -172,7 +173,7 @@ struct HTTPServerTests {
 
     @Test func largeResponseSurvivesPartialWrites() async throws {
         try await withServer { _, port async throws in
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
             let response = try #require(await client.readResponse())
             #expect(response.header("Content-Length") == "\(Self.bigBody.count)")
@@ -188,11 +189,11 @@ struct HTTPServerTests {
                 try await exchange("GET /hello HTTP/1.0\r\n\r\n", port: port)
                     == "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 13\r\nConnection: close\r\n\r\nHello, world!")
 
-            let keepAlive = try RawClient(port: port)
+            let keepAlive = try RawHTTPClient(port: port)
             keepAlive.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
             #expect(await keepAlive.readResponse()?.header("Connection") == "keep-alive")
             keepAlive.send("GET /items/2 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-            #expect(await keepAlive.readResponse()?.bodyText == "item 2")
+            #expect(await keepAlive.readResponse()?.text == "item 2")
         }
     }
 
@@ -278,9 +279,9 @@ struct HTTPServerTests {
             }
 
             // A good request before the bad one is answered; nothing after the bad one is.
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("GET /items/1 HTTP/1.1\r\nHost: x\r\n\r\nBAD REQUEST LINE\r\n\r\nGET /items/2 HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await client.readResponse()?.bodyText == "item 1")
+            #expect(await client.readResponse()?.text == "item 1")
             #expect(await client.readResponse()?.status == 400)
             #expect(await client.waitForClose() == .closed)
         }
@@ -303,11 +304,11 @@ struct HTTPServerTests {
         var limits = HTTPServerLimits()
         limits.firstRequestTimeout = 0.5
         try await withServer(limits: limits) { _, port async throws in
-            let silent = try RawClient(port: port)
-            let active = try RawClient(port: port)
+            let silent = try RawHTTPClient(port: port)
+            let active = try RawHTTPClient(port: port)
             for index in 0..<3 {
                 active.send("GET /items/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(await active.readResponse()?.bodyText == "item \(index)")
+                #expect(await active.readResponse()?.text == "item \(index)")
             }
             // Closed without a response once the timeout passes.
             #expect(await silent.waitForClose() == .closed)
@@ -328,7 +329,7 @@ struct HTTPServerTests {
         var limits = HTTPServerLimits()
         limits.keepAliveIdleTimeout = 0.3
         try await withServer(limits: limits) { _, port async throws in
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await client.readResponse()?.status == 200)
             #expect(await client.waitForClose() == .closed)
@@ -365,10 +366,10 @@ struct HTTPServerTests {
         let server = HTTPServer(configuration: .init(), responder: Self.makeRouter())
         defer { server.stop() }
         let port = try server.start()
-        let idle = try RawClient(port: port)
+        let idle = try RawHTTPClient(port: port)
         idle.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(await idle.readResponse()?.status == 200)
-        let pending = try RawClient(port: port)
+        let pending = try RawHTTPClient(port: port)
         pending.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
 
         server.stop()
@@ -377,15 +378,15 @@ struct HTTPServerTests {
         #expect(await idle.waitForClose() == .closed)
         // The pending handler's response is discarded.
         #expect(await pending.readUntilClose() == [])
-        #expect(throws: (any Error).self) { try RawClient(port: port) }
+        #expect(throws: (any Error).self) { try RawHTTPClient(port: port) }
         server.stop()  // stopping twice is harmless
 
         // Same object, same port (connections from before are in TIME_WAIT).
         #expect(try server.start(portCandidates: [port]) == port)
         #expect(server.isRunning)
-        let client = try RawClient(port: port)
+        let client = try RawHTTPClient(port: port)
         client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(await client.readResponse()?.bodyText == "Hello, world!")
+        #expect(await client.readResponse()?.text == "Hello, world!")
     }
 
     // MARK: - Concurrency and misbehaving clients
@@ -397,12 +398,12 @@ struct HTTPServerTests {
         var limits = HTTPServerLimits()
         limits.maxConnectionsPerAddress = count
         try await withServer(limits: limits) { _, port async throws in
-            let clients = try (0..<count).map { _ in try RawClient(port: port, readTimeout: 10) }
+            let clients = try (0..<count).map { _ in try RawHTTPClient(port: port, readTimeout: 10) }
             for (index, client) in clients.enumerated() {
                 client.send("GET /slow?id=\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
             }
             for (index, client) in clients.enumerated() {
-                #expect(await client.readResponse()?.bodyText == "slow \(index)")
+                #expect(await client.readResponse()?.text == "slow \(index)")
             }
         }
     }
@@ -411,8 +412,8 @@ struct HTTPServerTests {
         var limits = HTTPServerLimits()
         limits.maxConnections = 2
         try await withServer(limits: limits) { _, port async throws in
-            var first: RawClient? = try RawClient(port: port)
-            let second = try RawClient(port: port)
+            var first: RawHTTPClient? = try RawHTTPClient(port: port)
+            let second = try RawHTTPClient(port: port)
             for client in [first!, second] {
                 client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(await client.readResponse()?.status == 200)
@@ -426,7 +427,7 @@ struct HTTPServerTests {
             first = nil
             var served = false
             for _ in 0..<50 where !served {
-                let client = try RawClient(port: port)
+                let client = try RawHTTPClient(port: port)
                 client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
                 served = await client.readResponse()?.status == 200
                 if !served { try await Task.sleep(nanoseconds: 20_000_000) }
@@ -443,22 +444,22 @@ struct HTTPServerTests {
                     "GET /hel", "GET /hello HTTP/1.1\r\nHost: x\r\nX-A:",
                     "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123456789",
                 ] {
-                    let client = try RawClient(port: port)
+                    let client = try RawHTTPClient(port: port)
                     client.send(partial)
                 }
                 // While the handler runs.
-                let slow = try RawClient(port: port)
+                let slow = try RawHTTPClient(port: port)
                 slow.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
                 // While a large response is being written.
-                let big = try RawClient(port: port)
+                let big = try RawHTTPClient(port: port)
                 big.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(await big.readMore() == .data)
             }  // every client is closed here
             try await Task.sleep(nanoseconds: 400_000_000)  // the slow handler finishes meanwhile
             #expect(server.isRunning)
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await client.readResponse()?.bodyText == "Hello, world!")
+            #expect(await client.readResponse()?.text == "Hello, world!")
         }
     }
 }

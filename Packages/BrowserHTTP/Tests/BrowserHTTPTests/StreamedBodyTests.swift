@@ -1,3 +1,4 @@
+import BrowserHTTPTesting
 import BrowserHTTP
 import Foundation
 import Testing
@@ -75,33 +76,33 @@ struct StreamedBodyTests {
     @Test func withoutALengthHTTP11IsChunkedAndTheConnectionIsKept() async throws {
         let pieces = Pieces(Self.abc)
         try await withServer({ _ in .stream(pieces, length: nil, contentType: "text/plain") }) { port in
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
             // The empty piece is skipped: it would end the body.
             let expected = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + "3\r\nabc\r\n5\r\ndefgh\r\n1\r\ni\r\n0\r\n\r\n"
             #expect(String(decoding: await client.readExactly(expected.utf8.count) ?? [], as: UTF8.self) == expected)
             client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await client.readResponse()?.bodyText == "Hello")
+            #expect(await client.readResponse()?.text == "Hello")
         }
     }
 
     @Test func withALengthItIsContentLengthFramed() async throws {
         try await withServer({ _ in .stream(Pieces(Self.abc), length: 9, contentType: "text/plain") }) { port in
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
             let response = await client.readResponse()
             #expect(response?.header("Content-Length") == "9")
             #expect(response?.header("Transfer-Encoding") == nil)
-            #expect(response?.bodyText == "abcdefghi")
+            #expect(response?.text == "abcdefghi")
             client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await client.readResponse()?.bodyText == "Hello")
+            #expect(await client.readResponse()?.text == "Hello")
         }
     }
 
     @Test func withoutALengthHTTP10EndsTheBodyByClosing() async throws {
         try await withServer({ _ in .stream(Pieces(Self.abc), length: nil, contentType: "text/plain") }) { port in
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("GET /stream HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
             let raw = String(decoding: await client.readUntilClose() ?? [], as: UTF8.self)
             #expect(raw == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nabcdefghi")
@@ -111,19 +112,19 @@ struct StreamedBodyTests {
     @Test func headSendsTheHeadAndNeverAsksTheProducer() async throws {
         let pieces = Pieces(Self.abc)
         try await withServer({ _ in .stream(pieces, length: 9, contentType: "text/plain") }) { port in
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("HEAD /stream HTTP/1.1\r\nHost: x\r\n\r\n")
             let response = await client.readResponse(bodyless: true)
             #expect(response?.header("Content-Length") == "9")
             client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await client.readResponse()?.bodyText == "Hello")
+            #expect(await client.readResponse()?.text == "Hello")
             #expect(pieces.callCount == 0)
         }
     }
 
     @Test func aFailingProducerLeavesTheBodyVisiblyIncomplete() async throws {
         try await withServer({ _ in .stream(Pieces(Self.abc, failAt: 2), length: nil, contentType: "text/plain") }) { port in
-            let client = try RawClient(port: port)
+            let client = try RawHTTPClient(port: port)
             client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
             let raw = String(decoding: await client.readUntilClose() ?? [], as: UTF8.self)
             // The first piece, then the close: no zero-size last chunk.
@@ -134,7 +135,7 @@ struct StreamedBodyTests {
     @Test func aProducerDeliveringMoreOrLessThanItsLengthHasTheConnectionClosed() async throws {
         for length in [4, 20] {
             try await withServer({ _ in .stream(Pieces(Self.abc), length: length, contentType: "text/plain") }) { port in
-                let client = try RawClient(port: port)
+                let client = try RawHTTPClient(port: port)
                 client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
                 let raw = await client.readUntilClose() ?? []
                 let body = String(decoding: raw, as: UTF8.self).components(separatedBy: "\r\n\r\n").last ?? ""
@@ -149,7 +150,7 @@ struct StreamedBodyTests {
         let size = 32 * 1024 * 1024
         let pieces = Pieces([Data(count: size), Data(count: size)])
         try await withServer({ _ in .stream(pieces, length: 2 * size, contentType: "application/octet-stream") }) { port in
-            let client = try RawClient(port: port, readTimeout: 20)
+            let client = try RawHTTPClient(port: port, readTimeout: 20)
             client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await client.readMore() == .data)
             try await Task.sleep(nanoseconds: 300_000_000)  // time for a producer asked too early to be asked
@@ -167,7 +168,7 @@ struct StreamedBodyTests {
         let pieces = Pieces(Self.abc, hangAt: 1)
         try await withServer({ _ in .stream(pieces, length: nil, contentType: "text/plain") }) { port in
             do {
-                let client = try RawClient(port: port)
+                let client = try RawHTTPClient(port: port)
                 client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(await client.readMore() == .data)
             }  // closed while the first piece is being made
@@ -184,17 +185,17 @@ struct StreamedBodyTests {
                 ? .stream(stalled, length: nil, contentType: "text/plain")
                 : .stream(Pieces(Self.abc), length: nil, contentType: "text/plain")
         }) { port in
-            let first = try RawClient(port: port)
+            let first = try RawHTTPClient(port: port)
             first.send("GET /stream?n=1 HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await first.readMore() == .data)
-            let second = try RawClient(port: port)
+            let second = try RawHTTPClient(port: port)
             second.send("GET /stream?n=2 HTTP/1.1\r\nHost: x\r\n\r\n")
             let refused = await second.readResponse()
             #expect(refused?.status == 503)
-            #expect(refused?.bodyText.contains("Too many downloads at once") == true)
+            #expect(refused?.text.contains("Too many downloads at once") == true)
             // The connection stays usable.
             second.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await second.readResponse()?.bodyText == "Hello")
+            #expect(await second.readResponse()?.text == "Hello")
         }
     }
 }

@@ -1,3 +1,4 @@
+import BrowserHTTPTesting
 import BrowserHTTP
 import BrowserMemory
 @testable import CoreDataBrowser
@@ -25,9 +26,9 @@ final class AccessPolicyTests {
 
     func get(
         _ target: String, method: String = "GET", host: String? = nil, headers: [String] = []
-    ) async throws -> RawConnection.Response {
+    ) async throws -> RawHTTPClient.Response {
         let lines = ["\(method) \(target) HTTP/1.1", "Host: \(host ?? "127.0.0.1:\(port)")", "Connection: close"] + headers
-        let outcome = try await RawConnection.exchange(lines.joined(separator: "\r\n") + "\r\n\r\n", port: port)
+        let outcome = try await RawHTTPClient.exchange(lines.joined(separator: "\r\n") + "\r\n\r\n", port: port)
         guard case .response(let response) = outcome else {
             Issue.record("no response to \(method) \(target): \(outcome)")
             throw CancellationError()
@@ -58,7 +59,7 @@ final class AccessPolicyTests {
     }
 
     /// Where a pairing page goes on to: its `<meta http-equiv="refresh">` URL, unescaped; nil when it has none.
-    func continuation(of reply: RawConnection.Response) -> String? {
+    func continuation(of reply: RawHTTPClient.Response) -> String? {
         guard let start = reply.text.range(of: #"content="0; url="#),
               let end = reply.text[start.upperBound...].firstIndex(of: "\"") else { return nil }
         let url = String(reply.text[start.upperBound..<end])
@@ -220,7 +221,7 @@ final class AccessPolicyTests {
     // MARK: - Other sites
 
     @Test func errorsOfTheHTTPLayerCarryTheProtectiveHeadersToo() async throws {
-        let outcome = try await RawConnection.exchange("NOT A REQUEST LINE\r\n\r\n", port: port)
+        let outcome = try await RawHTTPClient.exchange("NOT A REQUEST LINE\r\n\r\n", port: port)
         guard case .response(let reply) = outcome else { Issue.record("no response: \(outcome)"); return }
         #expect(reply.status == 400)
         #expect(reply.header("X-Frame-Options") == "DENY")
@@ -282,7 +283,7 @@ final class AccessPolicyTests {
         let local = try loopback.start()
         defer { loopback.stop() }
         #expect(!local.tokenRequired)
-        #expect(try await RawConnection.exchange("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", port: local.port).status == 200)
+        #expect(try await RawHTTPClient.exchange("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", port: local.port).status == 200)
 
         let everywhere = try await makeServer(.allInterfaces, .automatic)
         let wide = try everywhere.start()
@@ -290,9 +291,9 @@ final class AccessPolicyTests {
         let token = try #require(wide.pairingToken)
         #expect(token.utf8.count == 22)
         #expect(token.utf8.allSatisfy(PairingToken.isUnreserved))
-        #expect(try await RawConnection.exchange("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", port: wide.port).status == 401)
+        #expect(try await RawHTTPClient.exchange("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", port: wide.port).status == 401)
         #expect(
-            try await RawConnection.exchange(
+            try await RawHTTPClient.exchange(
                 "GET /api/health HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n\r\n", port: wide.port
             ).status == 200)
         // A restart in the same process keeps the token, so the browser's cookie stays valid.
@@ -311,7 +312,7 @@ final class AccessPolicyTests {
         let first = try await launch()
         let info = try first.start()
         let token = try #require(info.pairingToken)
-        let visit = try await RawConnection.exchange("GET /?token=\(token) HTTP/1.1\r\nHost: localhost:\(info.port)\r\n\r\n", port: info.port)
+        let visit = try await RawHTTPClient.exchange("GET /?token=\(token) HTTP/1.1\r\nHost: localhost:\(info.port)\r\n\r\n", port: info.port)
         guard case .response(let reply) = visit else { Issue.record("no response"); return }
         let cookie = try #require(reply.header("Set-Cookie"))
         #expect(cookie.hasPrefix("cdb_session_\(info.port)=") && !cookie.contains(token))
@@ -325,7 +326,7 @@ final class AccessPolicyTests {
         defer { relaunched.stop() }
         let again = try relaunched.start()
         #expect(again.pairingToken == token)
-        #expect(try await RawConnection.exchange(
+        #expect(try await RawHTTPClient.exchange(
             "GET /api/health HTTP/1.1\r\nHost: localhost:\(again.port)\r\nCookie: \(session.replacingOccurrences(of: "_\(info.port)=", with: "_\(again.port)="))\r\n\r\n",
             port: again.port).status == 200)
     }
@@ -348,7 +349,7 @@ final class AccessPolicyTests {
         defer { open.stop() }
         #expect(!info.tokenRequired)
         #expect(info.urls.last?.absoluteString == "http://127.0.0.1:\(info.port)")
-        #expect(try await RawConnection.exchange("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", port: info.port).status == 200)
+        #expect(try await RawHTTPClient.exchange("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", port: info.port).status == 200)
     }
 
     @Test("a host-supplied token must be long and URL-safe", arguments: ["short", "", String(repeating: "a", count: 21), "token with spaces 0123456789", "tøken-0123456789012345678", "a/b?c=d&e-0123456789012345", String(repeating: "a", count: 257)])

@@ -1,3 +1,4 @@
+import BrowserHTTPTesting
 import BrowserCore
 import BrowserMemory
 @testable import CoreDataBrowser
@@ -27,7 +28,7 @@ struct EventStreamTests {
     }
 
     /// Reads chunks until one holds `text`; fails on the stream's end.
-    static func chunk(containing text: String, from connection: RawConnection) async throws -> String {
+    static func chunk(containing text: String, from connection: RawHTTPClient) async throws -> String {
         while true {
             guard case .data(let bytes) = await connection.nextChunk() else {
                 Issue.record("the stream ended before \(text)")
@@ -44,7 +45,7 @@ struct EventStreamTests {
         let (server, port) = try Self.serve(store)
         defer { server.stop() }
 
-        let connection = try RawConnection(port: port)
+        let connection = try RawHTTPClient(port: port)
         connection.send(Self.request(port))
         let head = try #require(await connection.readHead())
         #expect(head.status == 200)
@@ -58,49 +59,49 @@ struct EventStreamTests {
         #expect(event == "id: 1\nevent: change\ndata: {\"counts\":{\"Note\":2},\"entities\":[\"Note\"]}\n\n")
 
         // A browser that saw event 0 gets event 1 again on reconnecting; one from another server run resyncs.
-        let resumed = try RawConnection(port: port)
+        let resumed = try RawHTTPClient(port: port)
         resumed.send(Self.request(port, lastEventID: "0"))
         _ = await resumed.readHead()
         #expect(try await Self.chunk(containing: "event:", from: resumed).hasPrefix("id: 1\nevent: change\n"))
-        let stranger = try RawConnection(port: port)
+        let stranger = try RawHTTPClient(port: port)
         stranger.send(Self.request(port, lastEventID: "41"))
         _ = await stranger.readHead()
         #expect(try await Self.chunk(containing: "event:", from: stranger) == "event: resync\ndata: {}\n\n")
-        let bad = try await RawConnection.exchange(Self.request(port, lastEventID: "x"), port: port)
+        let bad = try await RawHTTPClient.exchange(Self.request(port, lastEventID: "x"), port: port)
         #expect(bad.status == 400)
     }
 
     @Test func eventStreamsHaveTheirOwnLimitAndEndWhenTheServerStops() async throws {
         let store = InMemoryStore(schema: Self.schema())
         let (server, port) = try Self.serve(store) { $0.limits.maxOpenEndedStreams = 1 }
-        let first = try RawConnection(port: port)
+        let first = try RawHTTPClient(port: port)
         first.send(Self.request(port))
         #expect(await first.readHead()?.status == 200)
         _ = try await Self.chunk(containing: "retry:", from: first)
-        let second = try await RawConnection.exchange(Self.request(port), port: port)
+        let second = try await RawHTTPClient.exchange(Self.request(port), port: port)
         #expect(second.status == 503)
         // Downloads are not held back by open tabs.
-        let download = try RawConnection(port: port)
+        let download = try RawHTTPClient(port: port)
         download.send("GET /api/entities/Note/export?format=csv HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
         #expect(await download.readChunked()?.complete == true)
 
         server.stop()
         #expect(await first.nextChunk() == .cut, "an event stream has no last chunk: it is cut when the server stops")
-        #expect(await first.waitForClose())
+        #expect(await first.waitForClose() == .closed)
     }
 
     @Test func aTabClosingFreesItsStream() async throws {
         let store = InMemoryStore(schema: Self.schema())
         let (server, port) = try Self.serve(store) { $0.limits.maxOpenEndedStreams = 1 }
         defer { server.stop() }
-        var tab: RawConnection? = try RawConnection(port: port)
+        var tab: RawHTTPClient? = try RawHTTPClient(port: port)
         tab!.send(Self.request(port))
         #expect(await tab!.readHead()?.status == 200)
         tab = nil  // the tab closes: its socket is closed
         // The server notices the hang-up and frees the slot; until it has, a new stream gets 503.
         var status: Int?
         for _ in 0..<500 {
-            let next = try RawConnection(port: port)
+            let next = try RawHTTPClient(port: port)
             next.send(Self.request(port))
             status = await next.readHead()?.status
             if status == 200 { break }

@@ -1,3 +1,4 @@
+import BrowserHTTPTesting
 import BrowserCore
 import BrowserMemory
 @testable import CoreDataBrowser
@@ -27,7 +28,7 @@ extension EndToEndTests {
     }
 
     @Test func aListExportsAsChunkedNDJSONWithItsNameAndCount() async throws {
-        let connection = try RawConnection(port: port)
+        let connection = try RawHTTPClient(port: port)
         connection.send(exportRequest("/api/entities/Book/export?format=ndjson&sort=pageCount&order=desc"))
         let reply = try #require(await connection.readChunked())
         #expect(reply.head.status == 200)
@@ -46,7 +47,7 @@ extension EndToEndTests {
     }
 
     @Test func aSearchedExportHasNoCountUpFrontAndHoldsTheMatches() async throws {
-        let connection = try RawConnection(port: port)
+        let connection = try RawHTTPClient(port: port)
         connection.send(exportRequest("/api/entities/Book/export?format=csv&search=germinal&bom=1"))
         let reply = try #require(await connection.readChunked())
         #expect(reply.head.status == 200 && reply.complete)
@@ -75,7 +76,7 @@ extension EndToEndTests {
     }
 
     @Test func headSendsTheHeadOnly() async throws {
-        let connection = try RawConnection(port: port)
+        let connection = try RawHTTPClient(port: port)
         connection.send(exportRequest("/api/entities/Tag/export?format=csv", method: "HEAD"))
         guard case .response(let head) = await connection.read(bodyless: true) else {
             Issue.record("no response to HEAD")
@@ -105,7 +106,7 @@ struct ExportFailureTests {
         let info = try server.start()
         defer { server.stop() }
 
-        let connection = try RawConnection(port: info.port)
+        let connection = try RawHTTPClient(port: info.port)
         connection.send("GET /api/entities/Item/export?format=csv&binary=base64 HTTP/1.1\r\nHost: 127.0.0.1:\(info.port)\r\n\r\n")
         let reply = try #require(await connection.readChunked())
         #expect(reply.head.status == 200)

@@ -1,3 +1,4 @@
+import BrowserHTTPTesting
 import BrowserHTTP
 import BrowserMemory
 import CoreDataBrowser
@@ -23,7 +24,7 @@ final class MalformedInputTests {
     deinit { server.stop() }
 
     func expectHealthy(_ context: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let outcome = try await RawConnection.exchange("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
+        let outcome = try await RawHTTPClient.exchange("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
         #expect(outcome.status == 200, "server unhealthy after \(context)", sourceLocation: sourceLocation)
     }
 
@@ -157,7 +158,7 @@ final class MalformedInputTests {
     ]
 
     func check(_ name: String, _ bytes: [UInt8], _ status: Int) async throws {
-        let outcome = try await RawConnection.exchange(bytes, port: port)
+        let outcome = try await RawHTTPClient.exchange(bytes, port: port)
         #expect(outcome.status == status, "\(name): got \(outcome)")
         try await expectHealthy(name)
     }
@@ -172,15 +173,15 @@ final class MalformedInputTests {
     func queries(index: Int) async throws { try await check(Self.queries[index].0, Self.queries[index].1, Self.queries[index].2) }
 
     @Test func errorsAfterFramingFailuresCloseTheConnection() async throws {
-        let connection = try RawConnection(port: port)
+        let connection = try RawHTTPClient(port: port)
         connection.send(Self.post("Content-Length: 3\r\nTransfer-Encoding: chunked", body: "abc"))
         #expect(await connection.read().status == 400)
-        #expect(await connection.waitForClose())
+        #expect(await connection.waitForClose() == .closed)
         try await expectHealthy("smuggling attempt")
     }
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
-        let connection = try RawConnection(port: port)
+        let connection = try RawHTTPClient(port: port)
         let targets = ["/api/health", "/app.js", "/api/entities/Book?limit=3", "/api/nothing", "/"]
         connection.send(targets.map { "GET \($0) HTTP/1.1\r\nHost: localhost\r\n\r\n" }.joined())
         var statuses: [Int?] = []
@@ -195,16 +196,16 @@ final class MalformedInputTests {
             "application/json", "application/javascript", "application/json", "application/json", "text/html",
         ])
         // A broken request in the pipeline: those before it are answered, then 400 and close.
-        let mixed = try RawConnection(port: port)
+        let mixed = try RawHTTPClient(port: port)
         mixed.send("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\nGET /%ZZ HTTP/1.1\r\nHost: localhost\r\n\r\nGET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
         #expect(await mixed.read().status == 200)
         #expect(await mixed.read().status == 400)
-        #expect(await mixed.waitForClose())
+        #expect(await mixed.waitForClose() == .closed)
         try await expectHealthy("pipelining")
     }
 
     @Test func slowLorisGets408WhileOthersAreServed() async throws {
-        let slow = try RawConnection(port: port, readTimeout: 30)
+        let slow = try RawHTTPClient(port: port, readTimeout: 30)
         let request = Array("GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: \(String(repeating: "z", count: 60))\r\n\r\n".utf8)
         var sent = 0
         // One byte per second until the server gives up on the request (limits.requestTimeout = 2 s) and closes.
@@ -225,14 +226,14 @@ final class MalformedInputTests {
                 "GET /api/ent", "GET /api/entities HTTP/1.1\r\nHost: local", "GET /api/entities HTTP/1.1\r\nHost: localhost\r\nX-A:",
                 "POST /api/object HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n0123456789",
             ] {
-                try RawConnection(port: port).send(partial)
+                try RawHTTPClient(port: port).send(partial)
             }
             // Large responses pipelined, then the client reads a little and disappears.
-            let reader = try RawConnection(port: port)
+            let reader = try RawHTTPClient(port: port)
             reader.send(String(repeating: "GET /api/entities/Book?limit=500 HTTP/1.1\r\nHost: localhost\r\n\r\n", count: 20))
             #expect(await reader.read().status == 200)
             // And one that never reads at all.
-            try RawConnection(port: port).send(String(repeating: "GET /app.js HTTP/1.1\r\nHost: localhost\r\n\r\n", count: 50))
+            try RawHTTPClient(port: port).send(String(repeating: "GET /app.js HTTP/1.1\r\nHost: localhost\r\n\r\n", count: 50))
         }  // every connection is closed here
         try await expectHealthy("vanishing clients")
         try await expectHealthy("vanishing clients, again")
@@ -244,19 +245,19 @@ final class MalformedInputTests {
         let small = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
         let port = try small.start().port
         defer { small.stop() }
-        var held = try (0..<3).map { _ in try RawConnection(port: port) }
+        var held = try (0..<3).map { _ in try RawHTTPClient(port: port) }
         for connection in held {
             connection.send("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
             #expect(await connection.read().status == 200)
         }
-        let extra = try RawConnection(port: port)
+        let extra = try RawHTTPClient(port: port)
         #expect(await extra.read().status == 503)
-        #expect(await extra.waitForClose())
+        #expect(await extra.waitForClose() == .closed)
         held.removeAll()
         // Served again once the server has seen the closes (it may take a moment, hence the retries).
         var served = false
         for _ in 0..<100 where !served {
-            served = try await RawConnection.exchange("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port).status == 200
+            served = try await RawHTTPClient.exchange("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port).status == 200
             if !served { try await Task.sleep(nanoseconds: 20_000_000) }
         }
         #expect(served)

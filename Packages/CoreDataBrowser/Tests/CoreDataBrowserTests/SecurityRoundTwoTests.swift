@@ -1,3 +1,4 @@
+import BrowserHTTPTesting
 import BrowserCore
 import BrowserHTTP
 import BrowserMemory
@@ -27,8 +28,8 @@ final class SecurityRoundTwoTests {
 
     /// The head of the answer to one request on a fresh connection (the body, possibly a stream, is not read).
     func head(_ method: String, _ target: String, headers: [String] = ["Authorization: Bearer \(token)"],
-              port: UInt16? = nil) async throws -> RawConnection.Response {
-        let connection = try RawConnection(port: port ?? self.port)
+              port: UInt16? = nil) async throws -> RawHTTPClient.Response {
+        let connection = try RawHTTPClient(port: port ?? self.port)
         let lines = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1", "Connection: close"] + headers
         connection.send(lines.joined(separator: "\r\n") + "\r\n\r\n")
         return try #require(await connection.readHead(), "no answer to \(method) \(target)")
@@ -37,7 +38,7 @@ final class SecurityRoundTwoTests {
     var token: String { Self.token }
 
     func json(_ target: String) async throws -> [String: Any] {
-        let outcome = try await RawConnection.exchange(
+        let outcome = try await RawHTTPClient.exchange(
             "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: Bearer \(token)\r\n\r\n", port: port)
         guard case .response(let response) = outcome else { throw CancellationError() }
         return try response.json()

@@ -1,4 +1,5 @@
 @testable import BrowserHTTP
+import BrowserHTTPTesting
 import BrowserMemory
 @testable import CoreDataBrowser
 import Foundation
@@ -50,13 +51,13 @@ struct ServerLifecycleTests {
         defer { server.stop() }
         let http = try #require(server.runningHTTPServer)
         #expect(http.listenerBindings == 1)
-        let kept = try RawConnection(port: info.port)
+        let kept = try RawHTTPClient(port: info.port)
         kept.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(await kept.read().status == 200)
 
         /// Whether a new connection gets an answer within a second.
         func answered() async throws -> Bool {
-            let client = try RawConnection(port: info.port, readTimeout: 1)
+            let client = try RawHTTPClient(port: info.port, readTimeout: 1)
             client.send("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             return await client.read().status == 200
         }

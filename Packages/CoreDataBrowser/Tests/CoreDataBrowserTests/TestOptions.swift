@@ -1,3 +1,4 @@
+import BrowserHTTPTesting
 import CoreDataBrowser
 
 extension CoreDataBrowserServer.Options {

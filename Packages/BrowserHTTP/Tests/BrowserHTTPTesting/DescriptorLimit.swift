@@ -11,8 +11,8 @@ import Darwin
 /// hundred client sockets; under a Mac's default soft limit of 256 they ran out of descriptors and failed for a reason
 /// that has nothing to do with what they test (issue 21, point 7). The server's own behaviour under a small limit is
 /// tested where it belongs: `ConnectionBudget` (unit tests) and the load check's lock-out phase (a server under 256).
-enum DescriptorLimit {
-    static let raised: Void = {
+public enum DescriptorLimit {
+    public static let raised: Void = {
         var limit = rlimit()
         #if canImport(Glibc)
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
