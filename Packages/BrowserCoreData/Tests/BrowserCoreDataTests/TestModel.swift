@@ -6,6 +6,12 @@ import CoreData
 /// own transformer), an abstract `Shape` with a concrete `Circle`, and a transient attribute. `Tag.name` is
 /// preserved in the persistent history when a tag is deleted (the tombstone the history tests read); that changes
 /// nothing for a store without history tracking.
+///
+/// Delete rules, one of each for the write tests: Author.books Cascade (as the demo's model), Sample.steps No Action,
+/// Tag.samples Deny (a tag a sample uses as a step cannot be deleted), every other relationship Nullify. `Author.bio`
+/// has a validation predicate (at most 40 UTF-16 units, as the model editor's maximum length is kept) that only
+/// Core Data checks: the live model's description leaves bounds unknown, so BrowserCore lets a longer bio through
+/// to `save()`.
 enum TestModel {
     /// One instance per process: Core Data warns when two models claim the same entity classes.
     nonisolated(unsafe) static let shared: NSManagedObjectModel = make()
@@ -33,18 +39,21 @@ enum TestModel {
     }
 
     private static func relate(_ source: NSEntityDescription, _ name: String, to destination: NSEntityDescription, toMany: Bool,
-                               inverse: (String, Bool), ordered: Bool = false) {
+                               inverse: (String, Bool), ordered: Bool = false,
+                               rules: (NSDeleteRule, NSDeleteRule) = (.nullifyDeleteRule, .nullifyDeleteRule)) {
         let forward = NSRelationshipDescription()
         forward.name = name
         forward.destinationEntity = destination
         forward.minCount = 0
         forward.maxCount = toMany ? 0 : 1
         forward.isOrdered = ordered
+        forward.deleteRule = rules.0
         let backward = NSRelationshipDescription()
         backward.name = inverse.0
         backward.destinationEntity = source
         backward.minCount = 0
         backward.maxCount = inverse.1 ? 0 : 1
+        backward.deleteRule = rules.1
         forward.inverseRelationship = backward
         backward.inverseRelationship = forward
         source.properties.append(forward)
@@ -55,8 +64,10 @@ enum TestModel {
         let author = entity("Author"), book = entity("Book"), audioBook = entity("AudioBook"), tag = entity("Tag")
         let sample = entity("Sample"), shape = entity("Shape", abstract: true), circle = entity("Circle")
 
-        author.properties = [attribute("name", .stringAttributeType, optional: false), attribute("bio", .stringAttributeType),
-                             attribute("birthDate", .dateAttributeType)]
+        let bio = attribute("bio", .stringAttributeType)
+        bio.setValidationPredicates([NSPredicate(format: "length <= 40", argumentArray: nil)],
+                                    withValidationWarnings: ["a bio is at most 40 characters"])
+        author.properties = [attribute("name", .stringAttributeType, optional: false), bio, attribute("birthDate", .dateAttributeType)]
         book.properties = [
             attribute("title", .stringAttributeType, optional: false), attribute("pageCount", .integer32AttributeType, optional: false),
             attribute("publishedAt", .dateAttributeType), attribute("summary", .stringAttributeType),
@@ -67,7 +78,7 @@ enum TestModel {
         audioBook.properties = [attribute("narrator", .stringAttributeType),
                                 attribute("durationMinutes", .integer16AttributeType, optional: false)]
         tag.properties = [attribute("name", .stringAttributeType, optional: false, preservedOnDeletion: true)]
-        relate(book, "author", to: author, toMany: false, inverse: ("books", true))
+        relate(book, "author", to: author, toMany: false, inverse: ("books", true), rules: (.nullifyDeleteRule, .cascadeDeleteRule))
         relate(book, "tags", to: tag, toMany: true, inverse: ("books", true))
         book.subentities = [audioBook]
 
@@ -84,7 +95,8 @@ enum TestModel {
             // A Transformable with the test's own transformer (`object` names none: Core Data keyed-archives it).
             attribute("opaque", .transformableAttributeType, transformer: NoBytesTransformer.name),
         ]
-        relate(sample, "steps", to: tag, toMany: true, inverse: ("samples", true), ordered: true)
+        relate(sample, "steps", to: tag, toMany: true, inverse: ("samples", true), ordered: true,
+               rules: (.noActionDeleteRule, .denyDeleteRule))
 
         shape.properties = [attribute("name", .stringAttributeType)]
         shape.subentities = [circle]
