@@ -137,23 +137,28 @@ import Testing
 
     @Test func coreDatasOwnValidationBecomesA422OnTheFieldAndIsRolledBack() async throws {
         let (service, stack) = try await makeService()
-        let ada = try await uri(stack, "Author", is: "Ada Byron")
-        let version = try #require(try await service.object(id: ada).version)
-        // BrowserCore does not know the live model's bounds; Core Data's validation predicate on bio refuses it.
-        let long = String(repeating: "x", count: 41)
-        let error = await refusal { try await service.update(id: ada, body: body("""
-            {"attrs": {"bio": "\(long)", "name": "Ada King"}, "version": \(version)}
+        // BrowserCore does not know the live model's bounds; Core Data's validation predicate on radius refuses it.
+        let inserted = await refusal { try await service.insert(into: "Circle", body: body(#"{"attrs": {"name": "big", "radius": 150}}"#)) }
+        #expect(inserted?.statusCode == 422)
+        guard case .fields(let insertFields) = inserted?.details else { Issue.record("no fields: \(String(describing: inserted))"); return }
+        #expect(insertFields.map(\.field) == ["attrs.radius"])
+        #expect(try await count(stack, "Circle") == 0, "the refused insert was rolled back")
+
+        try await stack.seed { context in context.insertRecord("Circle", ["name": "small", "radius": NSNumber(value: 5.0)]) }
+        let small = try await uri(stack, "Circle", is: "small")
+        let version = try #require(try await service.object(id: small).version)
+        let updated = await refusal { try await service.update(id: small, body: body("""
+            {"attrs": {"radius": 500, "name": "huge"}, "version": \(version)}
             """)) }
-        #expect(error?.statusCode == 422)
-        guard case .fields(let fields) = error?.details else { Issue.record("no fields: \(String(describing: error))"); return }
-        #expect(fields.map(\.field) == ["attrs.bio"])
-        let after = try await service.object(id: ada)
-        #expect(after.attrs["name"] == .string("Ada Byron") && after.attrs["bio"] == .string("Wrote the first algorithm."))
-        #expect(after.version == version)
+        #expect(updated?.statusCode == 422)
+        guard case .fields(let updateFields) = updated?.details else { Issue.record("no fields: \(String(describing: updated))"); return }
+        #expect(updateFields.map(\.field) == ["attrs.radius"])
+        let after = try await service.object(id: small)
+        #expect(after.attrs["name"] == .string("small") && after.attrs["radius"] == .double(5) && after.version == version)
 
         // The same context writes again afterwards: the failed write left nothing behind.
-        _ = try await service.update(id: ada, body: body(#"{"attrs": {"bio": "Short."}, "version": \#(version)}"#))
-        #expect(try await service.object(id: ada).attrs["bio"] == .string("Short."))
+        _ = try await service.update(id: small, body: body(#"{"attrs": {"radius": 50}, "version": \#(version)}"#))
+        #expect(try await service.object(id: small).attrs["radius"] == .double(50))
     }
 
     @Test func aVersionTheRecordNoLongerHasIs409AndWritesNothing() async throws {
