@@ -3,8 +3,8 @@ import BrowserCore
 import CoreData
 
 /// The version of a live object that a write must name (`StoredRecord.version`): a 53-bit digest of what the
-/// object holds, its stored attributes' values (the bytes of Binary and Transformable ones) and the IDs its
-/// relationships hold (in order for an ordered one).
+/// object holds, its stored attributes' values (the bytes of Binary ones; a Transformable's class and presence only,
+/// see below) and the IDs its relationships hold (in order for an ordered one).
 ///
 /// Why a digest (decision, PLAN.md "Apple platforms"): Core Data keeps a version per row (`Z_OPT`, what
 /// `NSMergeConflict.oldVersionNumber`/`newVersionNumber` report), but no public API reads it for an object, and
@@ -29,11 +29,18 @@ enum ObjectVersion {
             let raw = object.value(forKey: name)
             switch ModelSchema.attributeType(attribute.attributeType) {
             case .binary, .transformable:
-                // The bytes, not the size the API shows: an edit that keeps the length is still a change.
                 guard let raw, !(raw is NSNull) else { digest.add(byte: 0); continue }
-                digest.add(byte: 1)
-                digest.add((raw as? Data) ?? ManagedRecords.transformedData(raw, transformerName: attribute.valueTransformerName)
-                    ?? Data(String(describing: raw).utf8))
+                if let data = raw as? Data {
+                    // The bytes, not the size the API shows: an edit that keeps the length is still a change.
+                    digest.add(byte: 1)
+                    digest.add(data)
+                } else {
+                    // A Transformable's object: only its presence and class. Archiving it again is not stable across
+                    // fetches (a dictionary's archive follows its iteration order; a class without its own `hash`
+                    // hashes its address), and a version that moved on every read would refuse every write.
+                    digest.add(byte: 2)
+                    digest.add(String(describing: type(of: raw)))
+                }
             default:
                 digest.add(ManagedRecords.value(raw, of: attribute))
             }
