@@ -62,6 +62,13 @@ public var NSPersistentStoreSaveConflictsError: Int { 134050 }
 
 /// https://developer.apple.com/documentation/coredata/nsmergeconflict — `class NSMergeConflict`
 open class NSMergeConflict: NSObject {
+    /// https://developer.apple.com/documentation/coredata/nsmergeconflict/init(source:newversion:oldversion:cachedsnapshot:persistedsnapshot:)
+    /// `init(source srcObject: NSManagedObject, newVersion newvers: Int, oldVersion oldvers: Int,
+    ///       cachedSnapshot cachesnap: [String : Any]?, persistedSnapshot persnap: [String : Any]?)`
+    public init(source srcObject: NSManagedObject, newVersion newvers: Int, oldVersion oldvers: Int,
+                cachedSnapshot cachesnap: [String: Any]?, persistedSnapshot persnap: [String: Any]?) { super.init() }
+    /// Not listed among the class's members on Apple's pages: only the initializer above creates one.
+    @available(*, unavailable)
     override public init() { super.init() }
     /// https://developer.apple.com/documentation/coredata/nsmergeconflict/sourceobject
     /// `var sourceObject: NSManagedObject { get }`
