@@ -28,12 +28,16 @@ final class BrowserController: ObservableObject {
         // NSLocalNetworkUsageDescription, set in project.yml).
         var options = CoreDataBrowserServer.Options()
         options.advertise = true
+        // Read-only unless launched with `--writable` (the scheme's "Arguments Passed On Launch", as
+        // `browser-demo --writable`): then records can be created, edited and deleted from the browser, through a
+        // private-queue context of the browser's own, saved with the transaction author "CoreDataBrowser".
+        options.readOnly = !ProcessInfo.processInfo.arguments.contains("--writable")
         let server = server ?? CoreDataBrowserServer(context: persistence.container.viewContext, options: options)
         self.server = server
         do {
             let info = try server.start()   // also prints "CoreDataBrowser: http://…" for each URL
             urls = info.urls
-            status = "Serving on port \(info.port)"
+            status = "Serving on port \(info.port)" + (options.readOnly ? "" : ", writes on")
         } catch {
             status = "The browser could not start: \(error)"
         }

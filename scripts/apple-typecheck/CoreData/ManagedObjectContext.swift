@@ -54,6 +54,10 @@ open class NSManagedObjectContext: NSObject {
     /// `var hasChanges: Bool { get }`
     open var hasChanges: Bool { false }
 
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/parent
+    /// `var parent: NSManagedObjectContext? { get set }` (iOS 5)
+    open var parent: NSManagedObjectContext?
+
     /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/scheduledtasktype
     /// `enum ScheduledTaskType` (iOS 15, macOS 12), Equatable & Hashable.
     public enum ScheduledTaskType: Hashable, Sendable {
@@ -143,6 +147,15 @@ open class NSManagedObjectContext: NSObject {
     /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/reset()
     /// `func reset()`
     open func reset() {}
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/rollback()
+    /// `func rollback()` — discards insertions and deletions, restores updated objects to their last committed
+    /// values, and empties the undo stack.
+    open func rollback() {}
+
+    /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/refresh(_:mergechanges:)
+    /// `func refresh(_ object: NSManagedObject, mergeChanges flag: Bool)`
+    open func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {}
 
     /// https://developer.apple.com/documentation/coredata/nsmanagedobjectcontext/delete(_:)
     /// `func delete(_ object: NSManagedObject)`

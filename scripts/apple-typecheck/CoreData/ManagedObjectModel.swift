@@ -84,6 +84,9 @@ open class NSPropertyDescription: NSObject {
     /// https://developer.apple.com/documentation/coredata/nspropertydescription/renamingidentifier
     /// `var renamingIdentifier: String? { get set }`
     open var renamingIdentifier: String?
+    /// https://developer.apple.com/documentation/coredata/nspropertydescription/setvalidationpredicates(_:withvalidationwarnings:)
+    /// `func setValidationPredicates(_ validationPredicates: [NSPredicate]?, withValidationWarnings validationWarnings: [String]?)`
+    open func setValidationPredicates(_ validationPredicates: [NSPredicate]?, withValidationWarnings validationWarnings: [String]?) {}
 }
 
 /// https://developer.apple.com/documentation/coredata/nsfetchindexdescription (iOS 11)

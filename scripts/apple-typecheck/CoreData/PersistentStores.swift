@@ -30,6 +30,9 @@ open class NSPersistentStore: NSObject {
     /// https://developer.apple.com/documentation/coredata/nspersistentstore/identifier
     /// `var identifier: String! { get set }`
     open var identifier: String!
+    /// https://developer.apple.com/documentation/coredata/nspersistentstore/isreadonly
+    /// `var isReadOnly: Bool { get set }`
+    open var isReadOnly: Bool = false
     /// https://developer.apple.com/documentation/coredata/nspersistentstore/options
     /// `var options: [AnyHashable : Any]? { get }`
     open var options: [AnyHashable: Any]? { nil }

@@ -3,7 +3,8 @@ public import BrowserCore
 public import CoreData
 import Dispatch
 
-/// A live `NSManagedObjectContext` as a `BrowserStore`: the running app's own data, read-only.
+/// A live `NSManagedObjectContext` as a `BrowserStore`: the running app's own data, read, and written when the host
+/// turns writes on (`ManagedContextWrites`).
 ///
 /// ```swift
 /// let store = ManagedContextStore(context: container.viewContext)          // reads on a private queue
@@ -45,10 +46,22 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         let identifier = try await read { context in
             context.persistentStoreCoordinator?.persistentStores.first?.identifier
         }
+        let refusal = try await read { context in Self.writeRefusal(in: context, reading: reading) }
         let how = reading == .privateQueue ? "private-queue reader" : "the app's context"
         let summary = "Live Core Data context (\(how))" + (places.isEmpty ? "" : ": " + places.joined(separator: ", "))
-        return StoreDescription(summary: summary, model: ModelOrigin(source: .live), capabilities: .readOnly,
-                                storeIdentifier: identifier)
+        // Writes happen only when the host also turned them on (`Options.readOnly = false`).
+        return StoreDescription(summary: summary, model: ModelOrigin(source: .live),
+                                capabilities: refusal == nil ? [.read, .write] : .readOnly,
+                                storeIdentifier: identifier, writeRefusal: refusal)
+    }
+
+    /// Why the context cannot be written, or nil when it can.
+    private static func writeRefusal(in context: NSManagedObjectContext, reading: ContextReading) -> String? {
+        let stores = context.persistentStoreCoordinator?.persistentStores ?? []
+        if stores.isEmpty { return "the context's coordinator has no persistent store" }
+        if stores.allSatisfy(\.isReadOnly) { return "the app added its persistent store read-only" }
+        if reading == .givenContext, context.parent != nil { return childContextRefusal }
+        return nil
     }
 
     public func schema() async throws -> StoreSchema {
@@ -170,7 +183,11 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
     public func record(_ id: ObjectID) async throws -> StoredRecord? {
         guard try await schema().entity(named: id.entity) != nil else { return nil }
         return try await read { context in
-            try Self.object(id, in: context).map(ManagedRecords.record)
+            guard let object = try Self.object(id, in: context) else { return nil }
+            var record = try ManagedRecords.record(object)
+            // What a write must name (only this single-record read computes it: it reads every relationship's IDs).
+            record.version = ObjectVersion.of(object)
+            return record
         }
     }
 
@@ -282,7 +299,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
 
     /// The saved object with this ID, only if it is of exactly `id.entity`; nil when the ID names another
     /// store or no such row.
-    private static func object(_ id: ObjectID, in context: NSManagedObjectContext) throws -> NSManagedObject? {
+    static func object(_ id: ObjectID, in context: NSManagedObjectContext) throws -> NSManagedObject? {
         guard let uri = URL(string: id.uri),
               let coordinator = context.persistentStoreCoordinator,
               let objectID = coordinator.managedObjectID(forURIRepresentation: uri)
@@ -295,7 +312,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
     /// A request whose client left (its task is cancelled) or whose `RequestBudget` ran out while it waited for the
     /// context's queue (a `viewContext`'s is the app's main queue) is not started: it ends with `CancellationError`
     /// or a 503. A fetch Core Data has started cannot be stopped; BrowserSQLite's can.
-    private func read<T: Sendable>(_ body: @escaping @Sendable (NSManagedObjectContext) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (NSManagedObjectContext) throws -> T) async throws -> T {
         let context = try await readingContext()
         let ownsContext = reading == .privateQueue
         let deadline = RequestBudget.deadline

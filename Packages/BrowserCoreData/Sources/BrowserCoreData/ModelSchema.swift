@@ -23,7 +23,8 @@ enum ModelSchema {
             .map {
                 RelationshipSchema(
                     name: $0.name, destination: $0.destinationEntity?.name ?? "", isToMany: $0.isToMany,
-                    isOrdered: $0.isOrdered, inverse: $0.inverseRelationship?.name
+                    isOrdered: $0.isOrdered, inverse: $0.inverseRelationship?.name,
+                    deleteRule: ModelRelationship.DeleteRule(code: Int($0.deleteRule.rawValue))
                 )
             }
             .sorted { $0.name < $1.name }

@@ -6,6 +6,13 @@ import CoreData
 /// own transformer), an abstract `Shape` with a concrete `Circle`, and a transient attribute. `Tag.name` is
 /// preserved in the persistent history when a tag is deleted (the tombstone the history tests read); that changes
 /// nothing for a store without history tracking.
+///
+/// Delete rules, one of each for the write tests: Author.books Cascade (as the demo's model), Sample.steps No Action,
+/// Tag.samples Deny (a tag a sample uses as a step cannot be deleted), every other relationship Nullify.
+/// `Circle.radius` has a validation predicate (`SELF <= 100`, the model editor's maximum as the compiled model keeps
+/// it) that only Core Data checks: the live model's description leaves bounds unknown, so BrowserCore lets a larger
+/// radius through to `save()`. It is on an entity no other test fills, so no other test depends on how Core Data
+/// treats it.
 enum TestModel {
     /// One instance per process: Core Data warns when two models claim the same entity classes.
     nonisolated(unsafe) static let shared: NSManagedObjectModel = make()
@@ -33,18 +40,21 @@ enum TestModel {
     }
 
     private static func relate(_ source: NSEntityDescription, _ name: String, to destination: NSEntityDescription, toMany: Bool,
-                               inverse: (String, Bool), ordered: Bool = false) {
+                               inverse: (String, Bool), ordered: Bool = false,
+                               rules: (NSDeleteRule, NSDeleteRule) = (.nullifyDeleteRule, .nullifyDeleteRule)) {
         let forward = NSRelationshipDescription()
         forward.name = name
         forward.destinationEntity = destination
         forward.minCount = 0
         forward.maxCount = toMany ? 0 : 1
         forward.isOrdered = ordered
+        forward.deleteRule = rules.0
         let backward = NSRelationshipDescription()
         backward.name = inverse.0
         backward.destinationEntity = source
         backward.minCount = 0
         backward.maxCount = inverse.1 ? 0 : 1
+        backward.deleteRule = rules.1
         forward.inverseRelationship = backward
         backward.inverseRelationship = forward
         source.properties.append(forward)
@@ -67,7 +77,7 @@ enum TestModel {
         audioBook.properties = [attribute("narrator", .stringAttributeType),
                                 attribute("durationMinutes", .integer16AttributeType, optional: false)]
         tag.properties = [attribute("name", .stringAttributeType, optional: false, preservedOnDeletion: true)]
-        relate(book, "author", to: author, toMany: false, inverse: ("books", true))
+        relate(book, "author", to: author, toMany: false, inverse: ("books", true), rules: (.nullifyDeleteRule, .cascadeDeleteRule))
         relate(book, "tags", to: tag, toMany: true, inverse: ("books", true))
         book.subentities = [audioBook]
 
@@ -84,11 +94,16 @@ enum TestModel {
             // A Transformable with the test's own transformer (`object` names none: Core Data keyed-archives it).
             attribute("opaque", .transformableAttributeType, transformer: NoBytesTransformer.name),
         ]
-        relate(sample, "steps", to: tag, toMany: true, inverse: ("samples", true), ordered: true)
+        relate(sample, "steps", to: tag, toMany: true, inverse: ("samples", true), ordered: true,
+               rules: (.noActionDeleteRule, .denyDeleteRule))
 
         shape.properties = [attribute("name", .stringAttributeType)]
         shape.subentities = [circle]
-        circle.properties = [attribute("radius", .doubleAttributeType)]
+        let radius = attribute("radius", .doubleAttributeType)
+        // The model editor's "Maximum" for a number, as the compiled model keeps it.
+        radius.setValidationPredicates([NSPredicate(format: "SELF <= 100", argumentArray: nil)],
+                                       withValidationWarnings: ["a radius is at most 100"])
+        circle.properties = [radius]
 
         let model = NSManagedObjectModel()
         model.entities = [author, book, audioBook, tag, sample, shape, circle]

@@ -6,7 +6,9 @@ extension CoreDataBrowserServer {
     /// Which context the server reads through: `.privateQueue` (default) or `.givenContext`.
     public typealias ContextReading = BrowserCoreData.ContextReading
 
-    /// Serves a live Core Data context: the app's own data, read-only, while it runs.
+    /// Serves a live Core Data context: the app's own data while it runs, read-only unless `options.readOnly` is false
+    /// (then records are created, edited and deleted through the reading context and saved with the transaction author
+    /// "CoreDataBrowser"; with `.givenContext`, never while it holds unsaved changes of the app's).
     ///
     /// ```swift
     /// #if DEBUG

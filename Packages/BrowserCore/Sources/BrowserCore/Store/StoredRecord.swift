@@ -3,9 +3,10 @@ public struct StoredRecord: Sendable, Hashable {
     public var id: ObjectID
     /// Values by attribute name, for the attributes of the record's concrete entity. A missing key reads as null.
     public var values: [String: AttributeValue]
-    /// The record's version as read (Core Data's `Z_OPT` in a store file; a count of saves elsewhere), which a
-    /// write must name so it never overwrites a change it did not see. Set by `BrowserStore.record(_:)` of a store
-    /// that can write; nil elsewhere (pages and exports do not read it).
+    /// The record's version as read (Core Data's `Z_OPT` in a store file; a digest of the stored values and
+    /// relationships in a live context; a count of writes in memory), which a write must name so it never
+    /// overwrites a change it did not see. Set by `BrowserStore.record(_:)` of a store that can write; nil elsewhere
+    /// (pages and exports do not read it).
     public var version: Int64?
 
     public init(id: ObjectID, values: [String: AttributeValue], version: Int64? = nil) {
