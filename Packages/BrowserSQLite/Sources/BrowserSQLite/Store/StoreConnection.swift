@@ -18,10 +18,14 @@ import Foundation
 ///   opened there with `query_only`; the `-shm` is not copied, SQLite rebuilds it from the copied `-wal`. Before
 ///   each request the originals' sizes and modification times are compared with the copy's, and the copy is
 ///   refreshed when a writer changed them, so later requests see new rows in this mode too.
+/// - **In place, read-write** only when the host asked for writes (`SQLiteStore.open(storeAt:model:writes:)`) and
+///   the store, its folder and companions are writable: the one mode in which this package writes a user's store,
+///   each write in its own `BEGIN IMMEDIATE` transaction (`write(_:)`).
 final class StoreConnection {
     enum Mode: String, Sendable {
         case inPlace = "in place (read-only)"
         case snapshot = "private snapshot"
+        case readWrite = "in place (read-write: writes on)"
     }
 
     let files: StoreFiles
@@ -40,10 +44,24 @@ final class StoreConnection {
     private var snapshotSignature: String?
     private var snapshotGeneration = 0
 
-    init(files: StoreFiles, header: StoreFiles.Header,
+    /// - Parameter writable: open the file read-write in place when its files allow it (else as without it).
+    init(files: StoreFiles, header: StoreFiles.Header, writable: Bool = false,
          prepare: @escaping (SQLiteConnection) throws(SQLiteError) -> Void) throws(SQLiteStoreError) {
         self.files = files
         self.prepare = prepare
+        if writable, files.canWriteInPlace() {
+            do {
+                let connection = try SQLiteConnection(path: files.path, readOnly: false)
+                // Touch the schema now: this recovers a hot journal or a WAL left by a crashed writer, as the app would.
+                _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+                try prepare(connection)
+                self.connection = connection
+                self.mode = .readWrite
+                return
+            } catch {
+                if let failure = Self.fileError(error, path: files.path) { throw failure }
+            }
+        }
         let needsSnapshot = header.isWAL ? !files.companionsAreWritable() : files.hasHotJournalCandidate
         if !needsSnapshot {
             do {
@@ -86,6 +104,25 @@ final class StoreConnection {
             return result
         } catch {
             try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` in one write transaction: `BEGIN IMMEDIATE` takes the write lock first (waiting at most the
+    /// connection's busy timeout while another process, the app, holds it), so a write never starts on data it
+    /// cannot commit; any error rolls everything back. Own commits do not move `PRAGMA data_version`
+    /// (https://www.sqlite.org/pragma.html#pragma_data_version), so the read cache is emptied after each one.
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        precondition(mode == .readWrite, "a write on a connection that was not opened for writes")
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body(connection)
+            try connection.execute("COMMIT")
+            cache.reset()
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            cache.reset()
             throw error
         }
     }
