@@ -48,6 +48,7 @@ var options = CoreDataBrowserServer.Options()
 options.port = arguments.port
 options.bindAddress = arguments.loopback ? .loopback : .allInterfaces
 options.webRoot = arguments.webRoot.map { URL(fileURLWithPath: $0) }
+options.readOnly = !arguments.writable
 /// Where the token came from, for the message when it is not a valid token.
 var tokenSource = "--token"
 if let token = arguments.token {
