@@ -1,0 +1,94 @@
+import BrowserCore
+@testable import BrowserSQLite
+import Foundation
+import Testing
+
+/// Writes to copies of real Core Data stores (never the fixtures themselves), each confirmed by the store's own
+/// reader and by the independent checker against the copy as it was before.
+@Suite(.enabled(if: Fixtures.available, "needs shared/fixtures/coredata"))
+struct StoreWriteFixtureTests {
+    let scratch = TemporaryDirectory()
+
+    func open(_ relative: String, model: String) throws -> (SQLiteStore, URL) {
+        let url = try scratch.copyStore(relative)
+        return (try SQLiteStore.open(storeAt: url, model: Fixtures.url(model), writes: StoreWriteOptions()), url)
+    }
+
+    func checked(_ url: URL, model: String, _ write: () async throws -> Void) async throws {
+        let before = try WriteCheck.snapshot(url, into: scratch)
+        try await write()
+        let outcome = try WriteCheck.run(model: Fixtures.url(model), before: before, store: url)
+        #expect(outcome.passed, "\(outcome.output)")
+    }
+
+    /// wibosco-revised v3: Post.sections (Cascade) ←→ Section.post (Nullify), a rollback-journal store.
+    @Test func movingASectionAndDeletingAPostWithItsSections() async throws {
+        let model = "wibosco-revised/CoreDataMigration_Example.xcdatamodeld/CoreDataMigration_Example 3.xcdatamodel/contents"
+        let (store, url) = try open("wibosco-revised/CoreDataMigration_Example_3.sqlite",
+                                    model: "wibosco-revised/CoreDataMigration_Example.xcdatamodeld")
+        #expect(try await store.describe().writeRefusal == nil)
+        let uuid = store.storeIdentifier
+        // Post.sections is required (not optional in the model): the section moves from a post that has another.
+        let posts = try await store.page(RecordQuery(entity: "Post", limit: 50)).records.map(\.id)
+        var owner: ObjectID?
+        for post in posts where try await store.related(from: post, through: "sections", limit: 50).total >= 2 {
+            owner = post
+            break
+        }
+        let source = try #require(owner)
+        let section = try #require(try await store.related(from: source, through: "sections", limit: 1).records.first)
+        let other = try #require(posts.first { $0 != source })
+        let version = try #require(try await store.record(section.id)?.version)
+        try await checked(url, model: model) {
+            try await store.update(section.id, expecting: version, RecordChanges(
+                attributes: ["title": .string("Moved")], relationships: ["post": .toOne(other)]))
+        }
+        #expect(try await store.related(from: other, through: "sections", limit: 50).records.map(\.id).contains(section.id))
+
+        let sections = try await store.related(from: other, through: "sections", limit: 50).total
+        let preview = try await store.deletionEffects(of: other)
+        #expect(preview.cascades == [EntityCount(entity: "Section", count: sections)])
+        let otherVersion = try #require(try await store.record(other)?.version)
+        try await checked(url, model: model) {
+            _ = try await store.delete(other, expecting: otherVersion)
+        }
+        #expect(try await store.record(section.id) == nil)
+        #expect(try await store.record(ObjectID(storeIdentifier: uuid, entity: "Post", primaryKey: other.primaryKey)) == nil)
+    }
+
+    /// CoreDataPlus SampleModel v1: Car ← SportCar ← ExpensiveSportCar in one table, Person.cars ←→ Car.owner, a
+    /// uniqueness constraint on Car.numberPlate; a WAL store.
+    @Test func insertingASubEntityRecordWithAnOwnerAndRefusingADuplicatePlate() async throws {
+        let model = "coredataplus/SampleModel/SampleModel.xcdatamodeld/SampleModel.xcdatamodel/contents"
+        let (store, url) = try open("coredataplus/SampleModel/SampleModel_V1.sqlite", model: "coredataplus/SampleModel/SampleModel.xcdatamodeld")
+        #expect(try await store.describe().writeRefusal == nil)
+        let person = try #require(try await store.page(RecordQuery(entity: "Person", limit: 1)).records.first?.id)
+        let carsBefore = try await store.related(from: person, through: "cars", limit: 500).total
+        var created: ObjectID?
+        try await checked(url, model: model) {
+            created = try await store.insert(into: "ExpensiveSportCar", RecordChanges(
+                attributes: ["numberPlate": .string("CDB-0018"), "maker": .string("Test"), "isLimitedEdition": .boolean(true)],
+                relationships: ["owner": .toOne(person)]))
+        }
+        let car = try #require(created)
+        #expect(try await store.record(car)?.values["isLimitedEdition"] == .boolean(true))
+        #expect(try await store.related(from: person, through: "cars", limit: 500).total == carsBefore + 1)
+        #expect(try await store.count(of: "ExpensiveSportCar") == 6)
+
+        var caught: BrowserError?
+        do {
+            _ = try await store.insert(into: "Car", RecordChanges(attributes: ["numberPlate": .string("CDB-0018")]))
+        } catch let error as BrowserError {
+            caught = error
+        }
+        #expect(caught?.kind == .conflict, "\(String(describing: caught))")
+    }
+
+    /// CoreDataPlus SampleModel2 keeps persistent history and has derived-attribute triggers: not written.
+    @Test func aStoreWithHistoryAndTriggersIsRefused() async throws {
+        let url = try scratch.copyStore("coredataplus/SampleModel2/SampleModel2_V1.sqlite")
+        let store = try SQLiteStore.open(storeAt: url, writes: StoreWriteOptions())
+        #expect(try await store.describe().capabilities == .readOnly)
+        #expect(store.writeRefusal?.contains("persistent history") == true)
+    }
+}
