@@ -10,7 +10,7 @@ enum WriteRefusal {
                        catalog: StoreCatalog, triggers: [String]) -> String? {
         if mode != .readWrite {
             return "the store's file, its -wal/-shm or its folder is read-only (or SQLite would not open it read-write), "
-                + "so it is read \(mode == .snapshot ? "from a private snapshot copy" : "read-only in place"); "
+                + "so it is \(mode == .snapshot ? "read from a private snapshot copy" : "opened read-only in place"); "
                 + "a write would not reach the store"
         }
         if origin.source == .inferred {
