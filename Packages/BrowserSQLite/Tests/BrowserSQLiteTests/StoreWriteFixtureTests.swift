@@ -56,6 +56,29 @@ struct StoreWriteFixtureTests {
         #expect(try await store.record(ObjectID(storeIdentifier: uuid, entity: "Post", primaryKey: other.primaryKey)) == nil)
     }
 
+    /// Post.sections is required: deleting a post's only section (Section.post is Nullify) would leave it empty,
+    /// which Core Data's validation refuses; so is the delete, naming the relationship, and nothing is written.
+    @Test func deletingTheOnlySectionOfAPostIsBlockedByItsRequiredSections() async throws {
+        let model = "wibosco-revised/CoreDataMigration_Example.xcdatamodeld/CoreDataMigration_Example 3.xcdatamodel/contents"
+        let (store, url) = try open("wibosco-revised/CoreDataMigration_Example_3.sqlite",
+                                    model: "wibosco-revised/CoreDataMigration_Example.xcdatamodeld")
+        var only: ObjectID?
+        for post in try await store.page(RecordQuery(entity: "Post", limit: 50)).records.map(\.id) {
+            let sections = try await store.related(from: post, through: "sections", limit: 2)
+            if sections.total == 1 { only = sections.records[0].id; break }
+        }
+        let section = try #require(only)
+        let preview = try await store.deletionEffects(of: section)
+        #expect(preview.blockedBy == [RelationshipEffect(entity: "Post", relationship: "sections", count: 1)])
+        let version = try #require(try await store.record(section)?.version)
+        try await checked(url, model: model) {
+            var caught: BrowserError?
+            do { _ = try await store.delete(section, expecting: version) } catch let error as BrowserError { caught = error }
+            #expect(caught?.details == .blockedBy(preview.blockedBy))
+        }
+        #expect(try await store.record(section) != nil)
+    }
+
     /// CoreDataPlus SampleModel v1: Car ← SportCar ← ExpensiveSportCar in one table, Person.cars ←→ Car.owner, a
     /// uniqueness constraint on Car.numberPlate; a WAL store.
     @Test func insertingASubEntityRecordWithAnOwnerAndRefusingADuplicatePlate() async throws {

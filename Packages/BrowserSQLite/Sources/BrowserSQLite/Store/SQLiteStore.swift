@@ -251,7 +251,8 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         let mapping = try entityMapping(query.entity)
         let plan = try reader.exportPlan(query, of: mapping, relationships: relationships)
         let files = connection.files
-        let readsInPlace = accessMode == .inPlace && isWAL
+        // A read-write store is in place too: the export's own read-only connection reads it beside the writer.
+        let readsInPlace = accessMode != .snapshot && isWAL
         return try await withCheckedThrowingContinuation { continuation in
             // Opening a connection (or copying a snapshot) is file work: off the cooperative threads, on a serial
             // queue of its own (such a queue gets a thread of its own when it needs one; `DispatchQueue.global()`

@@ -45,6 +45,10 @@ extension SQLiteStore {
         return try await perform { [self] connection in
             do {
                 if backupPath == nil {
+                    // The copy of a large store may take longer than a request's budget: it is never cut short.
+                    let interruption = connection.interruption
+                    connection.interruption = nil
+                    defer { connection.interruption = interruption }
                     let path = try StoreBackup.make(of: connection.files, into: options?.backupFolder, on: connection.connection)
                     backupPath = path
                     options?.backupMade?(path)

@@ -86,7 +86,9 @@ struct StoreWriter: Sendable {
         guard id.storeIdentifier == storeIdentifier, let entity = mapping.entities[id.entity] else {
             throw BrowserError.notFound("No record \(id.uri)")
         }
-        guard let found = try session.row(id.primaryKey, in: entity.table), found.entity.name == entity.name else {
+        let row = try session.row(id.primaryKey, in: entity.table)
+        if let row, row.entity.name != entity.name { throw BrowserError.notFound("No record \(id.uri)") }
+        guard let found = row else {
             let root = mapping.entities.values.first { $0.table == entity.table && $0.coversWholeTable }
             let handedOut = try root.flatMap {
                 try session.connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer($0.number)])?.int64
