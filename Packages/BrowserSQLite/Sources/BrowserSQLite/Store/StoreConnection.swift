@@ -49,33 +49,12 @@ final class StoreConnection {
          prepare: @escaping (SQLiteConnection) throws(SQLiteError) -> Void) throws(SQLiteStoreError) {
         self.files = files
         self.prepare = prepare
-        if writable, files.canWriteInPlace() {
-            do {
-                let connection = try SQLiteConnection(path: files.path, readOnly: false)
-                // Touch the schema now: this recovers a hot journal or a WAL left by a crashed writer, as the app would.
-                _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
-                try prepare(connection)
-                self.connection = connection
-                self.mode = .readWrite
-                return
-            } catch {
-                if let failure = Self.fileError(error, path: files.path) { throw failure }
-            }
-        }
         let needsSnapshot = header.isWAL ? !files.companionsAreWritable() : files.hasHotJournalCandidate
-        if !needsSnapshot {
-            do {
-                let connection = try SQLiteConnection(path: files.path, readOnly: true)
-                // Touch the schema now: opening is lazy, and this is where a WAL reader builds its -shm.
-                _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
-                try prepare(connection)
+        for (mode, wanted) in [(Mode.readWrite, writable && files.canWriteInPlace()), (.inPlace, !needsSnapshot)] where wanted {
+            if let connection = try Self.openInPlace(files, readOnly: mode == .inPlace, prepare: prepare) {
                 self.connection = connection
-                self.mode = .inPlace
+                self.mode = mode
                 return
-            } catch {
-                // A damaged file is reported as such; anything else (a -shm SQLite may not create, a hot journal)
-                // is retried on a private copy.
-                if let failure = Self.fileError(error, path: files.path) { throw failure }
             }
         }
         let snapshot = try Self.makeSnapshot(of: files, prepare: prepare)
@@ -83,6 +62,23 @@ final class StoreConnection {
         self.snapshotDirectory = snapshot.directory
         self.snapshotSignature = snapshot.signature
         self.mode = .snapshot
+    }
+
+    /// The store itself, opened read-only or (writes on) read-write, with its schema touched: opening is lazy, and
+    /// this is where a WAL reader builds its `-shm` and a read-write one recovers what a crashed writer left, as the
+    /// app would. Nil when SQLite refuses in a way a private snapshot may cure (a `-shm` it may not create, a hot
+    /// journal); a damaged file is reported as such.
+    private static func openInPlace(_ files: StoreFiles, readOnly: Bool,
+                                    prepare: (SQLiteConnection) throws(SQLiteError) -> Void) throws(SQLiteStoreError) -> SQLiteConnection? {
+        do {
+            let connection = try SQLiteConnection(path: files.path, readOnly: readOnly)
+            _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+            try prepare(connection)
+            return connection
+        } catch {
+            if let failure = fileError(error, path: files.path) { throw failure }
+            return nil
+        }
     }
 
     deinit {
