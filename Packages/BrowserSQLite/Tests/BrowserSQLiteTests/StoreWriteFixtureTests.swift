@@ -107,6 +107,42 @@ struct StoreWriteFixtureTests {
         #expect(caught?.kind == .conflict, "\(String(describing: caught))")
     }
 
+    /// CartKit (Core Data, 2026; the model from the store's cache): CDCartItem.modifiers is a to-many without inverse
+    /// (`ZCDCARTITEMMODIFIER.Z2MODIFIERS` on the modifiers' rows), CDCartItemModifier.item a to-one without inverse.
+    @Test func relationshipsWithoutInverseAndACascadeThroughThem() async throws {
+        let model = "cartkit/coredata/CartStorage.xcdatamodeld/CartStorage.xcdatamodel/contents"
+        let url = try scratch.copyStore("cartkit/coredata/CartStorage_v1.sqlite")
+        let store = try SQLiteStore.open(storeAt: url, writes: StoreWriteOptions())
+        #expect(store.modelOrigin.source == .storeCache)
+        #expect(try await store.describe().writeRefusal == nil)
+        let item = try #require(try await store.page(RecordQuery(entity: "CDCartItem", limit: 1)).records.first?.id)
+        let cart = try #require(try await store.page(RecordQuery(entity: "CDCart", limit: 1)).records.first?.id)
+        var modifier: ObjectID?
+        try await checked(url, model: model) {
+            modifier = try await store.insert(into: "CDCartItemModifier", RecordChanges(
+                attributes: ["id": .string("m1"), "name": .string("Extra shot"), "priceDeltaAmount": .decimal(Decimal(string: "0.5")!),
+                             "priceDeltaCurrencyCode": .string("EUR")],
+                relationships: ["item": .toOne(item)]))
+        }
+        let created = try #require(modifier)
+        let version = try #require(try await store.record(item)?.version)
+        try await checked(url, model: model) {
+            try await store.update(item, expecting: version, RecordChanges(relationships: ["modifiers": .toMany([created])]))
+        }
+        #expect(try await store.related(from: item, through: "modifiers", limit: 5).records.map(\.id) == [created])
+        // The item holds no key of its own: its new version comes from its changed relationship contents.
+        #expect(try await store.record(item)?.version == version + 1)
+
+        let preview = try await store.deletionEffects(of: item)
+        #expect(preview.cascades == [EntityCount(entity: "CDCartItemModifier", count: 1)])
+        #expect(preview.clears == [RelationshipEffect(entity: "CDCart", relationship: "items", count: 1)])
+        try await checked(url, model: model) {
+            _ = try await store.delete(item, expecting: version + 1)
+        }
+        #expect(try await store.record(created) == nil)
+        #expect(try await store.related(from: cart, through: "items", limit: 5).total == 0)
+    }
+
     /// CoreDataPlus SampleModel2 keeps persistent history and has derived-attribute triggers: not written.
     @Test func aStoreWithHistoryAndTriggersIsRefused() async throws {
         let url = try scratch.copyStore("coredataplus/SampleModel2/SampleModel2_V1.sqlite")
