@@ -43,6 +43,8 @@ final class StoreConnection {
     private var snapshotDirectory: String?
     private var snapshotSignature: String?
     private var snapshotGeneration = 0
+    /// Commits made on this connection: they do not move `PRAGMA data_version`, so the change token counts them.
+    private var writeGeneration = 0
 
     /// - Parameter writable: open the file read-write in place when its files allow it (else as without it).
     init(files: StoreFiles, header: StoreFiles.Header, writable: Bool = false,
@@ -114,6 +116,7 @@ final class StoreConnection {
         do {
             let result = try body(connection)
             try connection.execute("COMMIT")
+            writeGeneration += 1
             cache.reset()
             return result
         } catch {
@@ -132,7 +135,7 @@ final class StoreConnection {
             return "s\(snapshotGeneration)-\(snapshotSignature ?? "")"
         }
         let version = try connection.scalar("PRAGMA data_version")?.int64 ?? 0
-        return "v\(version)-\(files.signature())"
+        return "v\(version)-\(files.signature())" + (writeGeneration > 0 ? "-w\(writeGeneration)" : "")
     }
 
     private func refreshSnapshotIfChanged() {
