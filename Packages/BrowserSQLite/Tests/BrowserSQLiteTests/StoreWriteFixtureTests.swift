@@ -143,6 +143,23 @@ struct StoreWriteFixtureTests {
         #expect(try await store.related(from: cart, through: "items", limit: 5).total == 0)
     }
 
+    /// A compiled model whose version hashes are not the store's is another version of the model (its delete rules
+    /// may not be the app's): read with it, but not written. The store's recorded hash for Person is changed here.
+    @Test func aCompiledModelOfAnotherVersionIsNotWritten() async throws {
+        let url = try scratch.copyStore("coredataplus/SampleModel/SampleModel_V1.sqlite")
+        let database = try RawDatabase(path: url.path)
+        let plist = try #require(try database.rows("SELECT Z_PLIST FROM Z_METADATA")[0][0] as? [UInt8])
+        var metadata = try #require(try PropertyListSerialization.propertyList(from: Data(plist), format: nil) as? [String: Any])
+        var hashes = try #require(metadata["NSStoreModelVersionHashes"] as? [String: Data])
+        hashes["Person"] = Data(repeating: 7, count: 32)
+        metadata["NSStoreModelVersionHashes"] = hashes
+        let changed = try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
+        try database.run("UPDATE Z_METADATA SET Z_PLIST = ?", [.blob(Array(changed))])
+        let store = try SQLiteStore.open(storeAt: url, model: Fixtures.url("coredataplus/SampleModel/SampleModel.momd"), writes: StoreWriteOptions())
+        #expect(try await store.describe().capabilities == .readOnly)
+        #expect(store.writeRefusal?.contains("Person's version hash differs") == true, "\(store.writeRefusal ?? "written")")
+    }
+
     /// CoreDataPlus SampleModel2 keeps persistent history and has derived-attribute triggers: not written.
     @Test func aStoreWithHistoryAndTriggersIsRefused() async throws {
         let url = try scratch.copyStore("coredataplus/SampleModel2/SampleModel2_V1.sqlite")

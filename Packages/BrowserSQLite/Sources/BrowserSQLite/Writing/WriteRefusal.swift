@@ -17,6 +17,15 @@ enum WriteRefusal {
             return "its model was inferred from the tables, which do not say delete rules, optional properties or default "
                 + "values; open it with its model (--model) or a store that caches one"
         }
+        // A compiled model carries each entity's version hash: one that differs from the store's metadata is
+        // another version of the model, whose delete rules and optionality may not be the app's.
+        if let storeHashes = model.storeVersionHashes,
+           let differing = model.entities.first(where: { entity in
+               entity.versionHash.map { hash in storeHashes[entity.name].map { $0 != hash } ?? false } ?? false
+           }) {
+            return "the model named is not the version the store was written with (\(differing.name)'s version hash differs "
+                + "from the store's metadata); open it with the matching version"
+        }
         if catalog.table(HistoryReader.transactionTable) != nil || catalog.table(HistoryReader.changeTable) != nil {
             return "it keeps persistent history (ATRANSACTION/ACHANGE: history tracking, SwiftData, CloudKit mirroring); a write "
                 + "must add history rows whose layout (ACHANGE.ZCOLUMNS) Apple does not publish, and a write without them "
