@@ -25,7 +25,7 @@ struct StoreWriteRefusalTests {
         }
         #expect(caught?.kind == .forbidden)
         #expect(try RawDatabase(path: synthetic.storeURL.path).rows("SELECT ZTITLE, Z_OPT FROM ZBOOK WHERE Z_PK = 1")[0].map { "\($0 ?? "nil")" } == ["First", "1"])
-        #expect(try await store.backupMade() == nil)
+        #expect(try await store.backupPath() == nil)
     }
 
     @Test func aStoreWithPersistentHistoryIsNotWritten() async throws {

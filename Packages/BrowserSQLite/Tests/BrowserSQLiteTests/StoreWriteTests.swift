@@ -224,7 +224,7 @@ struct StoreWriteTests {
         #expect(preview.blockedBy == [RelationshipEffect(entity: "Book", relationship: "loans", count: 1)])
         let error = try await refused(.conflict) { _ = try await store.delete(id("Author", 1), expecting: 1) }
         #expect(error?.details == .blockedBy([RelationshipEffect(entity: "Book", relationship: "loans", count: 1)]))
-        #expect(try await store.backupMade() != nil)
+        #expect(try await store.backupPath() != nil)
     }
 
     @Test func leavingARequiredInverseEmptyIsRefused() async throws {
@@ -266,15 +266,15 @@ struct StoreWriteTests {
     // MARK: Backup
 
     @Test func theFirstWriteMakesOneBackupOfTheStoreAsItWas() async throws {
-        #expect(try await store.backupMade() == nil)
+        #expect(try await store.backupPath() == nil)
         try await store.update(id("Book", 1), expecting: 1, RecordChanges(attributes: ["title": .string("After")]))
-        let path = try #require(try await store.backupMade())
+        let path = try #require(try await store.backupPath())
         #expect(path.hasPrefix(synthetic.storeURL.deletingLastPathComponent().path + "/Synthetic.cdbrowser-backup-"))
         let backup = try RawDatabase(path: path)
         #expect(try backup.rows("SELECT ZTITLE FROM ZBOOK WHERE Z_PK = 1")[0][0] as? String == "First")
         #expect(try backup.rows("PRAGMA integrity_check")[0][0] as? String == "ok")
         try await store.update(id("Book", 1), expecting: 2, RecordChanges(attributes: ["title": .string("Again")]))
-        #expect(try await store.backupMade() == path)
+        #expect(try await store.backupPath() == path)
         let backups = try FileManager.default.contentsOfDirectory(atPath: synthetic.storeURL.deletingLastPathComponent().path)
             .filter { $0.contains("cdbrowser-backup") }
         #expect(backups.count == 1)

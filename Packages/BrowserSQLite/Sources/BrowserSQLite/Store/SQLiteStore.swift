@@ -41,7 +41,7 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     /// Why writes asked for are refused (nil when they are allowed or were not asked for).
     public let writeRefusal: String?
     /// The copy made before this run's first write; confined to `queue`.
-    var backupPath: String?
+    var madeBackup: String?
     /// The store's journal mode when it was opened: an export reads a WAL store in place, others from a copy.
     private let isWAL: Bool
     private let connection: StoreConnection

@@ -26,8 +26,8 @@ extension SQLiteStore {
     }
 
     /// The path of the backup made before this run's first write, nil before it.
-    public func backupMade() async throws -> String? {
-        try await perform { [self] _ in backupPath }
+    public func backupPath() async throws -> String? {
+        try await perform { [self] _ in madeBackup }
     }
 
     // MARK: Plumbing
@@ -44,18 +44,18 @@ extension SQLiteStore {
         let options = writeOptions
         return try await perform { [self] connection in
             do {
-                if backupPath == nil {
+                if madeBackup == nil {
                     // The copy of a large store may take longer than a request's budget: it is never cut short.
                     let interruption = connection.interruption
                     connection.interruption = nil
                     defer { connection.interruption = interruption }
                     let path = try StoreBackup.make(of: connection.files, into: options?.backupFolder, on: connection.connection)
-                    backupPath = path
+                    madeBackup = path
                     options?.backupMade?(path)
                 }
                 return try connection.write { sqlite in try body(writer, sqlite) }
             } catch let failure as SQLiteError {
-                throw Self.writeError(failure, path: connection.files.path, backupDone: backupPath != nil)
+                throw Self.writeError(failure, path: connection.files.path, backupDone: madeBackup != nil)
             }
         }
     }
