@@ -9,13 +9,16 @@ Usage: check_store.py --model CONTENTS [--before BEFORE.sqlite] STORE.sqlite
 
   --model   the `contents` XML of the model version the store was written with
   --before  a copy of the store taken before the write: then every record whose row or relationship contents
-            changed must have Z_OPT exactly one higher, every other record the same Z_OPT, new records Z_OPT 1 and
-            keys above the old Z_MAX, Z_MAX never lower, and no reference to a missing record may appear.
+            changed (compared before and after: its row's columns without Z_OPT, or the contents of any of its
+            relationships) must have Z_OPT exactly one higher, every other record the same Z_OPT; new records
+            Z_OPT 1 and keys above the old Z_MAX; Z_MAX never lower.
 
 Checked on STORE always: PRAGMA integrity_check; Z_MAX >= every Z_PK per root entity; every row's Z_ENT is of its
-table's tree; both sides of every relationship with an inverse agree (foreign keys, one-to-one columns on both
-tables, join tables); `Z<n>_<R>` entity columns name the target's Z_ENT; ordered relationships' order keys are
-present and distinct per owner. Prints each problem and exits 1, or prints a summary and exits 0.
+table's tree and its Z_OPT at least 1; every relationship with an inverse refers only to records that exist and
+both its sides agree (foreign keys, one-to-one columns on both tables, join tables); a to-one holds one record;
+`Z<n>_<R>` entity columns name the target's Z_ENT; ordered relationships' order keys are present and distinct per
+owner. Entities are numbered by Z_PRIMARYKEY.Z_NAME (a store whose entity was renamed needs its old name in the
+model). Prints each problem and exits 1, or prints a summary and exits 0.
 """
 import argparse
 import re

@@ -234,6 +234,43 @@ struct StoreWriteTests {
         #expect(error?.details == .blockedBy([RelationshipEffect(entity: "Loan", relationship: "book", count: 1)]))
     }
 
+    /// No Action (Shelf.items): the items keep naming the deleted shelf, as Core Data leaves them, and keep their
+    /// versions; the checker sees exactly those references to a missing record and nothing else.
+    @Test func noActionLeavesTheInverseNamingTheDeletedRecord() async throws {
+        let shelves = try SyntheticStore(
+            entities: [.init(number: 1, name: "Item"), .init(number: 2, name: "Shelf")],
+            tables: ["CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSHELF INTEGER, ZNAME VARCHAR )",
+                     "CREATE TABLE ZSHELF ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )"],
+            modelXML: SyntheticStore.modelXML("""
+                <entity name="Item" representedClassName="Item" syncable="YES">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf" inverseName="items" inverseEntity="Shelf"/>
+                </entity>
+                <entity name="Shelf" representedClassName="Shelf" syncable="YES">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="items" optional="YES" toMany="YES" deletionRule="No Action" destinationEntity="Item" inverseName="shelf" inverseEntity="Item"/>
+                </entity>
+                """),
+            uuid: LibraryStore.uuid
+        ) { database in
+            try database.execute("""
+                INSERT INTO ZSHELF VALUES (1, 2, 1, 'top');
+                INSERT INTO ZITEM VALUES (1, 1, 1, 1, 'cup'), (2, 1, 1, 1, 'jar');
+                UPDATE Z_PRIMARYKEY SET Z_MAX = CASE Z_ENT WHEN 1 THEN 2 ELSE 1 END;
+                """)
+        }
+        let store = try SQLiteStore.open(storeAt: shelves.storeURL, model: shelves.modelURL, writes: StoreWriteOptions())
+        let shelf = id("Shelf", 1)
+        let preview = try await store.deletionEffects(of: shelf)
+        #expect(preview == DeletionEffects(id: shelf.uri))
+        let before = try WriteCheck.snapshot(shelves.storeURL, into: scratch)
+        #expect(try await store.delete(shelf, expecting: 1) == preview)
+        #expect(try RawDatabase(path: shelves.storeURL.path).rows("SELECT ZSHELF, Z_OPT FROM ZITEM ORDER BY Z_PK").map { $0.map { $0 as? Int64 } }
+                == [[1, 1], [1, 1]])
+        let outcome = try WriteCheck.run(model: shelves.modelURL.appendingPathComponent("contents"), before: before, store: shelves.storeURL)
+        #expect(outcome.output == "Item 1.shelf refers to Shelf 1, which does not exist\nItem 2.shelf refers to Shelf 1, which does not exist\n")
+    }
+
     // MARK: Conflicts and bad targets
 
     @Test func aStaleVersionIsRefusedWithBothVersions() async throws {
