@@ -60,6 +60,7 @@ struct StoreWriteTests {
 
     @Test func aStoreOpenedForWritesSaysSoAndReadsVersions() async throws {
         let description = try await store.describe()
+        #expect(store.accessDescription == "in place (read-write: writes on)")
         #expect(description.capabilities == [.read, .write])
         #expect(description.writeRefusal == nil)
         #expect(try await version("Book", 1) == 1)
@@ -68,6 +69,7 @@ struct StoreWriteTests {
 
     @Test func aStoreOpenedWithoutWritesNeitherWritesNorTouchesTheFile() async throws {
         let readOnly = try SQLiteStore.open(storeAt: synthetic.storeURL, model: synthetic.modelURL)
+        #expect(readOnly.accessDescription == "in place (read-only)")
         let description = try await readOnly.describe()
         #expect(description.capabilities == .readOnly)
         #expect(description.writeRefusal == nil)
