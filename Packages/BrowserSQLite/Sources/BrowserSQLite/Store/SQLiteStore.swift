@@ -105,10 +105,13 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         let decoder = ValueDecoder(externalDataDirectory: files.externalDataDirectory)
         var refusal: String?
         if writes != nil {
-            let triggers = (try? connection.connection.rows("SELECT sql FROM sqlite_master WHERE type = 'trigger'"))?
-                .compactMap { $0[0].string } ?? []
-            refusal = WriteRefusal.reason(mode: connection.mode, origin: origin, mapping: mapping, model: description,
-                                          catalog: catalog, triggers: triggers)
+            do {
+                let triggers = try connection.connection.rows("SELECT sql FROM sqlite_master WHERE type = 'trigger'").map { $0[0].string ?? "" }
+                refusal = WriteRefusal.reason(mode: connection.mode, origin: origin, mapping: mapping, model: description,
+                                              catalog: catalog, triggers: triggers)
+            } catch {
+                refusal = "its triggers could not be read (\(error.message)), so whether a write would fire Core Data's is unknown"
+            }
         }
         return SQLiteStore(url: url, origin: origin, mapping: mapping, model: description, versions: versions, externalDataDirectory: files.externalDataDirectory,
                            reader: RecordReader(mapping: mapping, decoder: decoder, storeIdentifier: catalog.uuid),
