@@ -45,6 +45,7 @@ expect "discover timeout not a number" 2 'browser-demo: --timeout needs a number
 expect "discover timeout zero" 2 'browser-demo: --timeout needs a number of seconds above 0 and at most 600, got "0"' discover --timeout 0
 expect "timeout without discover" 2 'browser-demo: unknown argument "--timeout"' --timeout 3
 expect "simulators list with advertise" 2 'browser-demo: simulators --list takes only --root and --mac-root' simulators --list --advertise
+expect "simulators list with writable" 2 'browser-demo: simulators --list takes only --root and --mac-root' simulators --list --writable
 expect "same store twice" 2 'browser-demo: --store ./a.sqlite is given twice' --store a.sqlite --store ./a.sqlite
 expect "model with several stores" 2 'browser-demo: --model applies to one store' --store a.sqlite --store b.sqlite --model m.momd
 expect "token too short" 2 'browser-demo: --token: The pairing token must be 22 to 256 characters' --token short --port 0
@@ -172,6 +173,46 @@ if [ -f "$bad/store.sqlite" ]; then
   serve_and_check "default: a store file has a token of its own" '
     [ "${url##*?token=}" != "$(cat "$caches/first")" ] && [ "$(ls "$caches"/CoreDataBrowser/*.pairing-token | wc -l)" = 2 ]' \
     --store "$bad/store.sqlite"
+fi
+
+# --writable: writes on for a store file that can be written (a copy of a fixture): health says so, a PATCH
+# changes the record, the backup made before the first write is printed and exists. Without it the write routes
+# do not exist; a store with persistent history is served read-only with the reason printed and in /api/health.
+# write_check URL: patches the first Section's title through the API and prints the record's new title.
+write_check() {
+  python3 - "$@" <<'PY'
+import json, sys, urllib.parse, urllib.request
+base = sys.argv[1]
+health = json.load(urllib.request.urlopen(base + "/api/health"))
+assert "write" in health["capabilities"] and not health["readOnly"], health
+first = json.load(urllib.request.urlopen(base + "/api/entities/Section?limit=1"))["rows"][0]
+record = json.load(urllib.request.urlopen(base + "/api/object?id=" + urllib.parse.quote(first["id"])))
+body = json.dumps({"version": record["version"], "attrs": {"title": "Written by check-demo-cli"}}).encode()
+request = urllib.request.Request(base + "/api/object?id=" + urllib.parse.quote(first["id"]), data=body, method="PATCH",
+                                 headers={"Content-Type": "application/json"})
+answer = json.load(urllib.request.urlopen(request))
+assert answer["version"] == record["version"] + 1, answer
+print(answer["attrs"]["title"])
+PY
+}
+if [ -n "$fixtures" ]; then
+  posts="$bad/posts.sqlite"
+  cp "$fixtures/wibosco-revised/CoreDataMigration_Example_3.sqlite" "$posts"
+  chmod 644 "$posts"
+  serve_and_check "--writable writes a store file and backs it up first" '
+    [ "$(write_check "$url")" = "Written by check-demo-cli" ] &&
+    backup=$(sed -n "s/^Backed up the store before its first write: //p" "$log") && [ -f "$backup" ] &&
+    [ "$(dirname "$backup")" = "$bad" ] &&
+    [ "$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"PRAGMA integrity_check\").fetchone()[0])" "$backup")" = ok ]' \
+    --loopback --writable --store "$posts" --model "$fixtures/wibosco-revised/CoreDataMigration_Example.xcdatamodeld"
+  serve_and_check "without --writable a store file has no write routes" '
+    python3 -c "import json,sys,urllib.request; h=json.load(urllib.request.urlopen(sys.argv[1]+\"/api/health\")); sys.exit(0 if h[\"readOnly\"] and h[\"capabilities\"] == [\"read\"] and \"writeRefusal\" not in h else 1)" "$url" &&
+    [ "$(status "$url/api/object/delete-preview?id=x")" = 404 ]' \
+    --loopback --store "$posts" --model "$fixtures/wibosco-revised/CoreDataMigration_Example.xcdatamodeld"
+  serve_and_check "--writable on a store with persistent history says why it does not write" '
+    grep -q "^Not writing $bad/store.sqlite (--writable): it keeps persistent history" "$log" &&
+    python3 -c "import json,sys,urllib.request; h=json.load(urllib.request.urlopen(sys.argv[1]+\"/api/health\")); sys.exit(0 if \"persistent history\" in h[\"writeRefusal\"] and h[\"capabilities\"] == [\"read\"] else 1)" "$url"' \
+    --loopback --writable --store "$bad/store.sqlite"
 fi
 rm -rf "$caches" "$bad"
 

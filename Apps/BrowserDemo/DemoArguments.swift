@@ -25,7 +25,7 @@ struct DemoArguments: Equatable {
     var discoverSeconds: Double = 3
     /// `--advertise`: publish this server as `_cdbrowser._tcp` while it runs.
     var advertise = false
-    /// `--writable`: turn writes on (`Options.readOnly = false`) for the stores that can be written.
+    /// `--writable`: turn writes on (`Options.readOnly = false`) for whatever is served.
     var writable = false
 
     /// Read when neither `--token` nor `--token-file` is given (the process's environment is private to its user).
@@ -46,7 +46,7 @@ struct DemoArguments: Equatable {
 
       --port N         preferred port (default 8080; the next 10 are tried if it is taken; 0 = any free port)
       --loopback       listen on 127.0.0.1 only (default: every interface)
-      --store PATH     serve a Core Data or SwiftData store file (.sqlite, default.store, …), read-only;
+      --store PATH     serve a Core Data or SwiftData store file (.sqlite, default.store, …), read-only unless --writable;
                        repeat it to serve several (the UI gets a store switcher; /api/stores lists them)
       --model PATH     the store's model (.xcdatamodeld, .xcdatamodel, .momd or .mom); optional, one store only
       --web-root DIR   serve the UI from DIR instead of the compiled-in copy (for working on web/; the files
@@ -58,10 +58,13 @@ struct DemoArguments: Equatable {
       --token-file F   require the token held in file F (its first line); the file should be readable by you only
       --no-token-anyone-on-the-network-can-read-the-store
                        serve every interface without a token
+      --writable       let the UI and API create, edit and delete records (off by default: read-only). A store
+                       file is written in place only when it can be written safely; otherwise the server says why
+                       not (a read-only file, a store with persistent history or Core Data triggers, a model
+                       inferred from the tables). Before the first write a backup is made beside the store,
+                       <name>.cdbrowser-backup-<UTC time>.sqlite, and its path is printed
       --advertise      publish the server on the local network over Bonjour (_cdbrowser._tcp), so that
                        browser-demo discover (or any DNS-SD browser) finds it; the token is never published
-      --writable       allow editing (create, change, delete records) in the stores that can be written;
-                       without it nothing is ever written
       -h, --help       show this help
 
     browser-demo simulators serves every Core Data and SwiftData store of the simulators' apps and App Groups
@@ -135,10 +138,10 @@ struct DemoArguments: Equatable {
                     throw Invalid(message: "--timeout needs a number of seconds above 0 and at most 600, got \"\(text)\"")
                 }
                 result.discoverSeconds = seconds
-            case "--writable":
-                result.writable = true
             case "--advertise":
                 result.advertise = true
+            case "--writable":
+                result.writable = true
             default:
                 throw Invalid(message: "unknown argument \"\(argument)\"")
             }
@@ -149,6 +152,9 @@ struct DemoArguments: Equatable {
         if result.listSimulators, result != DemoArguments(showHelp: result.showHelp, simulators: true, listSimulators: true,
                                                          simulatorsRoot: result.simulatorsRoot,
                                                          macContainersRoot: result.macContainersRoot) {
+            throw Invalid(message: "simulators --list takes only --root and --mac-root")
+        }
+        if result.listSimulators, result.writable {
             throw Invalid(message: "simulators --list takes only --root and --mac-root")
         }
         if result.discover, result != DemoArguments(showHelp: result.showHelp, discover: true, discoverSeconds: result.discoverSeconds) {

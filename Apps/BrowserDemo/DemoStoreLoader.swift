@@ -14,33 +14,49 @@ enum DemoStoreLoader {
     }
 
     /// Stores given by `--store` are opened here, so a file that cannot be served stops `browser-demo` before it
-    /// listens; a simulator's are opened when first browsed, so one bad store never stops the others.
+    /// listens; a simulator's are opened when first browsed, so one bad store never stops the others. With
+    /// `--writable` every store file is opened for writes, and the backup made before its first write is printed.
     /// - Throws: `SQLiteStoreError` (one line naming the file and what is wrong), or `LoadError`; `main` prints it
     ///   and exits 1.
     static func load(_ arguments: DemoArguments) async throws -> Loaded {
         if arguments.simulators {
-            let scan = try SimulatorScanSource(root: arguments.simulatorsRoot, macRoot: arguments.macContainersRoot)
+            let scan = try SimulatorScanSource(root: arguments.simulatorsRoot, macRoot: arguments.macContainersRoot,
+                                               writes: writes(arguments))
             let stores = scan.stores()
             print(stores.isEmpty
                 ? "No Core Data or SwiftData store under \(scan.description) yet; the store switcher's Rescan looks again"
                 : "Serving \(stores.count) store\(stores.count == 1 ? "" : "s") found under \(scan.description)"
-                    + " (read-only; each opened when first browsed)")
+                    + (arguments.writable ? " (each opened when first browsed; --writable: written where it is safe)" : " (read-only; each opened when first browsed)"))
             return Loaded(stores: stores, rescan: { scan.stores() })
         }
         guard !arguments.storePaths.isEmpty else {
+            if arguments.writable { print("Writes on (--writable): the demo library's edits live in memory until the server stops") }
             return Loaded(stores: [ServedStore(id: "demo", name: "Demo library", kind: .memory,
                                                store: try await DemoLibrary.makeStore())])
         }
         var stores: [ServedStore] = []
         for path in arguments.storePaths {
             let url = URL(fileURLWithPath: path)
-            let store = try SQLiteStore.open(storeAt: url, model: arguments.modelPath.map { URL(fileURLWithPath: $0) })
+            let store = try SQLiteStore.open(storeAt: url, model: arguments.modelPath.map { URL(fileURLWithPath: $0) },
+                                             writes: writes(arguments))
             let origin = store.modelOrigin
             print("Serving \(store.url.standardizedFileURL.path) (\(store.accessDescription)); model: \(origin.source.rawValue)"
                   + (origin.name.map { " \"\($0)\"" } ?? "") + (origin.path.map { " from \($0)" } ?? ""))
+            if let refusal = store.writeRefusal {
+                print("Not writing \(store.url.standardizedFileURL.path) (--writable): \(refusal)")
+            }
             stores.append(ServedStore(name: url.lastPathComponent, kind: .file, file: url, store: store))
         }
         return Loaded(stores: stores, rescan: nil)
+    }
+
+    /// `--writable`: store files are opened for writes, and the backup of each is announced when it is made.
+    static func writes(_ arguments: DemoArguments) -> StoreWriteOptions? {
+        guard arguments.writable else { return nil }
+        return StoreWriteOptions(backupMade: { path in
+            print("Backed up the store before its first write: \(path)")
+            fflush(nil)
+        })
     }
 }
 
@@ -49,12 +65,14 @@ enum DemoStoreLoader {
 struct SimulatorScanSource: Sendable, CustomStringConvertible {
     let devices: URL
     let macContainers: URL?
+    let writes: StoreWriteOptions?
 
     struct LoadError: Error, CustomStringConvertible {
         let description: String
     }
 
-    init(root: String?, macRoot: String?) throws(LoadError) {
+    init(root: String?, macRoot: String?, writes: StoreWriteOptions? = nil) throws(LoadError) {
+        self.writes = writes
         devices = root.map { URL(fileURLWithPath: $0) } ?? SimulatorStoreScan.defaultDevicesRoot
         macContainers = macRoot.map { URL(fileURLWithPath: $0) }
         var isFolder: ObjCBool = false
@@ -76,7 +94,7 @@ struct SimulatorScanSource: Sendable, CustomStringConvertible {
             return ServedStore(
                 id: "\(app)-\(url.lastPathComponent)-\(StableDigest.hex(found.path))", name: found.relativePath,
                 group: [device, "\(found.container.identifier) [\(found.container.kind.rawValue)]"], kind: .file,
-                file: url, open: { try SQLiteStore.open(storeAt: url) })
+                file: url, open: { [writes] in try SQLiteStore.open(storeAt: url, writes: writes) })
         }
     }
 }

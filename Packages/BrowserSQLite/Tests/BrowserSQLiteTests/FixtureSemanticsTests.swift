@@ -126,8 +126,8 @@ struct FixtureSemanticsTests {
         #expect(opened.store.mapping.entities["Post"]?.relationships["color"]?.storage == .foreignKey(column: "ZCOLOR", entityColumn: nil))
         #expect(opened.store.mapping.entities["Color"]?.relationships["post"]?.storage == .foreignKey(column: "ZPOST", entityColumn: nil))
         let schema = try await opened.store.schema()
-        #expect(schema.entity(named: "Post")?.relationship(named: "color") == RelationshipSchema(name: "color", destination: "Color", isToMany: false, inverse: "post"))
-        #expect(schema.entity(named: "Color")?.relationship(named: "post") == RelationshipSchema(name: "post", destination: "Post", isToMany: false, inverse: "color"))
+        #expect(schema.entity(named: "Post")?.relationship(named: "color") == RelationshipSchema(name: "color", destination: "Color", isToMany: false, inverse: "post", deleteRule: .nullify))
+        #expect(schema.entity(named: "Color")?.relationship(named: "post") == RelationshipSchema(name: "post", destination: "Post", isToMany: false, inverse: "color", deleteRule: .nullify))
         for post in try await opened.store.page(RecordQuery(entity: "Post", limit: 50)).records {
             let color = try await opened.store.related(from: post.id, through: "color", limit: 5)
             #expect(color.total == 1)
@@ -155,7 +155,7 @@ struct FixtureSemanticsTests {
         #expect(opened.store.mapping.entities["Book"]?.relationships["authors"]?.storage
                 == .joinTable(table: "Z_1BOOKS", sourceColumn: "Z_2BOOKS", targetColumn: "Z_1AUTHORS", orderColumn: nil, reflexive: false))
         let schema = try await opened.store.schema()
-        #expect(schema.entity(named: "Author")?.relationship(named: "books") == RelationshipSchema(name: "books", destination: "Book", isToMany: true, inverse: "authors"))
+        #expect(schema.entity(named: "Author")?.relationship(named: "books") == RelationshipSchema(name: "books", destination: "Book", isToMany: true, inverse: "authors", deleteRule: .nullify))
     }
 
     @Test func toManyWithoutInverseAndToOneWithoutInverse() async throws {
@@ -163,7 +163,7 @@ struct FixtureSemanticsTests {
         #expect(opened.store.mapping.entities["CDCartItem"]?.relationships["modifiers"]?.storage == .targetsReferToSource(column: "Z2MODIFIERS", orderColumn: nil))
         #expect(opened.store.mapping.entities["CDCartItemModifier"]?.relationships["item"]?.storage == .foreignKey(column: "ZITEM", entityColumn: nil))
         let schema = try await opened.store.schema()
-        #expect(schema.entity(named: "CDCartItem")?.relationship(named: "modifiers") == RelationshipSchema(name: "modifiers", destination: "CDCartItemModifier", isToMany: true))
+        #expect(schema.entity(named: "CDCartItem")?.relationship(named: "modifiers") == RelationshipSchema(name: "modifiers", destination: "CDCartItemModifier", isToMany: true, deleteRule: .cascade))
         let item = try await opened.store.allRecords("CDCartItem")[0]
         #expect(item.values["totalPriceAmount"] == .decimal(10))
         #expect(item.values["unitPriceAmount"] == .decimal(5))

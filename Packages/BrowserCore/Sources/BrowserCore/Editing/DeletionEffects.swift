@@ -8,7 +8,8 @@ public struct DeletionEffects: Sendable, Hashable, Codable {
     /// Relationships of records that stay and lose a deleted record (Nullify rules), counted in records per
     /// destination entity and relationship (a tag that loses four deleted books counts once).
     public var clears: [RelationshipEffect]
-    /// Deny rules whose relationship still holds records: while this is not empty, the delete is refused (409).
+    /// What blocks the delete: Deny rules whose relationship still holds records, and (store files) records whose
+    /// required relationship the delete would leave empty. While this is not empty, the delete is refused (409).
     public var blockedBy: [RelationshipEffect]
 
     public init(id: String, cascades: [EntityCount] = [], clears: [RelationshipEffect] = [], blockedBy: [RelationshipEffect] = []) {

@@ -49,9 +49,16 @@ struct RelationshipMapping: Sendable, Hashable {
     var isOrdered: Bool
     var inverse: String?
     var storage: RelationshipStorage
+    /// What the model says of the relationship, for writes (issue 18): nil delete rule when it does not say.
+    var deleteRule: ModelRelationship.DeleteRule? = nil
+    var isOptional: Bool = true
+    /// 0 when the model sets no minimum; nil maximum for an unbounded to-many.
+    var minCount: Int = 0
+    var maxCount: Int? = nil
 
     var schema: RelationshipSchema {
-        RelationshipSchema(name: name, destination: destination, isToMany: isToMany, isOrdered: isOrdered, inverse: inverse)
+        RelationshipSchema(name: name, destination: destination, isToMany: isToMany, isOrdered: isOrdered, inverse: inverse,
+                           deleteRule: deleteRule)
     }
 }
 

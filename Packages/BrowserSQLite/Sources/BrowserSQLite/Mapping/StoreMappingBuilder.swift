@@ -286,7 +286,9 @@ struct StoreMappingBuilder {
         }
         return RelationshipMapping(
             name: relationship.name, destination: destination, destinationSubtree: subtree(of: destination),
-            isToMany: relationship.isToMany, isOrdered: relationship.isOrdered, inverse: inverseName, storage: storage
+            isToMany: relationship.isToMany, isOrdered: relationship.isOrdered, inverse: inverseName, storage: storage,
+            deleteRule: relationship.deleteRule, isOptional: relationship.isOptional,
+            minCount: relationship.minCount, maxCount: relationship.maxCount
         )
     }
 }

@@ -16,6 +16,10 @@ final class SQLiteConnection {
     /// microseconds of work, so a stop is prompt and the check's cost is lost in the noise.
     static let progressInterval: Int32 = 10_000
 
+    /// How long a statement waits for a lock another connection holds (a reader: a writer recovering the WAL; a
+    /// write: the app's write transaction) before failing with SQLITE_BUSY.
+    static let busyTimeoutMilliseconds: Int32 = 5_000
+
     /// Opens the file at `path` (https://www.sqlite.org/c3ref/open.html).
     /// - Parameter readOnly: `SQLITE_OPEN_READONLY` (the same as the URI parameter `mode=ro`): SQLite never
     ///   writes the database file, though a WAL database still needs its `-shm` (see `StoreFiles`).
@@ -54,7 +58,7 @@ final class SQLiteConnection {
         sqlite3_extended_result_codes(handle, 1)
         // A reader waits this long for a lock (a writer recovering the WAL, a rollback-journal commit), then
         // fails with SQLITE_BUSY: it never waits forever and never holds a writer up longer than one query.
-        sqlite3_busy_timeout(handle, 5_000)
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
         // The handler reads this connection's `interruption`; it is removed with the handle in `deinit`.
         sqlite3_progress_handler(handle, Self.progressInterval, { context in
             guard let context else { return 0 }

@@ -2,7 +2,8 @@ public import BrowserCore
 public import Foundation
 import CSQLite
 
-/// A Core Data or SwiftData SQLite store file, read-only, as a `BrowserStore`.
+/// A Core Data or SwiftData SQLite store file as a `BrowserStore`: read-only, or read-write when the host asks for
+/// writes (`open(storeAt:model:writes:)`) and the store allows them (`writeRefusal`).
 ///
 /// ```swift
 /// let store = try SQLiteStore.open(storeAt: URL(fileURLWithPath: "Model.sqlite"))
@@ -34,6 +35,13 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     /// `.<store>_SUPPORT/_EXTERNAL_DATA` beside the original store (never the snapshot's folder).
     let externalDataDirectory: String
     private let accessMode: StoreConnection.Mode
+    /// What the host asked for writes (nil: read-only); `writer` is set only when the store allows them.
+    let writeOptions: StoreWriteOptions?
+    let writer: StoreWriter?
+    /// Why writes asked for are refused (nil when they are allowed or were not asked for).
+    public let writeRefusal: String?
+    /// The copy made before this run's first write; confined to `queue`.
+    var madeBackup: String?
     /// The store's journal mode when it was opened: an export reads a WAL store in place, others from a copy.
     private let isWAL: Bool
     private let connection: StoreConnection
@@ -59,11 +67,16 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     /// - Throws: `SQLiteStoreError` with a one-line description: a missing file, a file that is not SQLite, an
     ///   SQLite file without Core Data's tables, a corrupt or truncated file, an unreadable model, a model that
     ///   does not match the store.
-    public static func open(storeAt url: URL, model modelURL: URL? = nil) throws(SQLiteStoreError) -> SQLiteStore {
+    ///
+    /// With `writes`, and only then, the store is opened read-write in place when its files allow it, and written
+    /// when every invariant Core Data keeps for it is one this package keeps (`WriteRefusal`; PLAN.md "Editing
+    /// store files (issue 18)"); otherwise it is opened as above and `writeRefusal` says why it is not written.
+    public static func open(storeAt url: URL, model modelURL: URL? = nil,
+                            writes: StoreWriteOptions? = nil) throws(SQLiteStoreError) -> SQLiteStore {
         let path = url.standardizedFileURL.path
         let files = StoreFiles(path: path)
         let header = try files.inspect()
-        let connection = try StoreConnection(files: files, header: header, prepare: prepareConnection)
+        let connection = try StoreConnection(files: files, header: header, writable: writes != nil, prepare: prepareConnection)
         let catalog = try readCatalog(connection.connection, path: path)
 
         let mapping: StoreMapping
@@ -90,14 +103,28 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
             description = inferred.modelDescription(hashes: nil, storeHashes: storeHashes, unknown: ModelDefinition.Knowledge.inferred)
         }
         let decoder = ValueDecoder(externalDataDirectory: files.externalDataDirectory)
+        var refusal: String?
+        if writes != nil {
+            do {
+                let triggers = try connection.connection.rows("SELECT sql FROM sqlite_master WHERE type = 'trigger'").map { $0[0].string ?? "" }
+                refusal = WriteRefusal.reason(mode: connection.mode, origin: origin, mapping: mapping, model: description,
+                                              catalog: catalog, triggers: triggers)
+            } catch {
+                refusal = "its triggers could not be read (\(error.message)), so whether a write would fire Core Data's is unknown"
+            }
+        }
         return SQLiteStore(url: url, origin: origin, mapping: mapping, model: description, versions: versions, externalDataDirectory: files.externalDataDirectory,
                            reader: RecordReader(mapping: mapping, decoder: decoder, storeIdentifier: catalog.uuid),
                            history: HistoryReader(catalog: catalog, mapping: mapping),
-                           connection: connection, isWAL: header.isWAL)
+                           connection: connection, isWAL: header.isWAL, writes: writes, writeRefusal: refusal)
     }
 
     private init(url: URL, origin: ModelOrigin, mapping: StoreMapping, model: ModelDescription, versions: [ModelVersion], externalDataDirectory: String,
-                 reader: RecordReader, history: HistoryReader?, connection: StoreConnection, isWAL: Bool) {
+                 reader: RecordReader, history: HistoryReader?, connection: StoreConnection, isWAL: Bool,
+                 writes: StoreWriteOptions?, writeRefusal: String?) {
+        self.writeOptions = writes
+        self.writeRefusal = writeRefusal
+        self.writer = writes != nil && writeRefusal == nil ? StoreWriter(mapping: mapping, storeIdentifier: reader.storeIdentifier) : nil
         self.isWAL = isWAL
         self.historyReader = history
         self.url = url
@@ -117,8 +144,9 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     // MARK: BrowserStore
 
     public func describe() async throws -> StoreDescription {
-        StoreDescription(summary: url.standardizedFileURL.path, model: modelOrigin, capabilities: .readOnly,
-                         storeIdentifier: storeIdentifier)
+        StoreDescription(summary: url.standardizedFileURL.path, model: modelOrigin,
+                         capabilities: writer == nil ? .readOnly : [.read, .write],
+                         storeIdentifier: storeIdentifier, writeRefusal: writeRefusal)
     }
 
     public func schema() async throws -> StoreSchema {
@@ -157,8 +185,17 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         }
     }
 
+    /// With writes on, the record carries its version (`Z_OPT`), read in the same transaction.
     public func record(_ id: ObjectID) async throws -> StoredRecord? {
-        try await read { [reader] connection, _ in try reader.record(id, in: connection) }
+        let versioned = writer != nil
+        return try await read { [reader] connection, _ in
+            guard var record = try reader.record(id, in: connection) else { return nil }
+            if versioned, let table = reader.mapping.entities[id.entity]?.table {
+                record.version = try connection.scalar("SELECT Z_OPT FROM \(quoteIdentifier(table)) WHERE Z_PK = ?",
+                                                       [.integer(id.primaryKey)])?.int64
+            }
+            return record
+        }
     }
 
     public func related(from id: ObjectID, through relationship: String, limit: Int) async throws -> RelatedRecords {
@@ -217,7 +254,8 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         let mapping = try entityMapping(query.entity)
         let plan = try reader.exportPlan(query, of: mapping, relationships: relationships)
         let files = connection.files
-        let readsInPlace = accessMode == .inPlace && isWAL
+        // A read-write store is in place too: the export's own read-only connection reads it beside the writer.
+        let readsInPlace = accessMode != .snapshot && isWAL
         return try await withCheckedThrowingContinuation { continuation in
             // Opening a connection (or copying a snapshot) is file work: off the cooperative threads, on a serial
             // queue of its own (such a queue gets a thread of its own when it needs one; `DispatchQueue.global()`
@@ -266,7 +304,7 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
 
     /// Runs `body` on the store's queue, stopping its statements when the calling task is cancelled or its
     /// `RequestBudget` runs out (`QueryInterruption`); a request still queued when either happens never starts.
-    private func perform<T: Sendable>(_ body: @escaping @Sendable (StoreConnection) throws -> T) async throws -> T {
+    func perform<T: Sendable>(_ body: @escaping @Sendable (StoreConnection) throws -> T) async throws -> T {
         let interruption = QueryInterruption()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

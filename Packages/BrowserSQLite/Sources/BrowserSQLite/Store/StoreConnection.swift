@@ -18,10 +18,14 @@ import Foundation
 ///   opened there with `query_only`; the `-shm` is not copied, SQLite rebuilds it from the copied `-wal`. Before
 ///   each request the originals' sizes and modification times are compared with the copy's, and the copy is
 ///   refreshed when a writer changed them, so later requests see new rows in this mode too.
+/// - **In place, read-write** only when the host asked for writes (`SQLiteStore.open(storeAt:model:writes:)`) and
+///   the store, its folder and companions are writable: the one mode in which this package writes a user's store,
+///   each write in its own `BEGIN IMMEDIATE` transaction (`write(_:)`).
 final class StoreConnection {
     enum Mode: String, Sendable {
         case inPlace = "in place (read-only)"
         case snapshot = "private snapshot"
+        case readWrite = "in place (read-write: writes on)"
     }
 
     let files: StoreFiles
@@ -39,25 +43,20 @@ final class StoreConnection {
     private var snapshotDirectory: String?
     private var snapshotSignature: String?
     private var snapshotGeneration = 0
+    /// Commits made on this connection: they do not move `PRAGMA data_version`, so the change token counts them.
+    private var writeGeneration = 0
 
-    init(files: StoreFiles, header: StoreFiles.Header,
+    /// - Parameter writable: open the file read-write in place when its files allow it (else as without it).
+    init(files: StoreFiles, header: StoreFiles.Header, writable: Bool = false,
          prepare: @escaping (SQLiteConnection) throws(SQLiteError) -> Void) throws(SQLiteStoreError) {
         self.files = files
         self.prepare = prepare
         let needsSnapshot = header.isWAL ? !files.companionsAreWritable() : files.hasHotJournalCandidate
-        if !needsSnapshot {
-            do {
-                let connection = try SQLiteConnection(path: files.path, readOnly: true)
-                // Touch the schema now: opening is lazy, and this is where a WAL reader builds its -shm.
-                _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
-                try prepare(connection)
+        for (mode, wanted) in [(Mode.readWrite, writable && files.canWriteInPlace()), (.inPlace, !needsSnapshot)] where wanted {
+            if let connection = try Self.openInPlace(files, readOnly: mode == .inPlace, prepare: prepare) {
                 self.connection = connection
-                self.mode = .inPlace
+                self.mode = mode
                 return
-            } catch {
-                // A damaged file is reported as such; anything else (a -shm SQLite may not create, a hot journal)
-                // is retried on a private copy.
-                if let failure = Self.fileError(error, path: files.path) { throw failure }
             }
         }
         let snapshot = try Self.makeSnapshot(of: files, prepare: prepare)
@@ -65,6 +64,23 @@ final class StoreConnection {
         self.snapshotDirectory = snapshot.directory
         self.snapshotSignature = snapshot.signature
         self.mode = .snapshot
+    }
+
+    /// The store itself, opened read-only or (writes on) read-write, with its schema touched: opening is lazy, and
+    /// this is where a WAL reader builds its `-shm` and a read-write one recovers what a crashed writer left, as the
+    /// app would. Nil when SQLite refuses in a way a private snapshot may cure (a `-shm` it may not create, a hot
+    /// journal); a damaged file is reported as such.
+    private static func openInPlace(_ files: StoreFiles, readOnly: Bool,
+                                    prepare: (SQLiteConnection) throws(SQLiteError) -> Void) throws(SQLiteStoreError) -> SQLiteConnection? {
+        do {
+            let connection = try SQLiteConnection(path: files.path, readOnly: readOnly)
+            _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+            try prepare(connection)
+            return connection
+        } catch {
+            if let failure = fileError(error, path: files.path) { throw failure }
+            return nil
+        }
     }
 
     deinit {
@@ -90,6 +106,26 @@ final class StoreConnection {
         }
     }
 
+    /// Runs `body` in one write transaction: `BEGIN IMMEDIATE` takes the write lock first (waiting at most the
+    /// connection's busy timeout while another process, the app, holds it), so a write never starts on data it
+    /// cannot commit; any error rolls everything back. Own commits do not move `PRAGMA data_version`
+    /// (https://www.sqlite.org/pragma.html#pragma_data_version), so the read cache is emptied after each one.
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        precondition(mode == .readWrite, "a write on a connection that was not opened for writes")
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body(connection)
+            try connection.execute("COMMIT")
+            writeGeneration += 1
+            cache.reset()
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            cache.reset()
+            throw error
+        }
+    }
+
     /// Changes whenever the data may have changed: SQLite's `PRAGMA data_version` (which moves when another
     /// connection commits: https://www.sqlite.org/pragma.html#pragma_data_version) and the size and modification
     /// time of the store and its `-wal` (which also tell a restarted server's tokens apart).
@@ -99,7 +135,7 @@ final class StoreConnection {
             return "s\(snapshotGeneration)-\(snapshotSignature ?? "")"
         }
         let version = try connection.scalar("PRAGMA data_version")?.int64 ?? 0
-        return "v\(version)-\(files.signature())"
+        return "v\(version)-\(files.signature())" + (writeGeneration > 0 ? "-w\(writeGeneration)" : "")
     }
 
     private func refreshSnapshotIfChanged() {

@@ -72,6 +72,11 @@ struct StoreFiles: Sendable {
         return true
     }
 
+    /// Whether the store can be written in place: the file itself and everything `companionsAreWritable` asks.
+    func canWriteInPlace() -> Bool {
+        Self.isWritable(path) && companionsAreWritable()
+    }
+
     /// A rollback journal left by a writer that did not finish: a read-only connection cannot roll it back.
     var hasHotJournalCandidate: Bool {
         (size(of: journalPath) ?? 0) > 0

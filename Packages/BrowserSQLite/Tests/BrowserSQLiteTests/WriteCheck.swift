@@ -1,0 +1,37 @@
+import Foundation
+
+/// Runs the independent invariant checker (`scripts/write-check/check_store.py`, Python's sqlite3 only) on a store
+/// after a write, against a copy taken before it.
+enum WriteCheck {
+    static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/write-check/check_store.py")
+
+    struct Outcome {
+        var passed: Bool
+        var output: String
+    }
+
+    static func run(model: URL, before: URL?, store: URL) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, "--model", model.path] + (before.map { ["--before", $0.path] } ?? []) + [store.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return Outcome(passed: process.terminationStatus == 0, output: output)
+    }
+
+    /// A consistent copy of the store as it is now (`VACUUM INTO` on a connection of its own), for `before`.
+    static func snapshot(_ store: URL, into directory: TemporaryDirectory, name: String = "before.sqlite") throws -> URL {
+        let copy = directory.path(name)
+        try? FileManager.default.removeItem(at: copy)
+        let database = try RawDatabase(path: store.path)
+        try database.execute("VACUUM INTO '\(copy.path.replacingOccurrences(of: "'", with: "''"))'")
+        return copy
+    }
+}
