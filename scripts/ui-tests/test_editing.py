@@ -1,14 +1,19 @@
 """Editing (issue 18) in both views, on a fresh writable demo server per test (browser-demo --writable): edit in
 place, staged changes with a before/after review, Save, Discard, a refusal shown where the field is, a relationship
 changed through the record picker, Delete with what the delete rules will do, New record, and the Lab's
-double-clicked cell. Each result is checked against the API; a read-only server shows no editing control."""
+double-clicked cell. Each result is checked against the API; a read-only server shows no editing control. Last, the
+same edit on a copy of an Apple-written store file, read back with Python's sqlite3."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from conftest import copy_fixture
 from test_exports import open_inspector, open_lab
 
 STORE = "6F1C2A44-0B8E-4F0E-9A51-3E7D2C1B9A00"
@@ -181,7 +186,6 @@ def test_the_lab_edits_a_cell_in_place(driver, writable, wait_for, console_error
     open_lab(driver, base, wait_for, entity="Book")
     wait_for(driver, lambda d: d.find_elements(By.ID, "new-record-btn"), message="the editing controls")
     cell = driver.find_element(By.CSS_SELECTOR, f"#grid-body tr[data-id='{oid('Book', 1)}'] td[data-col='title']")
-    from selenium.webdriver.common.action_chains import ActionChains
     ActionChains(driver).double_click(cell).perform()
     field = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"#grid-body tr[data-id='{oid('Book', 1)}'] td[data-col='title'] .editor-input"),
                      message="the cell's editor")
@@ -192,4 +196,35 @@ def test_the_lab_edits_a_cell_in_place(driver, writable, wait_for, console_error
     wait_for(driver, lambda d: api("/api/object", id=oid("Book", 1))["attrs"]["title"] == "Edited in the grid", message="the save")
     wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"#grid-body tr[data-id='{oid('Book', 1)}'] td[data-col='title']").text
              == "Edited in the grid", message="the grid redrawn")
+    assert console_errors(driver) == []
+
+
+def test_a_copy_of_a_real_store_is_edited_as_core_data_would(driver, store_servers, wait_for, console_errors):
+    """On a copy of an Apple-written store (browser-demo --store COPY --writable): the title of a Section edited in
+    the Inspector lands in the file with Z_OPT one higher, and the backup made before the first write holds the old
+    value; read back with Python's sqlite3, independently of the server."""
+    folder = store_servers.folder("cdb-edit-store-")
+    store = copy_fixture("wibosco-revised/CoreDataMigration_Example_3.sqlite", folder)
+    base, api = store_servers.serve(store, ["--writable"])
+    assert api("/api/health")["capabilities"] == ["read", "write"]
+    section = api("/api/entities/Section", limit=1)["rows"][0]
+    key = int(section["id"].rsplit("/p", 1)[1])
+
+    def row():
+        with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as db:
+            return db.execute("SELECT ZTITLE, Z_OPT FROM ZSECTION WHERE Z_PK = ?", (key,)).fetchone()
+
+    old_title, old_version = row()
+    open_inspector(driver, base, wait_for, entity="Section", id=section["id"])
+    wait_for(driver, lambda d: d.find_elements(By.ID, "edit-record-btn"), message="the Edit button")
+    driver.find_element(By.ID, "edit-record-btn").click()
+    stage_attribute(driver, wait_for, "title", "Edited through CoreDataBrowser")
+    wait_for(driver, lambda d: bar_count(d) == "1 unsaved change to 1 record", message="the staged title")
+    driver.find_element(By.ID, "edit-save").click()
+    wait_for(driver, lambda d: bar_message(d) == "Saved 1 record.", message="the save")
+    assert row() == ("Edited through CoreDataBrowser", old_version + 1)
+    backups = [p for p in folder.iterdir() if "backup" in p.name and p.suffix == ".sqlite"]
+    assert len(backups) == 1, list(folder.iterdir())
+    with sqlite3.connect(f"file:{backups[0]}?mode=ro", uri=True) as db:
+        assert db.execute("SELECT ZTITLE, Z_OPT FROM ZSECTION WHERE Z_PK = ?", (key,)).fetchone() == (old_title, old_version)
     assert console_errors(driver) == []
