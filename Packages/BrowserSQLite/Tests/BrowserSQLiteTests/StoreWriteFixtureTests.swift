@@ -17,7 +17,7 @@ struct StoreWriteFixtureTests {
     func checked(_ url: URL, model: String, _ write: () async throws -> Void) async throws {
         let before = try WriteCheck.snapshot(url, into: scratch)
         try await write()
-        let outcome = try WriteCheck.run(model: Fixtures.url(model), before: before, store: url)
+        let outcome = try await WriteCheck.run(model: Fixtures.url(model), before: before, store: url)
         #expect(outcome.passed, "\(outcome.output)")
     }
 

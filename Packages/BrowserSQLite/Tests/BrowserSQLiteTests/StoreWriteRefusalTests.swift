@@ -103,7 +103,7 @@ struct StoreWriteRefusalTests {
         toHolder.fileHandleForWriting.write(Data("\n".utf8))
         #expect(await lines.next() == "released")
         holder.waitUntilExit()
-        let unchanged = try WriteCheck.run(model: synthetic.modelURL.appendingPathComponent("contents"), before: before, store: synthetic.storeURL)
+        let unchanged = try await WriteCheck.run(model: synthetic.modelURL.appendingPathComponent("contents"), before: before, store: synthetic.storeURL)
         #expect(unchanged.passed && unchanged.output.contains(" 0 records changed"), "\(unchanged.output)")
 
         try await store.update(Self.book1, expecting: 1, RecordChanges(attributes: ["title": .string("Now")]))

@@ -36,7 +36,7 @@ struct StoreWriteTests {
     func checked<T>(_ write: () async throws -> T) async throws -> T {
         let before = try WriteCheck.snapshot(synthetic.storeURL, into: scratch)
         let result = try await write()
-        let outcome = try WriteCheck.run(model: synthetic.modelURL.appendingPathComponent("contents"), before: before, store: synthetic.storeURL)
+        let outcome = try await WriteCheck.run(model: synthetic.modelURL.appendingPathComponent("contents"), before: before, store: synthetic.storeURL)
         #expect(outcome.passed, "\(outcome.output)")
         return result
     }
@@ -51,7 +51,7 @@ struct StoreWriteTests {
             caught = error
         }
         #expect(caught?.kind == kind, "\(String(describing: caught))")
-        let outcome = try WriteCheck.run(model: synthetic.modelURL.appendingPathComponent("contents"), before: before, store: synthetic.storeURL)
+        let outcome = try await WriteCheck.run(model: synthetic.modelURL.appendingPathComponent("contents"), before: before, store: synthetic.storeURL)
         #expect(outcome.passed && outcome.output.contains(" 0 records changed"), "\(outcome.output)")
         return caught
     }
@@ -269,7 +269,7 @@ struct StoreWriteTests {
         #expect(try await store.delete(shelf, expecting: 1) == preview)
         #expect(try RawDatabase(path: shelves.storeURL.path).rows("SELECT ZSHELF, Z_OPT FROM ZITEM ORDER BY Z_PK").map { $0.map { $0 as? Int64 } }
                 == [[1, 1], [1, 1]])
-        let outcome = try WriteCheck.run(model: shelves.modelURL.appendingPathComponent("contents"), before: before, store: shelves.storeURL)
+        let outcome = try await WriteCheck.run(model: shelves.modelURL.appendingPathComponent("contents"), before: before, store: shelves.storeURL)
         #expect(outcome.output == "Item 1.shelf refers to Shelf 1, which does not exist\nItem 2.shelf refers to Shelf 1, which does not exist\n")
     }
 
@@ -321,13 +321,13 @@ struct StoreWriteTests {
 
     // MARK: The checker itself
 
-    @Test func theCheckerCatchesAChangeWithoutANewVersionAndAOneSidedLink() throws {
+    @Test func theCheckerCatchesAChangeWithoutANewVersionAndAOneSidedLink() async throws {
         let model = synthetic.modelURL.appendingPathComponent("contents")
         let before = try WriteCheck.snapshot(synthetic.storeURL, into: scratch)
         let database = try RawDatabase(path: synthetic.storeURL.path)
         try database.execute("UPDATE ZBOOK SET ZTITLE = 'Sneaky' WHERE Z_PK = 1")
         try database.execute("UPDATE ZPORTRAIT SET ZAUTHOR = 2 WHERE Z_PK = 1; UPDATE ZPORTRAIT SET Z_OPT = 2")
-        let outcome = try WriteCheck.run(model: model, before: before, store: synthetic.storeURL)
+        let outcome = try await WriteCheck.run(model: model, before: before, store: synthetic.storeURL)
         #expect(!outcome.passed)
         #expect(outcome.output.contains("ZBOOK 1: Z_OPT 1 -> 1, expected 2 (changed)"))
         #expect(outcome.output.contains("Author 1.portrait holds Portrait 1, whose author does not hold it back"))

@@ -13,7 +13,17 @@ enum WriteCheck {
         var output: String
     }
 
-    static func run(model: URL, before: URL?, store: URL) throws -> Outcome {
+    /// Runs the checker and waits for it on a thread of its own: blocking a thread of Swift's cooperative pool (two
+    /// on a 2-core machine) for a python3 run stalls every other suite of the test process (see `PredicateCases`).
+    static func run(model: URL, before: URL?, store: URL) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Outcome, any Error>) in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try runBlocking(model: model, before: before, store: store) })
+            }
+        }
+    }
+
+    private static func runBlocking(model: URL, before: URL?, store: URL) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, "--model", model.path] + (before.map { ["--before", $0.path] } ?? []) + [store.path]
