@@ -1,4 +1,4 @@
-"""Browser tests of the Lab view (web/lab.html, lab.css, lab.js): the plan's v1.1 verification list, automated.
+"""Browser tests of the Lab view (web/lab.html, lab.js and web/lab/, lab.css): the plan's v1.1 verification list, automated.
 
 Expectations are computed from the JSON API of the same server (the `api` fixture), so the tests follow the
 demo store's data instead of hard-coding it. Waits are WebDriverWait conditions (`wait_for`); a broken UI makes

@@ -3,7 +3,7 @@
  * and facet buttons) and relationships, and following them.
  */
 
-import { apiPath, getJSON, isAbort } from '../shared/api.js';
+import { apiPath, getJSON, isAbort, restartFetch } from '../shared/api.js';
 import { copyFrom, recordJSON } from '../shared/clipboard.js';
 import { readDateZone } from '../shared/dates.js';
 import { el, focusWithin, markChange } from '../shared/dom.js';
@@ -16,7 +16,7 @@ import * as facets from '../facets.js';
 import * as predicate from '../predicate.js';
 import { markSelectedEntity, selectEntity } from './entities.js';
 import { loadPage, markSelectedRecord } from './record-list.js';
-import { begin, commitView, data, dom, emptyView, errorText, inflight, setStatus, setView, since, urlForView, view } from './state.js';
+import { commitView, data, dom, emptyView, errorText, inflight, setStatus, setView, since, urlForView, view } from './state.js';
 import { nameOf, renderToolbar, syncSearchInput } from './toolbar.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -27,7 +27,7 @@ import { nameOf, renderToolbar, syncSearchInput } from './toolbar.js';
 let refocusDetail = false;
 
 async function loadDetail() {
-  const signal = begin('detail');
+  const signal = restartFetch(inflight, 'detail').signal;
   const id = view.id;
   dom.exportBtn.disabled = !id;
   if (!id) {

@@ -2,7 +2,7 @@
  * CoreDataBrowser — Inspector view: the health chip of the top bar and the entities pane (tree, filter, "Hide empty").
  */
 
-import { ApiError, getJSON, isAbort } from '../shared/api.js';
+import { ApiError, getJSON, isAbort, restartFetch } from '../shared/api.js';
 import { el } from '../shared/dom.js';
 import { countDelta, entityTitle, shownEntities, writeHideEmpty } from '../shared/entity-list.js';
 import { showModelLine } from '../shared/model-line.js';
@@ -10,7 +10,7 @@ import { formatCount } from '../shared/paging.js';
 import { visibleText } from '../shared/visible-text.js';
 import { loadDetail } from './detail.js';
 import { loadPage } from './record-list.js';
-import { begin, commitView, data, dom, emptyView, errorText, listKey, setStatus, setView, since, view } from './state.js';
+import { commitView, data, dom, emptyView, errorText, inflight, listKey, setStatus, setView, since, view } from './state.js';
 import { renderToolbar, repaintNames, syncSearchInput } from './toolbar.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -18,7 +18,7 @@ import { renderToolbar, repaintNames, syncSearchInput } from './toolbar.js';
 // ---------------------------------------------------------------------------------------------
 
 async function loadHealth() {
-  const signal = begin('health');
+  const signal = restartFetch(inflight, 'health').signal;
   try {
     const health = await getJSON('/api/health', signal);
     dom.readOnlyChip.hidden = health.readOnly !== true;
@@ -47,7 +47,7 @@ async function loadHealth() {
 // ---------------------------------------------------------------------------------------------
 
 function loadEntities() {
-  const signal = begin('entities');
+  const signal = restartFetch(inflight, 'entities').signal;
   setStatus(dom.entitiesPane, dom.entitiesStatus, 'loading', data.entities.length ? null : 'loading', 'Loading entities…');
   const done = (async () => {
     try {

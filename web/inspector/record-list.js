@@ -3,17 +3,17 @@
  * looked), the pager, the selection and the row's copy menu.
  */
 
-import { apiPath, getJSON, isAbort, shortId } from '../shared/api.js';
+import { apiPath, getJSON, isAbort, restartFetch, shortId } from '../shared/api.js';
 import { copyText, recordJSON } from '../shared/clipboard.js';
 import { readDateZone } from '../shared/dates.js';
-import { el, markChange } from '../shared/dom.js';
+import { el, markChange, menuItem } from '../shared/dom.js';
 import { formatCount } from '../shared/paging.js';
 import { renderValue } from '../shared/values.js';
 import { visibleText } from '../shared/visible-text.js';
 import * as predicate from '../predicate.js';
 import * as queryDrawer from '../query.js';
 import { loadDetail } from './detail.js';
-import { begin, commitView, data, dom, errorText, inflight, listKey, setStatus, setView, since, view } from './state.js';
+import { commitView, data, dom, errorText, inflight, listKey, setStatus, setView, since, view } from './state.js';
 import { lastOffset, nameOf, onPageStep, renderScope } from './toolbar.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -21,7 +21,7 @@ import { lastOffset, nameOf, onPageStep, renderScope } from './toolbar.js';
 // ---------------------------------------------------------------------------------------------
 
 async function loadPage() {
-  const signal = begin('page');
+  const signal = restartFetch(inflight, 'page').signal;
   if (!view.entity) {
     inflight.page = null;
     data.page = null;
@@ -178,17 +178,7 @@ function openRowMenu(id, x, y) {
   const menu = el('div', 'row-menu');
   menu.id = 'row-menu';
   menu.setAttribute('role', 'menu');
-  const item = (label, action, text) => {
-    const button = el('button', 'row-menu-item', label);
-    button.type = 'button';
-    button.dataset.action = action;
-    button.setAttribute('role', 'menuitem');
-    button.addEventListener('click', () => {
-      closeRowMenu();
-      copyText(text);
-    });
-    return button;
-  };
+  const item = (label, action, text) => menuItem('row-menu-item', label, action, closeRowMenu, () => copyText(text));
   menu.append(
     item('Copy object ID', 'copy-id', row.id),
     item('Copy row as JSON', 'copy-json', recordJSON(row)),

@@ -179,13 +179,6 @@ function commitView(mode) {
 // ---------------------------------------------------------------------------------------------
 
 /** Starts a request of one kind, aborting the previous request of that kind. */
-function begin(kind) {
-  if (inflight[kind]) inflight[kind].abort();
-  const controller = new AbortController();
-  inflight[kind] = controller;
-  return controller.signal;
-}
-
 function errorText(err) {
   if (err instanceof ApiError) return err.status ? `${err.status} · ${err.message}` : err.message;
   return String(err && err.message ? err.message : err);
@@ -227,7 +220,6 @@ export {
   MAX_LIMIT,
   SEARCH_DEBOUNCE_MS,
   UNSORTABLE_TYPES,
-  begin,
   byId,
   commitView,
   data,

@@ -3,7 +3,7 @@
  * looked, column widths).
  */
 
-import { ApiError, isAbort } from '../shared/api.js';
+import { ApiError, isAbort, restartFetch } from '../shared/api.js';
 import { el, markChange } from '../shared/dom.js';
 import { isLongValue } from '../shared/long-value.js';
 import { formatCount } from '../shared/paging.js';
@@ -17,13 +17,13 @@ import { markSelectedRow, selectKeptRow } from './grid-selection.js';
 import { syncURL } from './navigation.js';
 import { nameOf } from './record-detail.js';
 import { renderSidebar, updateStatus } from './sidebar.js';
-import { api, dom, inflight, isPlainObject, listKey, restart, setPaneState, shortType, showError, since, state } from './state.js';
+import { api, dom, inflight, isPlainObject, listKey, setPaneState, shortType, showError, since, state } from './state.js';
 import { updatePager } from './toolbar.js';
 
 // ------------------------------------------------------------ Grid: data
 
 async function loadGrid() {
-  const ctl = restart("grid");
+  const ctl = restartFetch(inflight, "grid");
   const entity = state.entity;
   if (!entity) {
     clearGrid();

@@ -2,7 +2,7 @@
  * CoreDataBrowser — Lab view: the popover menus (a header's, the columns menu, a cell's).
  */
 
-import { el } from '../shared/dom.js';
+import { el, menuItem } from '../shared/dom.js';
 import * as facets from '../facets.js';
 import { attributesOf, saveCols } from './columns.js';
 import { resetColumns, setColumnHidden, setSort } from './grid-columns.js';
@@ -41,15 +41,7 @@ function closeMenu({ restoreFocus = false } = {}) {
 }
 
 function menuButton(label, action, onSelect) {
-  const button = el("button", "pop-item", label);
-  button.type = "button";
-  button.dataset.action = action;
-  button.setAttribute("role", "menuitem");
-  button.addEventListener("click", () => {
-    closeMenu();
-    onSelect();
-  });
-  return button;
+  return menuItem("pop-item", label, action, closeMenu, onSelect);
 }
 
 function openHeaderMenu(name, x, y, th) {

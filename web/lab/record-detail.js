@@ -3,7 +3,7 @@
  * buttons, relationships), the relationships sub-panel and following a relationship.
  */
 
-import { ApiError, isAbort } from '../shared/api.js';
+import { ApiError, isAbort, restartFetch } from '../shared/api.js';
 import { recordJSON } from '../shared/clipboard.js';
 import { el, focusWithin } from '../shared/dom.js';
 import { isLongValue, longValue } from '../shared/long-value.js';
@@ -20,7 +20,7 @@ import { closeMenu } from './menus.js';
 import { syncURL } from './navigation.js';
 import { renderContent } from './record-content.js';
 import { setGridEntity } from './sidebar.js';
-import { DETAIL_REL_PREVIEW, REL_PAGE, api, dom, isPlainObject, restart, setPaneState, showError, state } from './state.js';
+import { api, DETAIL_REL_PREVIEW, dom, inflight, isPlainObject, REL_PAGE, setPaneState, showError, state } from './state.js';
 import { syncControls } from './toolbar.js';
 
 // ------------------------------------------------------------ Record: detail + sub-panels
@@ -33,7 +33,7 @@ function refocusAfterFollow() {
 }
 
 async function loadRecord() {
-  const ctl = restart("record");
+  const ctl = restartFetch(inflight, "record");
   const id = state.selectedId;
   dom.exportBtn.disabled = !id;
   if (!id) {
@@ -301,7 +301,7 @@ async function loadMoreRelated() {
   const shown = state.relShown;
   const record = state.record;
   if (!shown || !record) return;
-  const ctl = restart("related");
+  const ctl = restartFetch(inflight, "related");
   dom.relLoadMore.disabled = true;
   try {
     const page = await api.related(record.id, shown.rel, shown.items.length, REL_PAGE, ctl.signal);

@@ -2,7 +2,7 @@
  * CoreDataBrowser — Lab view: the status bar (health, the store, the model line) and the entities sidebar.
  */
 
-import { ApiError, isAbort } from '../shared/api.js';
+import { ApiError, isAbort, restartFetch } from '../shared/api.js';
 import { el } from '../shared/dom.js';
 import { countDelta, entityTitle, shownEntities } from '../shared/entity-list.js';
 import { showModelLine } from '../shared/model-line.js';
@@ -13,13 +13,13 @@ import { loadGrid } from './grid.js';
 import { closeMenu } from './menus.js';
 import { syncURL } from './navigation.js';
 import { loadRecord, renderDetail } from './record-detail.js';
-import { api, dom, isPlainObject, listKey, restart, setPaneState, showError, since, state } from './state.js';
+import { api, dom, inflight, isPlainObject, listKey, setPaneState, showError, since, state } from './state.js';
 import { populateSearchAttr, syncControls } from './toolbar.js';
 
 // ------------------------------------------------------------ Health / status bar
 
 async function loadHealth() {
-  const ctl = restart("health");
+  const ctl = restartFetch(inflight, "health");
   try {
     const health = await api.health(ctl.signal);
     dom.pulse.classList.remove("is-offline");
@@ -78,7 +78,7 @@ function updateStatus() {
 // ------------------------------------------------------------ Sidebar
 
 async function loadEntities() {
-  const ctl = restart("entities");
+  const ctl = restartFetch(inflight, "entities");
   if (!state.entities.length) setPaneState(dom.paneSidebar, dom.sidebarState, "loading", "Loading entities…");
   try {
     const list = await api.entities(ctl.signal);

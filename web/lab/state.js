@@ -192,12 +192,6 @@ const clamp = (value, min, max) => Math.max(min, Math.min(max, value));
 const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const shortType = (type) => SHORT_TYPE[type] || type || "";
 
-function restart(slot) {
-  if (inflight[slot]) inflight[slot].abort();
-  inflight[slot] = new AbortController();
-  return inflight[slot];
-}
-
 // ------------------------------------------------------------ API
 
 /** The API through shared.js's one client, and the offline state it shows: no answer at all turns the status
@@ -303,7 +297,6 @@ export {
   isPlainObject,
   listKey,
   paneDefaults,
-  restart,
   setPaneState,
   shortType,
   showError,

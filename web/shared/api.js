@@ -9,6 +9,9 @@
  *   entityFromId(uri), shortId(uri)
  *                          "x-coredata://<store>/Book/p12" -> "Book" (or null) and -> "p12"
  *   isAbort(err)           whether err is a fetch aborted because a newer one replaced it
+ *   restartFetch(slots, name)
+ *                          a pane's next fetch: aborts the one still running in slots[name] (an older page or
+ *                          record must never be drawn over a newer one) and returns its new AbortController
  */
 
 import { pageStore } from './url.js';
@@ -89,6 +92,12 @@ function shortId(id) {
 /** A fetch aborted because a newer one replaced it: not an error to show. */
 const isAbort = (err) => err && err.name === 'AbortError';
 
+function restartFetch(slots, name) {
+  if (slots[name]) slots[name].abort();
+  slots[name] = new AbortController();
+  return slots[name];
+}
+
 export {
   ApiError,
   getJSON,
@@ -97,4 +106,5 @@ export {
   entityFromId,
   shortId,
   isAbort,
+  restartFetch,
 };

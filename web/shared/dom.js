@@ -9,6 +9,8 @@
  *                          the pane (the followed record's related items), else the pane, never the page
  *   markChange(node, kind, label)
  *                          marks a row, cell or attribute as created, changed or deleted since the person looked
+ *   menuItem(className, label, action, close, onSelect)
+ *                          a menu's button[role=menuitem][data-action]: a click closes the menu, then does onSelect()
  *   floatingPanel(id, className, label, onClose)
  *                          {node, show(returnTo), close()}: a hidden section role=dialog on the page that Escape
  *                          closes, giving focus back (the facet and "Copy as Swift" panels)
@@ -79,9 +81,22 @@ function floatingPanel(id, className, label, onClose) {
   };
 }
 
+function menuItem(className, label, action, close, onSelect) {
+  const button = el('button', className, label);
+  button.type = 'button';
+  button.dataset.action = action;
+  button.setAttribute('role', 'menuitem');
+  button.addEventListener('click', () => {
+    close();
+    onSelect();
+  });
+  return button;
+}
+
 export {
   el,
   focusWithin,
   markChange,
+  menuItem,
   floatingPanel,
 };
