@@ -1,8 +1,8 @@
 /*
- * CoreDataBrowser — editing (issue 18), for both views (loaded after shared.js): staged changes with a before/after
+ * CoreDataBrowser — editing (issue 18), for both views: staged changes with a before/after
  * review, Save and Discard; typed editors; a new record; a delete that first says what the delete rules will do.
  *
- * Vanilla ES2020, no module system: this file defines one frozen global, window.CDBEditing.
+ * An ES module; the views import what they use.
  *
  * API (docs/API.md "Editing"): PATCH /api/object?id= {attrs, relationships, version}; POST /api/entities/:name;
  * GET /api/object/delete-preview?id=; DELETE /api/object?id=&version=. Refusals: 422 {fields: [{field, message}]},
@@ -16,374 +16,372 @@
  *   onSaved(callback)               callback(ids) after a save wrote records (the views reload what they show)
  *   onErrors(callback)              callback(id, fields) when a save was refused per field (inline marks)
  *   confirmDelete(object, done)     the delete dialog: preview, then DELETE; done() after it is gone
- *   openCreate(entity, schema, done)  the new-record form; done(object) with the record as created
  *
  * Elements: #edit-bar (role=region; .edit-count, #edit-review, #edit-save, #edit-discard, .edit-message),
  * #edit-review-panel (table.edit-review-table: record, field, before, after), #delete-dialog (.delete-effects,
- * #delete-confirm, #delete-cancel), #create-panel (tr[data-field] rows with editors, .field-error, #create-save,
- * #create-cancel). Values shown before/after are JSON as the API sends them.
+ * #delete-confirm, #delete-cancel). Values shown before/after are JSON as the API sends them. The record editors and
+ * the new-record form are editing-records.js.
  */
-'use strict';
+import { ApiError, apiPath, getJSON, shortId } from './shared/api.js';
+import { el, floatingPanel } from './shared/dom.js';
+import { setVisibleText } from './shared/visible-text.js';
 
-(() => {
-  const { el, apiPath, getJSON, ApiError, setVisibleText, floatingPanel } = window.CDBShared;
+// ------------------------------------------------------------------ Writes over the API
 
-  // ------------------------------------------------------------------ Writes over the API
-
-  /** A refused write: `fields` (422), `body` the whole error object (409's versions, blockedBy). */
-  class WriteError extends ApiError {
-    constructor(message, status, body) {
-      super(message, status);
-      this.body = body || {};
-      this.fields = Array.isArray(this.body.fields) ? this.body.fields : [];
-    }
+/** A refused write: `fields` (422), `body` the whole error object (409's versions, blockedBy). */
+class WriteError extends ApiError {
+  constructor(message, status, body) {
+    super(message, status);
+    this.body = body || {};
+    this.fields = Array.isArray(this.body.fields) ? this.body.fields : [];
   }
+}
 
-  async function send(method, path, body) {
-    let response;
-    try {
-      response = await fetch(path, {
-        method,
-        headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        cache: 'no-store',
-      });
-    } catch (err) {
-      throw new WriteError(`Cannot reach the server (${err.message})`, 0, null);
-    }
-    const text = await response.text();
-    let parsed = null;
-    try { parsed = text ? JSON.parse(text) : null; } catch (_) { parsed = null; }
-    if (!response.ok) {
-      const message = parsed && typeof parsed.error === 'string' ? parsed.error : `HTTP ${response.status}`;
-      throw new WriteError(message, response.status, parsed);
-    }
-    return parsed;
+async function send(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch (err) {
+    throw new WriteError(`Cannot reach the server (${err.message})`, 0, null);
   }
-
-  let healthPromise = null;
-  function writable() {
-    if (!healthPromise) healthPromise = getJSON('/api/health').catch(() => ({}));
-    return healthPromise.then((health) => Array.isArray(health.capabilities) && health.capabilities.includes('write'));
+  const text = await response.text();
+  let parsed = null;
+  try { parsed = text ? JSON.parse(text) : null; } catch (_) { parsed = null; }
+  if (!response.ok) {
+    const message = parsed && typeof parsed.error === 'string' ? parsed.error : `HTTP ${response.status}`;
+    throw new WriteError(message, response.status, parsed);
   }
+  return parsed;
+}
 
-  // ------------------------------------------------------------------ Typed editors
+let healthPromise = null;
+function writable() {
+  if (!healthPromise) healthPromise = getJSON('/api/health').catch(() => ({}));
+  return healthPromise.then((health) => Array.isArray(health.capabilities) && health.capabilities.includes('write'));
+}
 
-  const INTEGER_TYPES = new Set(['Integer 16', 'Integer 32', 'Integer 64']);
-  const NUMBER_TYPES = new Set(['Double', 'Float']);
-  const BYTES_TYPES = new Set(['Binary', 'Transformable']);
+// ------------------------------------------------------------------ Typed editors
 
-  /** The text an input shows for a value as the API sends it. */
-  function inputText(value) {
-    if (value === null || value === undefined) return '';
-    if (typeof value === 'object') return '';
-    return String(value);
+const INTEGER_TYPES = new Set(['Integer 16', 'Integer 32', 'Integer 64']);
+const NUMBER_TYPES = new Set(['Double', 'Float']);
+const BYTES_TYPES = new Set(['Binary', 'Transformable']);
+
+/** The text an input shows for a value as the API sends it. */
+function inputText(value) {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return '';
+  return String(value);
+}
+
+/**
+ * The JSON value to send for an input's text, or throws a message. Large integers and Decimals go as strings,
+ * so no digit is lost to JavaScript's numbers; the server checks everything again against the model.
+ */
+function parseInput(text, type) {
+  const trimmed = text.trim();
+  if (INTEGER_TYPES.has(type)) {
+    if (!/^[-+]?\d+$/.test(trimmed)) throw new Error('a whole number is needed');
+    const number = Number(trimmed);
+    return Number.isSafeInteger(number) ? number : trimmed.replace(/^\+/, '');
   }
-
-  /**
-   * The JSON value to send for an input's text, or throws a message. Large integers and Decimals go as strings,
-   * so no digit is lost to JavaScript's numbers; the server checks everything again against the model.
-   */
-  function parseInput(text, type) {
-    const trimmed = text.trim();
-    if (INTEGER_TYPES.has(type)) {
-      if (!/^[-+]?\d+$/.test(trimmed)) throw new Error('a whole number is needed');
-      const number = Number(trimmed);
-      return Number.isSafeInteger(number) ? number : trimmed.replace(/^\+/, '');
-    }
-    if (NUMBER_TYPES.has(type)) {
-      const number = Number(trimmed);
-      if (trimmed === '' || !Number.isFinite(number)) throw new Error('a finite number is needed');
-      return number;
-    }
-    if (type === 'Decimal') {
-      if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed)) throw new Error('a number is needed');
-      return trimmed;
-    }
-    if (type === 'Date') {
-      if (Number.isNaN(Date.parse(trimmed))) throw new Error('a date is needed, such as 2020-03-01 or 2020-03-01T12:00:00Z');
-      return trimmed;
-    }
-    return text;
+  if (NUMBER_TYPES.has(type)) {
+    const number = Number(trimmed);
+    if (trimmed === '' || !Number.isFinite(number)) throw new Error('a finite number is needed');
+    return number;
   }
+  if (type === 'Decimal') {
+    if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed)) throw new Error('a number is needed');
+    return trimmed;
+  }
+  if (type === 'Date') {
+    if (Number.isNaN(Date.parse(trimmed))) throw new Error('a date is needed, such as 2020-03-01 or 2020-03-01T12:00:00Z');
+    return trimmed;
+  }
+  return text;
+}
 
-  /**
-   * A typed editor for one value: a Boolean menu, a text field (a text area for long strings), or, for Binary and
-   * Transformable values, only "Set to nil". Enter (or a change of the menu) commits, Escape cancels; "nil" sets
-   * an optional value to nil.
-   */
-  function editor(type, value, { optional = true, onCommit, onCancel }) {
-    const box = el('span', 'value-editor');
-    box.dataset.type = type;
-    const problem = el('span', 'field-error');
-    problem.hidden = true;
-    const fail = (message) => { problem.textContent = message; problem.hidden = false; };
-    if (BYTES_TYPES.has(type)) {
-      box.append(el('span', 'editor-note', `${type} values can only be cleared here`));
-    } else if (type === 'Boolean') {
-      const select = el('select', 'editor-input');
-      for (const [label, choice] of [['true', 'true'], ['false', 'false']].concat(optional ? [['nil', 'nil']] : [])) {
-        const option = el('option', null, label);
-        option.value = choice;
-        select.append(option);
+/**
+ * A typed editor for one value: a Boolean menu, a text field (a text area for long strings), or, for Binary and
+ * Transformable values, only "Set to nil". Enter (or a change of the menu) commits, Escape cancels; "nil" sets
+ * an optional value to nil.
+ */
+function editor(type, value, { optional = true, onCommit, onCancel }) {
+  const box = el('span', 'value-editor');
+  box.dataset.type = type;
+  const problem = el('span', 'field-error');
+  problem.hidden = true;
+  const fail = (message) => { problem.textContent = message; problem.hidden = false; };
+  if (BYTES_TYPES.has(type)) {
+    box.append(el('span', 'editor-note', `${type} values can only be cleared here`));
+  } else if (type === 'Boolean') {
+    const select = el('select', 'editor-input');
+    for (const [label, choice] of [['true', 'true'], ['false', 'false']].concat(optional ? [['nil', 'nil']] : [])) {
+      const option = el('option', null, label);
+      option.value = choice;
+      select.append(option);
+    }
+    select.value = value === true ? 'true' : value === false ? 'false' : 'nil';
+    select.addEventListener('change', () => onCommit(select.value === 'nil' ? null : select.value === 'true'));
+    select.addEventListener('keydown', (event) => { if (event.key === 'Escape') onCancel(); });
+    box.append(select);
+  } else {
+    const long = type === 'String' && typeof value === 'string' && (value.length > 80 || value.includes('\n'));
+    const input = el(long ? 'textarea' : 'input', 'editor-input');
+    if (!long) input.type = 'text';
+    input.value = inputText(value);
+    input.setAttribute('aria-label', `New ${type} value`);
+    if (type === 'Date') input.placeholder = '2020-03-01T12:00:00Z';
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') { event.preventDefault(); onCancel(); return; }
+      if (event.key === 'Enter' && (!long || event.metaKey || event.ctrlKey)) {
+        event.preventDefault();
+        try { onCommit(parseInput(input.value, type)); } catch (err) { fail(err.message); }
       }
-      select.value = value === true ? 'true' : value === false ? 'false' : 'nil';
-      select.addEventListener('change', () => onCommit(select.value === 'nil' ? null : select.value === 'true'));
-      select.addEventListener('keydown', (event) => { if (event.key === 'Escape') onCancel(); });
-      box.append(select);
-    } else {
-      const long = type === 'String' && typeof value === 'string' && (value.length > 80 || value.includes('\n'));
-      const input = el(long ? 'textarea' : 'input', 'editor-input');
-      if (!long) input.type = 'text';
-      input.value = inputText(value);
-      input.setAttribute('aria-label', `New ${type} value`);
-      if (type === 'Date') input.placeholder = '2020-03-01T12:00:00Z';
-      input.addEventListener('keydown', (event) => {
-        if (event.key === 'Escape') { event.preventDefault(); onCancel(); return; }
-        if (event.key === 'Enter' && (!long || event.metaKey || event.ctrlKey)) {
-          event.preventDefault();
-          try { onCommit(parseInput(input.value, type)); } catch (err) { fail(err.message); }
-        }
-      });
-      box.append(input);
-    }
-    if (optional) {
-      const nil = el('button', 'editor-nil', 'nil');
-      nil.type = 'button';
-      nil.title = 'Set to nil';
-      nil.addEventListener('click', () => onCommit(null));
-      box.append(nil);
-    }
-    box.append(problem);
-    return box;
+    });
+    box.append(input);
   }
-
-  // ------------------------------------------------------------------ Staged changes
-
-  /** id → {id, entity, version, changes: Map(field → {before, after})}, in the order they were first staged. */
-  const staged = new Map();
-  const savedListeners = [];
-  const errorListeners = [];
-  let bar = null;
-  let reviewPanel = null;
-
-  function same(a, b) { return JSON.stringify(a ?? null) === JSON.stringify(b ?? null); }
-
-  function stage(record, field, after, before) {
-    let entry = staged.get(record.id);
-    if (!entry) {
-      entry = { id: record.id, entity: record.entity, version: record.version, changes: new Map() };
-      staged.set(record.id, entry);
-    }
-    const known = entry.changes.get(field);
-    const original = known ? known.before : before;
-    if (same(original, after)) entry.changes.delete(field);
-    else entry.changes.set(field, { before: original, after });
-    if (!entry.changes.size) staged.delete(record.id);
-    renderBar();
+  if (optional) {
+    const nil = el('button', 'editor-nil', 'nil');
+    nil.type = 'button';
+    nil.title = 'Set to nil';
+    nil.addEventListener('click', () => onCommit(null));
+    box.append(nil);
   }
+  box.append(problem);
+  return box;
+}
 
-  function stagedValue(id, field) {
-    const change = staged.get(id)?.changes.get(field);
-    return change ? change.after : undefined;
+// ------------------------------------------------------------------ Staged changes
+
+/** id → {id, entity, version, changes: Map(field → {before, after})}, in the order they were first staged. */
+const staged = new Map();
+const savedListeners = [];
+const errorListeners = [];
+let bar = null;
+let reviewPanel = null;
+
+function same(a, b) { return JSON.stringify(a ?? null) === JSON.stringify(b ?? null); }
+
+function stage(record, field, after, before) {
+  let entry = staged.get(record.id);
+  if (!entry) {
+    entry = { id: record.id, entity: record.entity, version: record.version, changes: new Map() };
+    staged.set(record.id, entry);
   }
+  const known = entry.changes.get(field);
+  const original = known ? known.before : before;
+  if (same(original, after)) entry.changes.delete(field);
+  else entry.changes.set(field, { before: original, after });
+  if (!entry.changes.size) staged.delete(record.id);
+  renderBar();
+}
 
-  function changeCount() {
-    let count = 0;
-    for (const entry of staged.values()) count += entry.changes.size;
-    return count;
+function stagedValue(id, field) {
+  const change = staged.get(id)?.changes.get(field);
+  return change ? change.after : undefined;
+}
+
+function changeCount() {
+  let count = 0;
+  for (const entry of staged.values()) count += entry.changes.size;
+  return count;
+}
+
+function ensureBar() {
+  if (bar) return bar;
+  bar = el('section', 'edit-bar');
+  bar.id = 'edit-bar';
+  bar.setAttribute('role', 'region');
+  bar.setAttribute('aria-label', 'Unsaved changes');
+  const count = el('span', 'edit-count');
+  const review = button('edit-review', 'Review');
+  const save = button('edit-save', 'Save');
+  save.classList.add('primary');
+  const discard = button('edit-discard', 'Discard');
+  const message = el('span', 'edit-message');
+  message.setAttribute('role', 'status');
+  review.addEventListener('click', toggleReview);
+  save.addEventListener('click', saveAll);
+  discard.addEventListener('click', discardAll);
+  bar.append(count, review, save, discard, message);
+  bar.hidden = true;
+  document.body.append(bar);
+  return bar;
+}
+
+function button(id, label) {
+  const node = el('button', 'edit-btn', label);
+  node.type = 'button';
+  node.id = id;
+  return node;
+}
+
+function renderBar(message) {
+  ensureBar();
+  const changes = changeCount();
+  bar.hidden = changes === 0 && !message;
+  bar.querySelector('.edit-count').textContent = changes
+    ? `${changes} unsaved change${changes === 1 ? '' : 's'} to ${staged.size} record${staged.size === 1 ? '' : 's'}`
+    : '';
+  for (const id of ['edit-review', 'edit-save', 'edit-discard']) bar.querySelector(`#${id}`).disabled = changes === 0;
+  if (message !== undefined) setVisibleText(bar.querySelector('.edit-message'), message);
+  if (reviewPanel && !reviewPanel.hidden) renderReview();
+}
+
+function toggleReview() {
+  if (!reviewPanel) {
+    reviewPanel = el('section', 'edit-review-panel');
+    reviewPanel.id = 'edit-review-panel';
+    reviewPanel.setAttribute('aria-label', 'Changes to save');
+    reviewPanel.hidden = true;
+    document.body.append(reviewPanel);
   }
+  reviewPanel.hidden = !reviewPanel.hidden;
+  if (!reviewPanel.hidden) renderReview();
+}
 
-  function ensureBar() {
-    if (bar) return bar;
-    bar = el('section', 'edit-bar');
-    bar.id = 'edit-bar';
-    bar.setAttribute('role', 'region');
-    bar.setAttribute('aria-label', 'Unsaved changes');
-    const count = el('span', 'edit-count');
-    const review = button('edit-review', 'Review');
-    const save = button('edit-save', 'Save');
-    save.classList.add('primary');
-    const discard = button('edit-discard', 'Discard');
-    const message = el('span', 'edit-message');
-    message.setAttribute('role', 'status');
-    review.addEventListener('click', toggleReview);
-    save.addEventListener('click', saveAll);
-    discard.addEventListener('click', discardAll);
-    bar.append(count, review, save, discard, message);
-    bar.hidden = true;
-    document.body.append(bar);
-    return bar;
-  }
+function shown(value) {
+  return value === null || value === undefined ? 'nil' : typeof value === 'string' ? value : JSON.stringify(value);
+}
 
-  function button(id, label) {
-    const node = el('button', 'edit-btn', label);
-    node.type = 'button';
-    node.id = id;
-    return node;
-  }
-
-  function renderBar(message) {
-    ensureBar();
-    const changes = changeCount();
-    bar.hidden = changes === 0 && !message;
-    bar.querySelector('.edit-count').textContent = changes
-      ? `${changes} unsaved change${changes === 1 ? '' : 's'} to ${staged.size} record${staged.size === 1 ? '' : 's'}`
-      : '';
-    for (const id of ['edit-review', 'edit-save', 'edit-discard']) bar.querySelector(`#${id}`).disabled = changes === 0;
-    if (message !== undefined) setVisibleText(bar.querySelector('.edit-message'), message);
-    if (reviewPanel && !reviewPanel.hidden) renderReview();
-  }
-
-  function toggleReview() {
-    if (!reviewPanel) {
-      reviewPanel = el('section', 'edit-review-panel');
-      reviewPanel.id = 'edit-review-panel';
-      reviewPanel.setAttribute('aria-label', 'Changes to save');
-      reviewPanel.hidden = true;
-      document.body.append(reviewPanel);
-    }
-    reviewPanel.hidden = !reviewPanel.hidden;
-    if (!reviewPanel.hidden) renderReview();
-  }
-
-  function shown(value) {
-    return value === null || value === undefined ? 'nil' : typeof value === 'string' ? value : JSON.stringify(value);
-  }
-
-  function renderReview() {
-    const table = el('table', 'edit-review-table');
-    const head = el('tr');
-    for (const label of ['Record', 'Field', 'Before', 'After']) head.append(el('th', null, label));
-    table.append(head);
-    for (const entry of staged.values()) {
-      for (const [field, change] of entry.changes) {
-        const row = el('tr');
-        row.dataset.id = entry.id;
-        row.dataset.field = field;
-        const before = el('td', 'edit-before');
-        const after = el('td', 'edit-after');
-        setVisibleText(before, shown(change.before));
-        setVisibleText(after, shown(change.after));
-        row.append(el('td', 'edit-record', `${entry.entity} ${window.CDBShared.shortId(entry.id)}`), el('td', 'edit-field', field), before, after);
-        table.append(row);
-      }
-    }
-    reviewPanel.replaceChildren(el('h3', null, 'Changes to save'), table);
-  }
-
-  /** The PATCH body of one record's staged changes. */
-  function patchBody(entry) {
-    const body = { version: entry.version };
+function renderReview() {
+  const table = el('table', 'edit-review-table');
+  const head = el('tr');
+  for (const label of ['Record', 'Field', 'Before', 'After']) head.append(el('th', null, label));
+  table.append(head);
+  for (const entry of staged.values()) {
     for (const [field, change] of entry.changes) {
-      const [kind, name] = [field.slice(0, field.indexOf('.')), field.slice(field.indexOf('.') + 1)];
-      const key = kind === 'attrs' ? 'attrs' : 'relationships';
-      (body[key] = body[key] || {})[name] = change.after;
+      const row = el('tr');
+      row.dataset.id = entry.id;
+      row.dataset.field = field;
+      const before = el('td', 'edit-before');
+      const after = el('td', 'edit-after');
+      setVisibleText(before, shown(change.before));
+      setVisibleText(after, shown(change.after));
+      row.append(el('td', 'edit-record', `${entry.entity} ${shortId(entry.id)}`), el('td', 'edit-field', field), before, after);
+      table.append(row);
     }
-    return body;
   }
+  reviewPanel.replaceChildren(el('h3', null, 'Changes to save'), table);
+}
 
-  /** Saves every staged record, one request each (each names its own version); what was refused stays staged. */
-  async function saveAll() {
-    const saved = [];
-    const problems = [];
-    bar.querySelector('#edit-save').disabled = true;
-    for (const entry of Array.from(staged.values())) {
-      try {
-        await send('PATCH', apiPath('/api/object', { id: entry.id }), patchBody(entry));
-        staged.delete(entry.id);
-        saved.push(entry.id);
-      } catch (err) {
-        problems.push(`${entry.entity} ${window.CDBShared.shortId(entry.id)}: ${describeRefusal(err)}`);
-        if (err.fields && err.fields.length) for (const listener of errorListeners) listener(entry.id, err.fields);
-      }
-    }
-    renderBar(problems.length ? `Not saved — ${problems.join('; ')}` : `Saved ${saved.length} record${saved.length === 1 ? '' : 's'}.`);
-    if (saved.length) for (const listener of savedListeners) listener(saved);
+/** The PATCH body of one record's staged changes. */
+function patchBody(entry) {
+  const body = { version: entry.version };
+  for (const [field, change] of entry.changes) {
+    const [kind, name] = [field.slice(0, field.indexOf('.')), field.slice(field.indexOf('.') + 1)];
+    const key = kind === 'attrs' ? 'attrs' : 'relationships';
+    (body[key] = body[key] || {})[name] = change.after;
   }
+  return body;
+}
 
-  function describeRefusal(err) {
-    if (err.status === 409 && err.body && err.body.currentVersion !== undefined) {
-      return `changed since you read it (version ${err.body.expectedVersion}, now ${err.body.currentVersion}); discard and reload to see it`;
-    }
-    return err.message;
-  }
-
-  function discardAll() {
-    const ids = Array.from(staged.keys());
-    staged.clear();
-    renderBar('');
-    for (const listener of savedListeners) listener(ids);
-  }
-
-  // ------------------------------------------------------------------ Delete, with what the rules will do
-
-  function effectsText(effects) {
-    const parts = [];
-    const records = (count, entity) => `${count.toLocaleString('en-US')} ${entity} record${count === 1 ? '' : 's'}`;
-    const cascades = (effects.cascades || []).map((c) => records(c.count, c.entity));
-    if (cascades.length) parts.push(`also deletes ${cascades.join(', ')}`);
-    const clears = (effects.clears || []).map((c) => `clears ${c.relationship} on ${records(c.count, c.entity)}`);
-    if (clears.length) parts.push(clears.join(', '));
-    return parts.length ? parts.join('; ') : 'nothing else changes';
-  }
-
-  let deleteDialog = null;
-
-  async function confirmDelete(object, done) {
-    if (!deleteDialog) deleteDialog = makeDeleteDialog();
-    const dialog = deleteDialog.node;
-    const text = dialog.querySelector('.delete-effects');
-    const confirmButton = dialog.querySelector('#delete-confirm');
-    confirmButton.disabled = true;
-    confirmButton.onclick = null;
-    setVisibleText(text, 'Reading what the delete rules will do…');
-    deleteDialog.show();
-    dialog.querySelector('#delete-cancel').focus();
-    let effects;
+/** Saves every staged record, one request each (each names its own version); what was refused stays staged. */
+async function saveAll() {
+  const saved = [];
+  const problems = [];
+  bar.querySelector('#edit-save').disabled = true;
+  for (const entry of Array.from(staged.values())) {
     try {
-      effects = await getJSON(apiPath('/api/object/delete-preview', { id: object.id }));
+      await send('PATCH', apiPath('/api/object', { id: entry.id }), patchBody(entry));
+      staged.delete(entry.id);
+      saved.push(entry.id);
     } catch (err) {
-      setVisibleText(text, `Cannot delete: ${err.message}`);
-      return;
+      problems.push(`${entry.entity} ${shortId(entry.id)}: ${describeRefusal(err)}`);
+      if (err.fields && err.fields.length) for (const listener of errorListeners) listener(entry.id, err.fields);
     }
-    if (effects.blockedBy && effects.blockedBy.length) {
-      setVisibleText(text, `Cannot delete ${object.summary || object.id}: a Deny rule keeps it while `
-        + effects.blockedBy.map((b) => `${b.entity}.${b.relationship} holds ${b.count}`).join(', ') + '.');
-      return;
+  }
+  renderBar(problems.length ? `Not saved — ${problems.join('; ')}` : `Saved ${saved.length} record${saved.length === 1 ? '' : 's'}.`);
+  if (saved.length) for (const listener of savedListeners) listener(saved);
+}
+
+function describeRefusal(err) {
+  if (err.status === 409 && err.body && err.body.currentVersion !== undefined) {
+    return `changed since you read it (version ${err.body.expectedVersion}, now ${err.body.currentVersion}); discard and reload to see it`;
+  }
+  return err.message;
+}
+
+function discardAll() {
+  const ids = Array.from(staged.keys());
+  staged.clear();
+  renderBar('');
+  for (const listener of savedListeners) listener(ids);
+}
+
+// ------------------------------------------------------------------ Delete, with what the rules will do
+
+function effectsText(effects) {
+  const parts = [];
+  const records = (count, entity) => `${count.toLocaleString('en-US')} ${entity} record${count === 1 ? '' : 's'}`;
+  const cascades = (effects.cascades || []).map((c) => records(c.count, c.entity));
+  if (cascades.length) parts.push(`also deletes ${cascades.join(', ')}`);
+  const clears = (effects.clears || []).map((c) => `clears ${c.relationship} on ${records(c.count, c.entity)}`);
+  if (clears.length) parts.push(clears.join(', '));
+  return parts.length ? parts.join('; ') : 'nothing else changes';
+}
+
+let deleteDialog = null;
+
+async function confirmDelete(object, done) {
+  if (!deleteDialog) deleteDialog = makeDeleteDialog();
+  const dialog = deleteDialog.node;
+  const text = dialog.querySelector('.delete-effects');
+  const confirmButton = dialog.querySelector('#delete-confirm');
+  confirmButton.disabled = true;
+  confirmButton.onclick = null;
+  setVisibleText(text, 'Reading what the delete rules will do…');
+  deleteDialog.show();
+  dialog.querySelector('#delete-cancel').focus();
+  let effects;
+  try {
+    effects = await getJSON(apiPath('/api/object/delete-preview', { id: object.id }));
+  } catch (err) {
+    setVisibleText(text, `Cannot delete: ${err.message}`);
+    return;
+  }
+  if (effects.blockedBy && effects.blockedBy.length) {
+    setVisibleText(text, `Cannot delete ${object.summary || object.id}: a Deny rule keeps it while `
+      + effects.blockedBy.map((b) => `${b.entity}.${b.relationship} holds ${b.count}`).join(', ') + '.');
+    return;
+  }
+  setVisibleText(text, `Delete ${object.entity} “${object.summary || object.id}”? This ${effectsText(effects)}.`);
+  confirmButton.disabled = false;
+  confirmButton.onclick = async () => {
+    confirmButton.disabled = true;
+    try {
+      await send('DELETE', apiPath('/api/object', { id: object.id, version: object.version }));
+      deleteDialog.close();
+      staged.delete(object.id);
+      renderBar('Deleted.');
+      done();
+    } catch (err) {
+      setVisibleText(text, `Not deleted: ${describeRefusal(err)}`);
     }
-    setVisibleText(text, `Delete ${object.entity} “${object.summary || object.id}”? This ${effectsText(effects)}.`);
-    confirmButton.disabled = false;
-    confirmButton.onclick = async () => {
-      confirmButton.disabled = true;
-      try {
-        await send('DELETE', apiPath('/api/object', { id: object.id, version: object.version }));
-        deleteDialog.close();
-        staged.delete(object.id);
-        renderBar('Deleted.');
-        done();
-      } catch (err) {
-        setVisibleText(text, `Not deleted: ${describeRefusal(err)}`);
-      }
-    };
-  }
+  };
+}
 
-  function makeDeleteDialog() {
-    const shell = floatingPanel('delete-dialog', 'delete-dialog', 'Delete record');
-    shell.node.setAttribute('role', 'alertdialog');
-    const text = el('p', 'delete-effects');
-    const confirmButton = button('delete-confirm', 'Delete');
-    confirmButton.classList.add('danger');
-    const cancel = button('delete-cancel', 'Cancel');
-    cancel.addEventListener('click', () => shell.close());
-    shell.node.append(text, confirmButton, cancel);
-    return shell;
-  }
+function makeDeleteDialog() {
+  const shell = floatingPanel('delete-dialog', 'delete-dialog', 'Delete record');
+  shell.node.setAttribute('role', 'alertdialog');
+  const text = el('p', 'delete-effects');
+  const confirmButton = button('delete-confirm', 'Delete');
+  confirmButton.classList.add('danger');
+  const cancel = button('delete-cancel', 'Cancel');
+  cancel.addEventListener('click', () => shell.close());
+  shell.node.append(text, confirmButton, cancel);
+  return shell;
+}
 
-  window.CDBEditing = Object.freeze({
-    WriteError, send, writable, editor, parseInput, stage, stagedValue, changeCount,
-    onSaved: (callback) => savedListeners.push(callback),
-    onErrors: (callback) => errorListeners.push(callback),
-    confirmDelete, effectsText, describeRefusal,
-  });
-})();
+const onSaved = (callback) => savedListeners.push(callback);
+const onErrors = (callback) => errorListeners.push(callback);
+
+export {
+  WriteError, send, writable, editor, parseInput, stage, stagedValue, changeCount, onSaved, onErrors,
+  confirmDelete, effectsText, describeRefusal,
+};

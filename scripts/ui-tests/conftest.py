@@ -463,6 +463,23 @@ def _wait_for(driver, condition, timeout: float = 20, message: str = ""):
         raise TimeoutException(f"timed out after {timeout}s waiting for: {message or condition}") from err
 
 
+def _act_on(driver, locate, act, timeout: float = 20, message: str = ""):
+    """Finds an element (``locate(driver)``, None or [] while it is not there) and acts on it (``act(element)``, whose
+    result is returned) as one step, tried again when the element went stale in between. A list or pane may be drawn
+    again between finding an element and clicking it (a search answering each keystroke, a detail redrawn when its
+    record arrives): the element is then found again in the new drawing, never waited for with a sleep."""
+    def attempt(d):
+        element = locate(d)
+        if isinstance(element, list):
+            element = element[0] if element else None
+        if element is None:
+            return False
+        result = act(element)
+        return True if result is None else result
+
+    return _wait_for(driver, attempt, timeout, message)
+
+
 def _wait_css(driver, css: str, timeout: float = 10, visible: bool = True):
     def found(d):
         for element in d.find_elements(By.CSS_SELECTOR, css):
@@ -488,9 +505,29 @@ def _console_errors(driver, ignore=("Failed to load resource",)):
     ]
 
 
+def _module_call(driver, module: str, expression: str, *args):
+    """The value of ``expression`` in the page, where ``m`` is the ES module web/``module`` (``shared/dates.js``) as
+    the page imports it and ``args`` are ``args``: the UI's code is native modules, which define no globals, so a
+    test reaches a function the way the page's own modules do, with import()."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1]; const args = [...arguments].slice(0, -1);"
+        f"import('/{module}').then((m) => done((() => ({expression}))()),"
+        " (err) => done({moduleError: String(err)}));", *args)
+
+
 @pytest.fixture(scope="session")
 def wait_for():
     return _wait_for
+
+
+@pytest.fixture(scope="session")
+def act_on():
+    return _act_on
+
+
+@pytest.fixture(scope="session")
+def module_call():
+    return _module_call
 
 
 @pytest.fixture(scope="session")

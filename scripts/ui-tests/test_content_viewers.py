@@ -19,6 +19,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
+from conftest import _module_call
 from test_inspector import JS_ENTITY_ITEMS, attr_value, detail_id, make_url
 from test_lab import cell, lab_url, pane_state, wait_detail
 
@@ -328,10 +329,10 @@ def test_web_urls_are_links_and_nothing_else_is(driver, store_server, wait_for):
     wait_for(driver, lambda d: cell(d, row["id"], name) is not None, message="the record's row in the grid")
     assert "val-url" in cell(driver, row["id"], name)[1]
     # Only http and https become links: never javascript:, data:, file: or a URL with spaces around it.
-    verdicts = driver.execute_script(
-        "return ['javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', ' https://a.example', "
+    verdicts = _module_call(driver, "content.js",
+        "['javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', ' https://a.example', "
         "'https://a.example/x y', 'ftp://a.example', 'https://ok.example/path?q=1']"
-        ".map(v => window.CDBContent.webLink(v) !== null);")
+        ".map(v => m.webLink(v) !== null)")
     assert verdicts == [False, False, False, False, False, False, True]
 
 

@@ -161,7 +161,7 @@ def test_records_can_be_named_by_two_attributes_in_both_views(driver, server, ap
     wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".detail-heading").text == author["summary"], message="default")
 
 
-def test_enter_on_a_relationship_keeps_focus_in_its_pane(driver, server, api, wait_for):
+def test_enter_on_a_relationship_keeps_focus_in_its_pane(driver, server, api, wait_for, act_on):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
@@ -169,9 +169,8 @@ def test_enter_on_a_relationship_keeps_focus_in_its_pane(driver, server, api, wa
     author_id = next(rel for rel in api("/api/object", id=book["id"])["relationships"] if rel["name"] == "author")["items"][0]["id"]
     open_lab(driver, server, wait_for, entity="Book", id=book["id"])
     wait_detail(wait_for, driver, book["id"])
-    item = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#pane-detail .rel-item[data-id="{author_id}"]'),
-                    message="the author in the detail pane")[0]
-    driver.execute_script("arguments[0].focus()", item)
+    act_on(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#pane-detail .rel-item[data-id="{author_id}"]'),
+           lambda item: driver.execute_script("arguments[0].focus()", item), message="the author in the detail pane")
     driver.switch_to.active_element.send_keys(Keys.ENTER)
     wait_detail(wait_for, driver, author_id, message="the followed author")
     wait_for(driver, lambda d: d.execute_script("return !!document.activeElement.closest('#pane-detail')"),

@@ -1,4 +1,4 @@
-"""Browser tests of the Lab view (web/lab.html, lab.css, lab.js): the plan's v1.1 verification list, automated.
+"""Browser tests of the Lab view (web/lab.html, lab.js and web/lab/, lab.css): the plan's v1.1 verification list, automated.
 
 Expectations are computed from the JSON API of the same server (the `api` fixture), so the tests follow the
 demo store's data instead of hard-coding it. Waits are WebDriverWait conditions (`wait_for`); a broken UI makes
@@ -222,9 +222,9 @@ def book_with_relations(api):
         ("/lab", "text/html", "lab.html"),
         ("/lab.html", "text/html", "lab.html"),
         ("/lab.css", "text/css", "lab.css"),
-        ("/lab.js", "application/javascript", "lab.js"),
-        ("/shared.js", "application/javascript", "shared.js"),
-        ("/content.js", "application/javascript", "content.js"),
+        ("/lab.js", "text/javascript", "lab.js"),
+        ("/shared/api.js", "text/javascript", "shared/api.js"),
+        ("/content.js", "text/javascript", "content.js"),
         ("/content.css", "text/css", "content.css"),
     ],
 )
@@ -625,7 +625,7 @@ def test_splitters_resize_panes_persist_and_clamp(lab, wait_for):
 
 def test_stored_pane_sizes_are_clamped_on_load(lab, wait_for):
     driver = lab(entity="Book")
-    # Too small: each pane is raised exactly to its minimum (lab.js PANE_MIN).
+    # Too small: each pane is raised exactly to its minimum (lab/state.js PANE_MIN).
     driver.execute_script("localStorage.setItem('cdb.lab.panes', arguments[0]);",
                           '{"sidebar": 5, "detail": 1, "bottom": -40, "bottomLeft": 3}')
     driver.refresh()
@@ -635,7 +635,7 @@ def test_stored_pane_sizes_are_clamped_on_load(lab, wait_for):
     assert abs(size(driver, "bottom-row", "height") - 100) <= 0.5
     assert abs(size(driver, "pane-relationships") - 200) <= 0.5
     assert size(driver, "pane-content") >= 200 - 0.5
-    # Malformed: ignored, so the defaults (lab.js paneDefaults: smaller side panes below 1180 px wide, a lower
+    # Malformed: ignored, so the defaults (lab/state.js paneDefaults: smaller side panes below 1180 px wide, a lower
     # relationship/content row below 760 px high) apply.
     inner_width, inner_height = driver.execute_script("return [innerWidth, innerHeight]")
     defaults = (170 if inner_width < 1180 else 220,

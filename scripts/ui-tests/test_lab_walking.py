@@ -90,7 +90,7 @@ def follow_from_the_relationships_pane(driver, wait_for, rel, item_id, message):
 
 
 def test_following_a_relationship_into_an_abstract_entity_lands_on_the_concrete_record(driver, wait_for, abstract_store,
-                                                                                       console_errors, screenshot):
+                                                                                       console_errors, screenshot, act_on):
     # Folder → childCollections → GenericAlbum (abstract): its items are Albums and SmartAlbums.
     base, api = abstract_store
     family, album, smart, offset, albums = family_albums(api)
@@ -110,9 +110,8 @@ def test_following_a_relationship_into_an_abstract_entity_lands_on_the_concrete_
     # A SmartAlbum from the detail pane of the same folder: its own entity.
     driver.back()
     wait_detail(wait_for, driver, family["id"], "the folder again")
-    item = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#pane-detail .rel-item[data-id="{smart["id"]}"]'),
-                    message="the smart album in the detail pane")
-    item[0].click()
+    act_on(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#pane-detail .rel-item[data-id="{smart["id"]}"]'),
+           lambda item: item.click(), message="the smart album in the detail pane")
     wait_detail(wait_for, driver, smart["id"], "the smart album")
     wait_for(driver, lambda d: selected_rows(d) == [smart["id"]], message="the smart album's row selected")
     assert query_of(driver)["entity"] == "SmartAlbum"

@@ -13,6 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+from conftest import _module_call
 from test_exports import open_inspector, open_lab
 
 PANEL = "#predicate-panel"
@@ -136,17 +137,21 @@ def test_inspector_builder_with_rows_a_nested_group_a_date_and_a_relationship_fi
     assert console_errors(driver) == []
 
 
-def test_lab_builder_with_a_record_picker_an_in_list_and_a_count(driver, server, api, wait_for):
+def test_lab_builder_with_a_record_picker_an_in_list_and_a_count(driver, server, api, wait_for, act_on):
     open_lab(driver, server, wait_for, entity="Book")
     open_panel(driver, wait_for, "grid-where-btn")
     set_row(driver, 0, "author", "==")
     rows(driver)[0].find_element(By.CSS_SELECTOR, ".pp-picker").click()
     search = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".pp-picker-search"), message="the record picker")
     search.send_keys("zola")
-    item = wait_for(driver, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, ".pp-picker-item")
-                                            if "Zola" in li.text), None), message="Zola in the picker")
-    zola = item.get_attribute("data-id")
-    item.click()
+    # The picker answers each keystroke, so its list may be drawn again between finding Zola and clicking it.
+    def choose(li):
+        chosen = li.get_attribute("data-id")
+        li.click()
+        return chosen
+
+    zola = act_on(driver, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, ".pp-picker-item")
+                                          if "Zola" in li.text), None), choose, message="Zola in the picker")
     panel(driver).find_element(By.CSS_SELECTOR, ".pp-add-row").click()
     set_row(driver, 1, "pageCount", "IN", "412")
     rows(driver)[1].find_element(By.CSS_SELECTOR, ".pp-list-add").click()
@@ -205,11 +210,11 @@ def test_text_mode_shows_the_error_at_its_place_then_the_canonical_text_and_goes
 def test_escaping_quotes_backslashes_controls_and_keyword_names_is_exact(driver, server, api, wait_for):
     open_inspector(driver, server, wait_for, entity="Book")
     value = 'a "quoted" \\ back\nline\ttab\u0001\u202e'
-    text = driver.execute_script("return CDBPredicate.formatTree({keyPath: 'title', op: '==', value: arguments[0]})", value)
+    text = _module_call(driver, "predicate.js", "m.formatTree({keyPath: 'title', op: '==', value: args[0]})", value)
     assert text == 'title == "a \\"quoted\\" \\\\ back\\nline\\ttab\\u{1}\\u{202E}"'
     analysed = api("/api/entities/Book/predicate", where=text)
     assert analysed["tree"] == {"keyPath": "title", "op": "==", "value": value} and analysed["canonical"] == text
-    assert driver.execute_script("return CDBPredicate.keyPathText('in.first.ok')") == "#in.#first.ok"
+    assert _module_call(driver, "predicate.js", "m.keyPathText('in.first.ok')") == "#in.#first.ok"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -295,7 +300,7 @@ def test_inspector_detail_filters_by_a_value_and_by_nil(driver, server, api, wai
     open_inspector(driver, server, wait_for, entity="Book", id=book["id"])
     wait_for(driver, lambda d: d.find_element(By.ID, "detail").get_attribute("data-id") == book["id"], message="the detail")
     driver.find_element(By.CSS_SELECTOR, "#attr-table tr[data-attr='title'] .filter-value").click()
-    expected = f'title == {driver.execute_script("return CDBPredicate.quote(arguments[0])", book["attrs"]["title"])}'
+    expected = f'title == {_module_call(driver, "predicate.js", "m.quote(args[0])", book["attrs"]["title"])}'
     wait_for(driver, lambda d: url_where(d) == expected, message=expected)
     wait_total_matches(driver, wait_for, api, "Book", "page-indicator")
     wait_for(driver, lambda d: d.find_element(By.ID, "detail").get_attribute("data-id") == book["id"], message="the detail still shown")

@@ -30,7 +30,7 @@ MALFORMED = ["x/%25ZZ/p1", "x/%25ZZ/p1%25ZZ%25E0%25A4%25C0%2580%25%00%E2%80%AE"]
 #: any page runs, and the browser shows that message.
 UNDECODABLE = ["%ZZ", "%E0%A4", "%C0%80", "%ED%A0%80", "%"]
 
-#: Each view, the URL parameters it reads (web/app.js viewFromLocation, web/lab.js readURL, web/history.js
+#: Each view, the URL parameters it reads (web/inspector/state.js viewFromLocation, web/lab/navigation.js readURL, web/history.js
 #: filtersFromLocation), and the script that says it has drawn its first state.
 VIEWS = {
     "/": (["entity", "search", "searchAttr", "sort", "order", "limit", "offset", "id", "relatedTo", "via"],
@@ -54,13 +54,13 @@ def _fetch_calls(source: str):
 
 
 def test_every_fetch_of_every_view_asks_for_no_store():
-    calls = [(path.name, line, arguments) for path in sorted(WEB.glob("*.js"))
+    calls = [(path.relative_to(WEB).as_posix(), line, arguments) for path in sorted(WEB.rglob("*.js"))
              for line, arguments in _fetch_calls(path.read_text(encoding="utf-8"))]
     assert calls, "no fetch( found in web/*.js"
     missing = [f"{name}:{line}" for name, line, arguments in calls if not re.search(r"cache:\s*['\"]no-store['\"]", arguments)]
     assert not missing, f"fetch without cache: 'no-store' at {', '.join(missing)}"
     # An EventSource cannot choose its cache mode; the stream's answer is no-store (checked over raw sockets).
-    for path in WEB.glob("*.js"):
+    for path in WEB.rglob("*.js"):
         assert "XMLHttpRequest" not in path.read_text(encoding="utf-8"), path.name
 
 
@@ -120,7 +120,7 @@ def test_no_api_answer_lands_in_the_disk_cache(cached_driver, server, api, wait_
             if match:
                 urls.append(match.group(1).decode("ascii"))
     paths = [urllib.parse.urlsplit(url).path for url in urls]
-    assert any(path.startswith(("/app.js", "/lab.js", "/shared.js")) for path in paths), \
+    assert any(path.startswith(("/app.js", "/lab.js", "/shared/")) for path in paths), \
         f"the disk cache holds none of the UI's files, so this test proves nothing: {urls}"
     cached = [url for url, path in zip(urls, paths) if path.startswith("/api")]
     assert not cached, f"/api answers written to Chromium's disk cache: {cached}"

@@ -1,4 +1,4 @@
-"""Browser tests of what both views share through web/shared.js: invisible characters shown as markers, and
+"""Browser tests of what both views share through web/shared/: invisible characters shown as markers, and
 dates in local time or UTC (the "Dates" choice, localStorage "cdb.dateZone").
 
 The demo store holds one String with a RIGHT-TO-LEFT OVERRIDE (Book "Zebra Stripes", summary
@@ -21,7 +21,7 @@ SPOOF = "Invoice \u202efdp.exe"
 SPOOF_SHOWN = "Invoice ⟨U+202E⟩fdp.exe"
 BROWSER_ZONE = "Europe/Berlin"
 
-# The characters the task lists, written out independently of web/shared.js.
+# The characters the task lists, written out independently of web/shared/visible-text.js.
 EXPECTED_INVISIBLE = (
     set(range(0x202A, 0x202F))
     | set(range(0x2066, 0x206A))
@@ -113,25 +113,24 @@ def assert_spoof_is_marked(driver, css):
 
 
 @pytest.mark.parametrize("view", ["inspector", "lab"])
-def test_both_views_load_the_one_shared_list_of_invisible_characters(browser, server, wait_for, view):
+def test_both_views_load_the_one_shared_list_of_invisible_characters(browser, server, wait_for, module_call, view):
     browser.get(page_url(server, view))
-    codes = wait_for(browser, lambda d: d.execute_script(
-        "return window.CDBShared ? [...window.CDBShared.INVISIBLE_CHARACTERS.keys()] : null;"), message="CDBShared")
+    # The page is native modules: the page's own module (which imports the shared ones) and the store switcher,
+    # nothing else, and no classic script.
+    scripts = wait_for(browser, lambda d: d.execute_script(
+        "return [...document.scripts].map(s => [new URL(s.src).pathname, s.type]);"), message="the page's scripts")
+    assert scripts == [["/stores.js", "module"], ["/lab.js" if view == "lab" else "/app.js", "module"]]
+    codes = module_call(browser, "shared/visible-text.js", "[...m.INVISIBLE_CHARACTERS.keys()]")
     assert set(codes) == EXPECTED_INVISIBLE and len(codes) == len(EXPECTED_INVISIBLE)
-    names = browser.execute_script("return [...window.CDBShared.INVISIBLE_CHARACTERS.values()];")
+    names = module_call(browser, "shared/visible-text.js", "[...m.INVISIBLE_CHARACTERS.values()]")
     assert all(isinstance(name, str) and name for name in names)
-    # The page's own script comes after the shared ones (shared.js, then the modules that use it), and
-    # none keeps a list of its own.
-    scripts = browser.execute_script("return [...document.scripts].map(s => new URL(s.src).pathname);")
-    assert scripts == ["/shared.js", "/stores.js", "/content.js", "/export.js", "/query.js", "/predicate-tree.js", "/predicate.js", "/facets.js",
-                       "/swift.js", "/live.js", "/lab.js" if view == "lab" else "/app.js"]
     # Every listed character becomes a marker, and text around it stays as it was.
-    rendered = browser.execute_script(
-        """const codes = arguments[0]; const node = document.createElement('span');
-           window.CDBShared.setVisibleText(node, 'a' + codes.map(c => String.fromCodePoint(c)).join('b') + 'z');
+    rendered = module_call(browser, "shared/visible-text.js",
+        """(() => { const codes = args[0]; const node = document.createElement('span');
+           m.setVisibleText(node, 'a' + codes.map(c => String.fromCodePoint(c)).join('b') + 'z');
            return {markers: node.querySelectorAll('.cdb-invisible').length,
                    plain: [...node.childNodes].filter(n => n.nodeType === 3).map(n => n.data).join(''),
-                   tab: window.CDBShared.visibleText('a\\tb\\nc\\u202Ed')};""",
+                   tab: m.visibleText('a\\tb\\nc\\u202Ed')}; })()""",
         sorted(EXPECTED_INVISIBLE),
     )
     assert rendered["markers"] == len(EXPECTED_INVISIBLE)

@@ -3,7 +3,8 @@ public import Foundation
 /// The web UI's files, and which URL path serves which file.
 ///
 /// Only known files are ever served: a path is looked up in a fixed table, never joined onto a directory, so
-/// `..`, encoded dots or backslashes cannot reach anything else.
+/// `..`, encoded dots or backslashes cannot reach anything else. The table's names are paths under `web/`
+/// (`shared/api.js`, served as `/shared/api.js`), subfolders included.
 public struct WebAssets: Sendable {
     private let filesByName: [String: WebAsset]
 
@@ -28,11 +29,11 @@ public struct WebAssets: Sendable {
         return WebAssets(filesByName: files)
     }
 
-    /// Every file, by name.
+    /// Every file, by its path under `web/`.
     public var files: [String: WebAsset] { filesByName }
 
     /// Clean URLs for the views, and `/favicon.ico` (which browsers ask for on every load) for the icon;
-    /// every other file is served under its own name.
+    /// every other file is served under its own path (`/shared/api.js`).
     public static let pageAliases: [String: String] = [
         "/": "index.html", "/lab": "lab.html", "/history": "history.html", "/model": "model.html",
         "/favicon.ico": "favicon.svg",

@@ -9,9 +9,15 @@ struct WebAssetsTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("web")
 
+    /// The paths under web/ of its UI files, subfolders included (`shared/api.js`).
+    static func filesOfWeb() throws -> [String] {
+        let paths = try FileManager.default.subpathsOfDirectory(atPath: webDirectory.path)
+        return paths.filter { [".html", ".css", ".js", ".svg"].contains(where: $0.hasSuffix) }.sorted()
+    }
+
     @Test func embeddedFilesAreExactlyTheFilesOfWeb() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.webDirectory.path)
-            .filter { [".html", ".css", ".js", ".svg"].contains(where: $0.hasSuffix) }.sorted()
+        let names = try Self.filesOfWeb()
+        #expect(names.contains { $0.contains("/") }, "web/ has subfolders (web/shared/); they are embedded too")
         #expect(WebAssets.embedded.files.keys.sorted() == names, "run scripts/embed-web-assets.py")
         for name in names {
             let onDisk = try Data(contentsOf: Self.webDirectory.appendingPathComponent(name))
@@ -24,7 +30,10 @@ struct WebAssetsTests {
         #expect(assets.asset(forPath: "/")?.fileName == "index.html")
         #expect(assets.asset(forPath: "/")?.contentType == "text/html; charset=utf-8")
         #expect(assets.asset(forPath: "/app.css")?.contentType == "text/css; charset=utf-8")
-        #expect(assets.asset(forPath: "/app.js")?.contentType == "application/javascript; charset=utf-8")
+        // A module script must be served as JavaScript (RFC 9239's text/javascript), or the browser refuses it.
+        #expect(assets.asset(forPath: "/app.js")?.contentType == "text/javascript; charset=utf-8")
+        #expect(assets.asset(forPath: "/shared/api.js")?.fileName == "shared/api.js")
+        #expect(assets.asset(forPath: "/shared/api.js")?.contentType == "text/javascript; charset=utf-8")
         #expect(assets.asset(forPath: "/lab")?.fileName == "lab.html")
         #expect(assets.asset(forPath: "/lab.html")?.fileName == "lab.html")
         // Browsers ask for /favicon.ico on every load: it is the SVG icon, not a 404.
@@ -33,7 +42,11 @@ struct WebAssetsTests {
     }
 
     static let refusedPaths = ["", "app.js", "/../web/app.js", "/%2e%2e/app.js", "/web/app.js", "/app.js/", "/APP.JS",
-                               "/app.js\0", "/..\\app.js", "/index", "/Package.swift", "/lab/"]
+                               "/app.js\0", "/..\\app.js", "/index", "/Package.swift", "/lab/",
+                               // Subfolders are reached only by a file's exact path.
+                               "/shared", "/shared/", "shared/api.js", "/shared//api.js", "//shared/api.js",
+                               "/shared/../app.js", "/shared/./api.js", "/./shared/api.js", "/shared%2Fapi.js",
+                               "/shared\\api.js", "/SHARED/api.js", "/web/shared/api.js"]
 
     @Test("only known files are served", arguments: refusedPaths)
     func unknownPathsHaveNoAsset(path: String) {
@@ -44,5 +57,8 @@ struct WebAssetsTests {
         let assets = try WebAssets.directory(Self.webDirectory)
         #expect(assets.files.keys.sorted() == WebAssets.embedded.files.keys.sorted())
         #expect(assets.asset(forPath: "/app.js")?.bytes == WebAssets.embedded.asset(forPath: "/app.js")?.bytes)
+        // A file in a subfolder is read from that subfolder.
+        #expect(assets.asset(forPath: "/shared/api.js")?.bytes
+            == (try Data(contentsOf: Self.webDirectory.appendingPathComponent("shared").appendingPathComponent("api.js"))))
     }
 }

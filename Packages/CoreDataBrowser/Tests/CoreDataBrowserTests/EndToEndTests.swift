@@ -200,7 +200,9 @@ final class EndToEndTests {
         let expected: [(String, String, String)] = [
             ("/", "index.html", "text/html; charset=utf-8"),
             ("/app.css", "app.css", "text/css; charset=utf-8"),
-            ("/app.js", "app.js", "application/javascript; charset=utf-8"),
+            ("/app.js", "app.js", "text/javascript; charset=utf-8"),
+            // A module in a subfolder of web/ is served under its path.
+            ("/shared/api.js", "shared/api.js", "text/javascript; charset=utf-8"),
         ]
         let web = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("web")

@@ -84,6 +84,9 @@ final class MalformedInputTests {
         ("trailing slash", get("/app.js/"), 404),
         ("upper-case asset name", get("/APP.JS"), 404),
         ("asset under a folder name", get("/web/app.js"), 404),
+        ("traversal out of a subfolder", get("/shared/../app.js"), 404),
+        ("subfolder without a file", get("/shared/"), 404),
+        ("encoded slash into a subfolder", get("/shared%2fapi.js"), 404),
         ("NUL after an asset name", get("/app.js%00"), 404),
         ("NUL before an extension", get("/app.js%00.png"), 404),
         ("raw backslashes", get("/..\\..\\etc\\passwd"), 404),
@@ -193,7 +196,7 @@ final class MalformedInputTests {
         }
         #expect(statuses == [200, 200, 200, 404, 200])
         #expect(types.map { $0?.split(separator: ";").first.map(String.init) } == [
-            "application/json", "application/javascript", "application/json", "application/json", "text/html",
+            "application/json", "text/javascript", "application/json", "application/json", "text/html",
         ])
         // A broken request in the pipeline: those before it are answered, then 400 and close.
         let mixed = try RawHTTPClient(port: port)

@@ -39,7 +39,7 @@ await server.appendRoute("GET /api/health") { _ in
 await server.appendRoute("GET /app.js") { _ in
     HTTPResponse(
         statusCode: .ok,
-        headers: [.contentType: "application/javascript; charset=utf-8", HTTPHeader("Cache-Control"): "no-cache"],
+        headers: [.contentType: "text/javascript; charset=utf-8", HTTPHeader("Cache-Control"): "no-cache"],
         body: appJS
     )
 }

@@ -1,0 +1,110 @@
+/*
+ * CoreDataBrowser — the one client of the JSON API (docs/API.md), for every page.
+ *
+ *   ApiError               a request the server refused (`status`) or could not be sent (`status` 0)
+ *   getJSON(path, signal)  GETs JSON; a non-2xx answer throws ApiError(message, status) with the server's
+ *                          {"error": …} message, an unreachable server ApiError(…, 0); an abort passes through
+ *   apiPath(path, params)  `path?query` with the parameters that have a value, for the page's store
+ *   storeAPI(path)         `/api/x…` as the page's store's path (`/api/stores/<id>/x…`)
+ *   entityFromId(uri), shortId(uri)
+ *                          "x-coredata://<store>/Book/p12" -> "Book" (or null) and -> "p12"
+ *   isAbort(err)           whether err is a fetch aborted because a newer one replaced it
+ *   restartFetch(slots, name)
+ *                          a pane's next fetch: aborts the one still running in slots[name] (an older page or
+ *                          record must never be drawn over a newer one) and returns its new AbortController
+ */
+
+import { pageStore } from './url.js';
+
+/** A request the server refused (`status`) or could not be sent (`status` 0). */
+class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+/** `/api/x…` as the page's store's path (`/api/stores/<id>/x…`); a path already naming a store, or
+ *  `/api/stores` itself, is left as it is. */
+function storeAPI(path) {
+  const store = pageStore();
+  if (!store || !path.startsWith('/api/') || path === '/api/stores' || path.startsWith('/api/stores?')
+      || path.startsWith('/api/stores/')) return path;
+  return `/api/stores/${encodeURIComponent(store)}/${path.slice('/api/'.length)}`;
+}
+
+/** GETs JSON from the API (one client for every view), from the page's store. */
+async function getJSON(path, signal) {
+  let response;
+  try {
+    response = await fetch(storeAPI(path), { signal, headers: { Accept: 'application/json' }, cache: 'no-store' });
+  } catch (err) {
+    if (err.name === 'AbortError') throw err;
+    throw new ApiError(`Cannot reach the server (${err.message})`, 0);
+  }
+  const text = await response.text();
+  let body = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch (_) {
+    body = null;
+  }
+  if (!response.ok) {
+    const message = body && typeof body === 'object' && typeof body.error === 'string' && body.error
+      ? body.error
+      : `${response.status} ${response.statusText}`.trim();
+    throw new ApiError(message, response.status);
+  }
+  if (body === null) throw new ApiError('The server sent a response that is not JSON', response.status);
+  return body;
+}
+
+/** `path?query` with the parameters that have a value (empty strings, null and undefined are left out), for the
+ *  page's store. */
+function apiPath(path, params) {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params || {})) {
+    if (value !== '' && value !== null && value !== undefined) query.set(key, String(value));
+  }
+  const text = query.toString();
+  const storePath = storeAPI(path);
+  return text ? `${storePath}?${text}` : storePath;
+}
+
+/** "x-coredata://<store>/Book/p12" -> "Book" (or null). */
+function entityFromId(id) {
+  const m = /\/([^/]+)\/p\d+$/.exec(id);
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch (_) {
+    return null; // a malformed escape in a pasted URL is shown as an error by the server, not thrown here
+  }
+}
+
+/** "x-coredata://<store>/Book/p12" -> "p12" (the ID itself when it is not of that form). */
+function shortId(id) {
+  const m = /\/(p\d+)$/.exec(id);
+  return m ? m[1] : id;
+}
+
+/** A fetch aborted because a newer one replaced it: not an error to show. */
+const isAbort = (err) => err && err.name === 'AbortError';
+
+function restartFetch(slots, name) {
+  if (slots[name]) slots[name].abort();
+  slots[name] = new AbortController();
+  return slots[name];
+}
+
+export {
+  ApiError,
+  getJSON,
+  apiPath,
+  storeAPI,
+  entityFromId,
+  shortId,
+  isAbort,
+  restartFetch,
+};
