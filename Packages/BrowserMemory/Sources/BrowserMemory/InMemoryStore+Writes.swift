@@ -149,7 +149,7 @@ extension InMemoryStore {
         var deleted: [ObjectID] = [id]
         var deletedSet: Set<ObjectID> = [id]
         var index = 0
-        var blocked: [String: Int] = [:]
+        var denied: [(entity: String, relationship: String, targets: [ObjectID])] = []
         while index < deleted.count {
             let current = deleted[index]
             index += 1
@@ -161,7 +161,7 @@ extension InMemoryStore {
                 case nil:
                     throw BrowserError.forbidden("\(entity.name).\(relationship.name)'s delete rule is unknown, so what a delete does cannot be decided")
                 case .deny:
-                    blocked["\(entity.name)\u{0}\(relationship.name)", default: 0] += targets.count
+                    denied.append((entity.name, relationship.name, targets))
                 case .cascade:
                     for target in targets where !deletedSet.contains(target) {
                         deletedSet.insert(target)
@@ -172,6 +172,13 @@ extension InMemoryStore {
                 }
             }
         }
+        // A Deny rule blocks while its relationship holds records that stay: records that go in the same delete (a
+        // cascade reaching them) do not block it, as the store-file writer decides.
+        var blocked: [String: Int] = [:]
+        for deny in denied {
+            let staying = deny.targets.filter { !deletedSet.contains($0) }.count
+            if staying > 0 { blocked["\(deny.entity)\u{0}\(deny.relationship)", default: 0] += staying }
+        }
         var cleared: [(target: ObjectID, relationship: String, deleted: ObjectID)] = []
         // Counted in records that lose something (a tag losing four deleted books is one tag changed).
         var clearedRecords: [String: Set<ObjectID>] = [:]
@@ -181,7 +188,7 @@ extension InMemoryStore {
                 guard let inverse = relationship.inverse else { continue }
                 for target in (row.links[relationship.name] ?? []) where rowExists(target) && !deletedSet.contains(target) {
                     cleared.append((target, inverse, current))
-                    clearedRecords["\(relationship.destination)\u{0}\(inverse)", default: []].insert(target)
+                    clearedRecords["\(target.entity)\u{0}\(inverse)", default: []].insert(target)
                 }
             }
         }

@@ -44,7 +44,8 @@ struct DeletionPlan {
 
         var cascades: [String: Int] = [:]
         for (_, deletedEntity) in plan.deleted.dropFirst() { cascades[deletedEntity.name, default: 0] += 1 }
-        var clears: [String: [String: Int]] = [:]
+        // Counted in records that lose something (a tag losing four deleted books is one tag changed), as every store counts.
+        var clears: [String: [String: Set<Int64>]] = [:]
         var blocked: [String: [String: Int]] = [:]
         /// Surviving targets whose inverse loses members: checked against the inverse's required rules below.
         var losing: [RowKey: (entity: EntityMapping, inverse: RelationshipMapping)] = [:]
@@ -69,7 +70,7 @@ struct DeletionPlan {
                 guard let inverse else { continue }
                 for target in surviving {
                     let targetEntity = try session.entity(of: target, in: destination.table)
-                    clears[targetEntity.name, default: [:]][inverse.name, default: 0] += 1
+                    clears[targetEntity.name, default: [:]][inverse.name, default: []].insert(target)
                     losing[RowKey(table: destination.table, primaryKey: target)] = (targetEntity, inverse)
                 }
             }
@@ -86,7 +87,7 @@ struct DeletionPlan {
         plan.effects = DeletionEffects(
             id: id.uri,
             cascades: cascades.map { EntityCount(entity: $0.key, count: $0.value) },
-            clears: clears.flatMap { entity, counts in counts.map { RelationshipEffect(entity: entity, relationship: $0.key, count: $0.value) } },
+            clears: clears.flatMap { entity, rows in rows.map { RelationshipEffect(entity: entity, relationship: $0.key, count: $0.value.count) } },
             blockedBy: blocked.flatMap { entity, counts in counts.map { RelationshipEffect(entity: entity, relationship: $0.key, count: $0.value) } })
         return plan
     }
