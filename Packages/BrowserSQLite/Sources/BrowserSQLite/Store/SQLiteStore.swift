@@ -37,7 +37,9 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     /// The store's journal mode when it was opened: an export reads a WAL store in place, others from a copy.
     private let isWAL: Bool
     private let connection: StoreConnection
-    private let queue = DispatchQueue(label: "BrowserSQLite.SQLiteStore")
+    private let queue: DispatchQueue
+    /// Builds the kept orders `PagePlanner` asks for, off the request path.
+    let keptOrders: KeptOrderBuilder
 
     /// Opens a Core Data / SwiftData SQLite store for reading.
     ///
@@ -109,6 +111,10 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         self.reader = reader
         self.connection = connection
         self.accessMode = connection.mode
+        let queue = DispatchQueue(label: "BrowserSQLite.SQLiteStore")
+        self.queue = queue
+        keptOrders = KeptOrderBuilder(path: connection.mode == .inPlace ? connection.files.path : nil,
+                                      cache: connection.cache, storeQueue: queue)
     }
 
     /// The store's UUID (`Z_METADATA.Z_UUID`), the `storeIdentifier` of its object IDs.
@@ -259,9 +265,19 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         return mapping
     }
 
-    /// Runs `body` on the store's queue inside one read transaction, with the connection's `ReadCache`.
+    /// Runs `body` on the store's queue inside one read transaction, with the connection's `ReadCache`; then
+    /// hands `KeptOrderBuilder` what the read asked for (and lets it cancel a build the data has moved past).
     private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection, ReadCache) throws -> T) async throws -> T {
-        try await perform { connection in try connection.read(body) }
+        try await perform { [keptOrders] connection in
+            defer { keptOrders.follow() }
+            return try connection.read(body)
+        }
+    }
+
+    /// Returns once the background work asked for so far (kept orders) has ended and been handed to the cache:
+    /// what tests wait on.
+    func backgroundWorkFinished() async {
+        await keptOrders.finished()
     }
 
     /// Runs `body` on the store's queue, stopping its statements when the calling task is cancelled or its

@@ -1,0 +1,74 @@
+import BrowserCore
+
+/// How one page of records is read, and why: decided here, in one place, from the query, the table's indexes
+/// (`EntityMapping.orderedColumns`, read into the catalog when the store opens) and what `ReadCache` holds.
+/// `RecordReader.page` carries the plan out; the caches only store.
+///
+/// The routes, cheapest first:
+/// - **Key checkpoints** — primary-key order with no filter or scope, at least two strides from the start: seek to
+///   the nearest kept key (`KeyCheckpoints`, every 256th key) and skip fewer than 256 rows, instead of stepping
+///   over every row before `OFFSET`.
+/// - **Kept order** — one unindexed attribute, no filter or scope, whose order is kept (`SortedKeys`): a slice of
+///   keys and one `Z_PK IN (…)` lookup.
+/// - **SQL** — everything else: one query with `LIMIT` and `OFFSET`. With one attribute that an index orders (a
+///   Core Data fetch index), SQLite walks the index: no sort, no kept order (it would cost a full read of the
+///   table to save nothing). With an unindexed attribute and no kept order yet, SQLite sorts (its top-N sort) and
+///   the order is asked for: `KeptOrderBuilder` builds it in the background once this read has ended, so no
+///   request pays for it; the pages after it read by key.
+///
+/// The total: an unfiltered list's is the entity's count (kept until the data changes). A filtered or scoped
+/// list's is kept by its SQL until the data changes; else a short, non-empty page (or an empty first page) is the
+/// total, read in the same transaction (a search with fewer matches than a page scans the table once, not twice);
+/// else it is counted.
+struct PagePlan {
+    enum Route {
+        case checkpoints
+        case keptOrder(SortedKeys)
+        case sql
+    }
+
+    var route: Route
+    /// The order to build in the background once this read ends (`KeptOrderBuilder`), if any.
+    var orderToKeep: SortedKeys.Key?
+    /// Why the page is read this way, in words (`/api/…/explain` shows it).
+    var reason: String
+}
+
+enum PagePlanner {
+    /// The plan for `query`'s page. `rowCount` is the entity's count when the list is unfiltered and unscoped (it
+    /// is the page's total then), nil otherwise.
+    static func plan(_ query: RecordQuery, of entity: EntityMapping, rowCount: Int?, cache: ReadCache) -> PagePlan {
+        let stride = KeyCheckpoints.stride
+        let wholeEntity = query.filter == nil && query.scope == nil
+        guard let sort = query.sort else {
+            if wholeEntity, query.offset >= 2 * stride {
+                return PagePlan(route: .checkpoints, reason: "Page: primary-key order far from the start, so it starts from a "
+                    + "kept key (every \(stride)th key of \(entity.name) is kept) instead of stepping over the \(query.offset) rows before it.")
+            }
+            return PagePlan(route: .sql, reason: "Page: one SQL query with LIMIT and OFFSET, in primary-key order.")
+        }
+        guard let column = entity.attribute(named: sort.attribute)?.column else {
+            return PagePlan(route: .sql, reason: "Page: one SQL query with LIMIT and OFFSET (\(sort.attribute) has no column, so it does not order the rows).")
+        }
+        if entity.isIndexed(column) {
+            return PagePlan(route: .sql, reason: "Page: one SQL query with LIMIT and OFFSET; an index orders \(entity.name) by "
+                + "\(sort.attribute), so SQLite reads the page in that order without sorting.")
+        }
+        // A kept order is of one attribute, its keys tied by the primary key in the same direction (`query.order`
+        // is the tie-breaker's direction, the first key's unless a client set it apart).
+        guard wholeEntity, query.thenSort.isEmpty, sort.order == query.order, let rowCount else {
+            return PagePlan(route: .sql, reason: "Page: one SQL query with LIMIT and OFFSET; SQLite sorts the matching rows.")
+        }
+        let key = SortedKeys.Key(entity: entity.name, column: column)
+        if let kept = cache.keptOrder(key) {
+            return PagePlan(route: .keptOrder(kept), reason: "Page: the keys of \(entity.name) in \(sort.attribute) order are kept in "
+                + "memory (\(kept.keys.count) keys, built in the background after the first request of this sort); the page is read by key.")
+        }
+        guard rowCount <= SortedKeys.maximumRows else {
+            return PagePlan(route: .sql, reason: "Page: one SQL query with LIMIT and OFFSET; SQLite sorts every row (\(entity.name) has "
+                + "more than \(SortedKeys.maximumRows) rows, too many to keep their order in memory).")
+        }
+        return PagePlan(route: .sql, orderToKeep: key, reason: "Page: one SQL query with LIMIT and OFFSET; SQLite sorts every row. "
+            + "The order of \(entity.name) by \(sort.attribute) is now built in the background, and later pages of this sort read by key.")
+    }
+}
