@@ -158,6 +158,15 @@ struct SyntheticRelationshipTests {
         #expect(charlie.records.map(\.id.primaryKey) == [1, 2])
         #expect(try await store.related(from: song(2), through: "playlists", limit: 20).records.map(\.id.primaryKey) == [2])
 
+        // A record's detail (one read transaction) holds what the separate calls give.
+        for id in [playlist(1), playlist(2), song(3)] {
+            let names = id.entity == "Playlist" ? ["songs"] : ["playlists"]
+            let detail = try #require(try await store.detail(of: id, relationships: names, limit: 1))
+            #expect(detail.record == (try await store.record(id)))
+            #expect(detail.related == [names[0]: try await store.related(from: id, through: names[0], limit: 1)])
+        }
+        #expect(try await store.detail(of: playlist(99), relationships: ["songs"], limit: 20) == nil)
+
         // Through the service, as /api/object renders it: ordered, in order, with counts.
         let service = BrowserService(store: store, readOnly: true)
         let object = try await service.object(id: playlist(1).uri)

@@ -173,6 +173,18 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         }
     }
 
+    /// The record and its relationships' first records and counts in one read transaction: one snapshot.
+    public func detail(of id: ObjectID, relationships: [String], limit: Int) async throws -> RecordDetail? {
+        try await read { [reader] connection, _ in
+            guard let record = try reader.record(id, in: connection) else { return nil }
+            var related: [String: RelatedRecords] = [:]
+            for name in relationships {
+                related[name] = try reader.related(from: id, through: name, limit: limit, in: connection)
+            }
+            return RecordDetail(record: record, related: related)
+        }
+    }
+
     /// Inline values are read piece by piece with SQLite's incremental blob I/O, external ones from their file, so
     /// a value is never held whole in memory (`SQLiteBlob`).
     public func blob(of id: ObjectID, attribute: String) async throws -> BlobLookup {
