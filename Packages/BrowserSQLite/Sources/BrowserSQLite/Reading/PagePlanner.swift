@@ -8,6 +8,11 @@ import BrowserCore
 /// - **Key checkpoints** — primary-key order with no filter or scope, at least two strides from the start: seek to
 ///   the nearest kept key (`KeyCheckpoints`, every 256th key) and skip fewer than 256 rows, instead of stepping
 ///   over every row before `OFFSET`.
+/// - **Index checkpoints** — one indexed attribute, no filter or scope, at least two strides from the start,
+///   once its checkpoints are kept (`IndexCheckpoints`, every 256th value and key in the index's order): seek in
+///   the index to the nearest one and step over fewer than 256 entries. The first deep request of that sort is
+///   plain SQL through the index (SQLite steps over the entries before `OFFSET`) and asks for the checkpoints,
+///   built in the background.
 /// - **Kept order** — one unindexed attribute, no filter or scope, whose order is kept (`SortedKeys`): a slice of
 ///   keys and one `Z_PK IN (…)` lookup.
 /// - **SQL** — everything else: one query with `LIMIT` and `OFFSET`. With one attribute that an index orders (a
@@ -23,13 +28,14 @@ import BrowserCore
 struct PagePlan {
     enum Route {
         case checkpoints
+        case indexCheckpoints(IndexCheckpoints)
         case keptOrder(SortedKeys)
         case sql
     }
 
     var route: Route
-    /// The order to build in the background once this read ends (`KeptOrderBuilder`), if any.
-    var orderToKeep: SortedKeys.Key?
+    /// What to build in the background once this read ends (`KeptOrderBuilder`), if anything.
+    var toBuild: (kind: SortedKeys.Request.Kind, key: SortedKeys.Key)?
     /// Why the page is read this way, in words (`/api/…/explain` shows it).
     var reason: String
 }
@@ -50,16 +56,26 @@ enum PagePlanner {
         guard let column = entity.attribute(named: sort.attribute)?.column else {
             return PagePlan(route: .sql, reason: "Page: one SQL query with LIMIT and OFFSET (\(sort.attribute) has no column, so it does not order the rows).")
         }
-        if entity.isIndexed(column) {
-            return PagePlan(route: .sql, reason: "Page: one SQL query with LIMIT and OFFSET; an index orders \(entity.name) by "
-                + "\(sort.attribute), so SQLite reads the page in that order without sorting.")
-        }
-        // A kept order is of one attribute, its keys tied by the primary key in the same direction (`query.order`
-        // is the tie-breaker's direction, the first key's unless a client set it apart).
+        let indexed = entity.isIndexed(column)
+        let throughIndex = "Page: one SQL query with LIMIT and OFFSET; an index orders \(entity.name) by \(sort.attribute), "
+            + "so SQLite reads the page in that order without sorting"
+        // Kept structures are of one attribute, its keys tied by the primary key in the same direction
+        // (`query.order` is the tie-breaker's direction, the first key's unless a client set it apart).
         guard wholeEntity, query.thenSort.isEmpty, sort.order == query.order, let rowCount else {
-            return PagePlan(route: .sql, reason: "Page: one SQL query with LIMIT and OFFSET; SQLite sorts the matching rows.")
+            return PagePlan(route: .sql, reason: indexed ? throughIndex + "." : "Page: one SQL query with LIMIT and OFFSET; SQLite sorts the matching rows.")
         }
         let key = SortedKeys.Key(entity: entity.name, column: column)
+        if indexed {
+            guard query.offset >= 2 * stride else { return PagePlan(route: .sql, reason: throughIndex + ".") }
+            if let checkpoints = cache.indexCheckpoints(key) {
+                return PagePlan(route: .indexCheckpoints(checkpoints), reason: "Page: far from the start of \(entity.name) in "
+                    + "\(sort.attribute) order, so it starts from a kept row of the index (every \(stride)th value and key is kept) "
+                    + "instead of stepping over the \(query.offset) entries before it.")
+            }
+            return PagePlan(route: .sql, toBuild: (.indexCheckpoints, key), reason: throughIndex + ", stepping over the "
+                + "\(query.offset) entries before the page; every \(stride)th row of that order is now kept in the background, "
+                + "so later deep pages of this sort start near theirs.")
+        }
         if let kept = cache.keptOrder(key) {
             return PagePlan(route: .keptOrder(kept), reason: "Page: the keys of \(entity.name) in \(sort.attribute) order are kept in "
                 + "memory (\(kept.keys.count) keys, built in the background after the first request of this sort); the page is read by key.")
@@ -68,7 +84,7 @@ enum PagePlanner {
             return PagePlan(route: .sql, reason: "Page: one SQL query with LIMIT and OFFSET; SQLite sorts every row (\(entity.name) has "
                 + "more than \(SortedKeys.maximumRows) rows, too many to keep their order in memory).")
         }
-        return PagePlan(route: .sql, orderToKeep: key, reason: "Page: one SQL query with LIMIT and OFFSET; SQLite sorts every row. "
+        return PagePlan(route: .sql, toBuild: (.order, key), reason: "Page: one SQL query with LIMIT and OFFSET; SQLite sorts every row. "
             + "The order of \(entity.name) by \(sort.attribute) is now built in the background, and later pages of this sort read by key.")
     }
 }

@@ -103,12 +103,14 @@ struct RecordReader: Sendable {
         let rowCount = query.filter == nil && query.scope == nil ? try count(of: entity, in: connection, cache: cache) : nil
         let plan = PagePlanner.plan(query, of: entity, rowCount: rowCount, cache: cache)
         trace?.note(plan.reason)
-        if let key = plan.orderToKeep, let rowCount {
-            cache.requestOrder(keptOrderRequest(key, of: entity, rowCount: rowCount))
+        if let (kind, key) = plan.toBuild, let rowCount {
+            cache.requestBuild(buildRequest(kind, key, of: entity, rowCount: rowCount))
         }
         switch plan.route {
         case .checkpoints:
             return try deepPage(query, of: entity, total: rowCount ?? 0, in: connection, cache: cache)
+        case .indexCheckpoints(let checkpoints):
+            return RecordPage(total: rowCount ?? 0, records: try indexedDeepPage(query, from: checkpoints, of: entity, in: connection))
         case .keptOrder(let sorted):
             let keys = sorted.page(offset: query.offset, limit: query.limit, descending: query.order == .descending)
             return RecordPage(total: sorted.keys.count, records: try records(keys, of: entity, in: connection))
@@ -412,13 +414,16 @@ struct RecordReader: Sendable {
         return "\(column) IN (\(Array(repeating: "?", count: numbers.count).joined(separator: ", ")))"
     }
 
-    /// How `KeptOrderBuilder` reads the entity's keys in `key.column`'s order (see `SortedKeys`).
-    private func keptOrderRequest(_ key: SortedKeys.Key, of entity: EntityMapping, rowCount: Int) -> SortedKeys.Request {
+    /// How `KeptOrderBuilder` reads the entity's keys (an order) or values and keys (checkpoints) in `key.column`'s
+    /// order (see `SortedKeys`, `IndexCheckpoints`).
+    private func buildRequest(_ kind: SortedKeys.Request.Kind, _ key: SortedKeys.Key, of entity: EntityMapping,
+                              rowCount: Int) -> SortedKeys.Request {
         var arguments: [SQLiteValue] = []
         let condition = rowCondition(of: entity, arguments: &arguments)
-        let sql = "SELECT \"Z_PK\" FROM \(quoteIdentifier(entity.table))" + (condition.map { " WHERE " + $0 } ?? "")
-            + " ORDER BY \(quoteIdentifier(key.column)) ASC, \"Z_PK\" ASC"
-        return SortedKeys.Request(key: key, sql: sql, arguments: arguments, expectedRows: rowCount)
+        let column = quoteIdentifier(key.column)
+        let sql = "SELECT \(kind == .order ? "" : column + ", ")\"Z_PK\" FROM \(quoteIdentifier(entity.table))"
+            + (condition.map { " WHERE " + $0 } ?? "") + " ORDER BY \(column) ASC, \"Z_PK\" ASC"
+        return SortedKeys.Request(kind: kind, key: key, sql: sql, arguments: arguments, expectedRows: rowCount)
     }
 
     /// The records with these primary keys (rows of the entity's table), in the order of `keys`.
@@ -433,7 +438,7 @@ struct RecordReader: Sendable {
     }
 
     /// Every row of a records query, decoded.
-    private func fetch(_ sql: String, _ arguments: [SQLiteValue], projection: Projection, fallback: EntityMapping,
+    func fetch(_ sql: String, _ arguments: [SQLiteValue], projection: Projection, fallback: EntityMapping,
                        _ connection: SQLiteConnection) throws -> [StoredRecord] {
         let statement = try connection.prepare(sql)
         try statement.bind(arguments)

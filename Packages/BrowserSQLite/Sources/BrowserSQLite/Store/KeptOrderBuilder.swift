@@ -1,6 +1,6 @@
 import Foundation
 
-/// Builds kept orders (`SortedKeys`) off the request path: on a read-only connection and a serial queue of its
+/// Builds kept orders (`SortedKeys`) and index checkpoints (`IndexCheckpoints`) off the request path: on a read-only connection and a serial queue of its
 /// own, after the request that asked for the order has been answered, so no request ever waits for one. The
 /// store's queue keeps serving requests meanwhile (SQLite sorts them as before); the order serves from the first
 /// request after it is delivered.
@@ -45,10 +45,10 @@ final class KeptOrderBuilder: @unchecked Sendable {
     /// order the read asked for, if any.
     func follow() {
         let generation = cache.generation
-        let requested = cache.takeRequestedOrder()
+        let requested = cache.takeRequestedBuild()
         lock.lock()
         defer { lock.unlock() }
-        if let running, running.job.generation != generation || (requested.map { $0.key != running.job.request.key } ?? false) {
+        if let running, running.job.generation != generation || (requested.map { $0 != running.job.request } ?? false) {
             running.interruption.cancel()
         }
         guard path != nil, let requested else { return }
@@ -85,15 +85,24 @@ final class KeptOrderBuilder: @unchecked Sendable {
             running = nil
             lock.unlock()
         }
-        // A build that fails (the file went away, the build was cancelled) leaves SQLite sorting those pages; it is
-        // asked for again under the next generation.
-        guard let keys = try? readKeys(job.request, interruption: interruption) else { return }
-        let order = SortedKeys(key: job.request.key, keys: keys)
-        storeQueue.async { self.cache.keep(order, askedUnder: job.generation) }
+        // A build that fails (the file went away, the build was cancelled) leaves SQLite answering those pages; it
+        // is asked for again under the next generation.
+        guard let built = try? read(job.request, interruption: interruption) else { return }
+        storeQueue.async {
+            switch built {
+            case .order(let order): self.cache.keep(order, askedUnder: job.generation)
+            case .checkpoints(let checkpoints): self.cache.keep(checkpoints, askedUnder: job.generation)
+            }
+        }
     }
 
-    /// The request's keys in one read transaction, or nil past `SortedKeys.maximumRows` rows.
-    private func readKeys(_ request: SortedKeys.Request, interruption: QueryInterruption) throws -> [Int64]? {
+    private enum Built: Sendable {
+        case order(SortedKeys)
+        case checkpoints(IndexCheckpoints)
+    }
+
+    /// The request's structure, read in one read transaction; nil for an order past `SortedKeys.maximumRows`.
+    private func read(_ request: SortedKeys.Request, interruption: QueryInterruption) throws -> Built? {
         guard let path else { return nil }
         let connection = try self.connection ?? SQLiteConnection(path: path, readOnly: true)
         self.connection = connection
@@ -103,12 +112,25 @@ final class KeptOrderBuilder: @unchecked Sendable {
         defer { try? connection.execute("COMMIT") }
         let statement = try connection.prepare(request.sql)
         try statement.bind(request.arguments)
-        var keys: [Int64] = []
-        keys.reserveCapacity(min(request.expectedRows, SortedKeys.maximumRows))
-        while try statement.step() {
-            guard keys.count < SortedKeys.maximumRows else { return nil }
-            keys.append(statement.value(at: 0).int64 ?? 0)
+        switch request.kind {
+        case .order:
+            var keys: [Int64] = []
+            keys.reserveCapacity(min(request.expectedRows, SortedKeys.maximumRows))
+            while try statement.step() {
+                guard keys.count < SortedKeys.maximumRows else { return nil }
+                keys.append(statement.value(at: 0).int64 ?? 0)
+            }
+            return .order(SortedKeys(key: request.key, keys: keys))
+        case .indexCheckpoints:
+            var entries: [IndexCheckpoints.Entry] = []
+            var position = 0
+            while try statement.step() {
+                if position % KeyCheckpoints.stride == 0 {
+                    entries.append(IndexCheckpoints.Entry(value: statement.value(at: 0), key: statement.value(at: 1).int64 ?? 0))
+                }
+                position += 1
+            }
+            return .checkpoints(IndexCheckpoints(key: request.key, entries: entries, rowCount: position))
         }
-        return keys
     }
 }

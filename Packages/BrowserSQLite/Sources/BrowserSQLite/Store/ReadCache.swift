@@ -19,15 +19,17 @@ import BrowserCore
 ///
 /// No rows are cached, and the cache stays small: one integer per entity, one per recent search (at most
 /// `filteredCountLimit`; paging through a search's results then does not count them again), one key per
-/// `KeyCheckpoints.stride` rows of an entity paged deeply, and one `SortedKeys` (8 bytes a row, bounded there).
+/// `KeyCheckpoints.stride` rows of an entity paged deeply (and of an indexed attribute's order, `IndexCheckpoints`),
+/// and one `SortedKeys` (8 bytes a row, bounded there).
 final class ReadCache {
     private var dataVersion: Int64?
     private var counts: [String: Int] = [:]
     private var checkpoints: [String: KeyCheckpoints] = [:]
     private var filteredCounts: [FilteredCountKey: Int] = [:]
     private var sorted: SortedKeys?
-    /// The order a request asked for, taken by the store once the request's read ends (`takeRequestedOrder`).
-    private var requestedOrder: SortedKeys.Request?
+    private var indexCheckpoints: [SortedKeys.Key: IndexCheckpoints] = [:]
+    /// What a request asked to be built, taken by the store once the request's read ends (`takeRequestedBuild`).
+    private var requestedBuild: SortedKeys.Request?
     /// Moves whenever what is cached is forgotten: an order built for an older generation is not kept.
     private(set) var generation = 0
 
@@ -55,7 +57,8 @@ final class ReadCache {
         checkpoints.removeAll()
         filteredCounts.removeAll()
         sorted = nil
-        requestedOrder = nil
+        indexCheckpoints.removeAll()
+        requestedBuild = nil
         generation += 1
     }
 
@@ -84,6 +87,11 @@ final class ReadCache {
         sorted?.key == key ? sorted : nil
     }
 
+    /// The kept checkpoints of an indexed attribute's order, if any.
+    func indexCheckpoints(_ key: SortedKeys.Key) -> IndexCheckpoints? {
+        indexCheckpoints[key]
+    }
+
     /// Keeps `order` (replacing the one kept) when it was asked for under the current `generation`; returns
     /// whether it was kept.
     @discardableResult
@@ -93,15 +101,24 @@ final class ReadCache {
         return true
     }
 
-    /// Records that `request`'s order should be built once the current read ends.
-    func requestOrder(_ request: SortedKeys.Request) {
-        requestedOrder = request
+    /// Keeps `checkpoints` when they were asked for under the current `generation` (one set per indexed
+    /// attribute: a few thousand entries each).
+    @discardableResult
+    func keep(_ checkpoints: IndexCheckpoints, askedUnder generation: Int) -> Bool {
+        guard generation == self.generation else { return false }
+        indexCheckpoints[checkpoints.key] = checkpoints
+        return true
     }
 
-    /// The order asked for since the last call, if any.
-    func takeRequestedOrder() -> SortedKeys.Request? {
-        defer { requestedOrder = nil }
-        return requestedOrder
+    /// Records that `request`'s structure should be built once the current read ends.
+    func requestBuild(_ request: SortedKeys.Request) {
+        requestedBuild = request
+    }
+
+    /// What was asked to be built since the last call, if anything.
+    func takeRequestedBuild() -> SortedKeys.Request? {
+        defer { requestedBuild = nil }
+        return requestedBuild
     }
 
     func checkpoints(_ key: String) -> KeyCheckpoints {

@@ -18,8 +18,16 @@ struct SortedKeys: Sendable {
         var column: String
     }
 
-    /// What `KeptOrderBuilder` runs to build an order: the SQL selecting the entity's keys in order.
+    /// What `KeptOrderBuilder` runs to build a kept structure of one attribute's order: the SQL selecting the
+    /// entity's keys in that order (an order), or its values and keys (index checkpoints).
     struct Request: Sendable, Equatable {
+        enum Kind: Sendable, Equatable {
+            /// `SortedKeys`: every key (`SELECT Z_PK … ORDER BY column, Z_PK`).
+            case order
+            /// `IndexCheckpoints`: every stride-th value and key (`SELECT column, Z_PK … ORDER BY column, Z_PK`).
+            case indexCheckpoints
+        }
+        var kind: Kind
         var key: Key
         var sql: String
         var arguments: [SQLiteValue]
