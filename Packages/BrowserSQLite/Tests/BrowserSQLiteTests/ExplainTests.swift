@@ -37,8 +37,8 @@ struct ExplainTests {
         let first = try await store.explain(query)
         #expect(first.engine.hasPrefix("SQLite 3."))
         #expect(first.total == 3_000)
-        #expect(first.steps.contains("Page: one SQL query with LIMIT and OFFSET; SQLite sorts every row. The order of Item by title is "
-            + "now built in the background, and later pages of this sort read by key."))
+        #expect(first.steps.contains("Page: one SQL query with LIMIT and OFFSET; SQLite sorts every row's key, then reads the page's "
+            + "records by key. The order of Item by title is now built in the background, and later pages of this sort read by key."))
         let page = try #require(first.statements.first { $0.sql.hasSuffix("LIMIT ? OFFSET ?") })
         #expect(page.sql.hasSuffix("ORDER BY \"ZITEM\".\"ZTITLE\" ASC, \"ZITEM\".\"Z_PK\" ASC LIMIT ? OFFSET ?"))
         #expect(page.arguments == ["25", "50"])

@@ -174,5 +174,11 @@ struct SyntheticRelationshipTests {
         #expect(songs.ordered && songs.toMany)
         #expect(songs.count == 3)
         #expect(songs.items.map(\.summary) == ["Delta", "Alpha", "Charlie"])
+
+        // A detail's relationship counts are kept until the data changes, then counted again.
+        try ReadCacheTests.write("INSERT INTO \(joinTable) (Z_1PLAYLISTS, Z_2SONGS, Z_FOK_2SONGS) VALUES (1, 2, 5120)", to: synthetic)
+        let grown = try #require(try await store.detail(of: playlist(1), relationships: ["songs"], limit: 20))
+        #expect(grown.related["songs"]?.total == 4)
+        #expect(grown.related["songs"]?.records.map(\.id.primaryKey) == [4, 1, 3, 2])
     }
 }

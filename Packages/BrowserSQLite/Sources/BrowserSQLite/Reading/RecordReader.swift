@@ -106,6 +106,7 @@ struct RecordReader: Sendable {
         if let (kind, key) = plan.toBuild, let rowCount {
             cache.requestBuild(buildRequest(kind, key, of: entity, rowCount: rowCount))
         }
+        let sortsKeysFirst: Bool
         switch plan.route {
         case .checkpoints:
             return try deepPage(query, of: entity, total: rowCount ?? 0, in: connection, cache: cache)
@@ -114,16 +115,21 @@ struct RecordReader: Sendable {
         case .keptOrder(let sorted):
             let keys = sorted.page(offset: query.offset, limit: query.limit, descending: query.order == .descending)
             return RecordPage(total: sorted.keys.count, records: try records(keys, of: entity, in: connection))
-        case .sql:
-            break
+        case .sql(let keysFirst):
+            sortsKeysFirst = keysFirst
         }
         let list = try listSQL(query, of: entity)
         let projection = projection(for: entity)
         let order = list.order.map { "\($0.sql) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
-        let sql = "SELECT \(projection.selectList()) FROM \(list.table)\(list.whereClause) ORDER BY \(order) LIMIT ? OFFSET ?"
-        let records = try fetch(sql, list.arguments + list.order.flatMap(\.arguments)
-                                    + [.integer(Int64(query.limit)), .integer(Int64(query.offset))],
-                                projection: projection, fallback: entity, connection)
+        let select = sortsKeysFirst ? "\(list.table).\"Z_PK\"" : projection.selectList()
+        let sql = "SELECT \(select) FROM \(list.table)\(list.whereClause) ORDER BY \(order) LIMIT ? OFFSET ?"
+        let arguments = list.arguments + list.order.flatMap(\.arguments) + [.integer(Int64(query.limit)), .integer(Int64(query.offset))]
+        let records: [StoredRecord]
+        if sortsKeysFirst {
+            records = try self.records(try connection.rows(sql, arguments).map { $0[0].int64 ?? 0 }, of: entity, in: connection)
+        } else {
+            records = try fetch(sql, arguments, projection: projection, fallback: entity, connection)
+        }
         if let rowCount { return RecordPage(total: rowCount, records: records) }
 
         // A filtered or scoped list's total (see `PagePlanner`): kept by its SQL, else the short page's, else counted.
@@ -303,8 +309,10 @@ struct RecordReader: Sendable {
         return try statement.step() ? record(in: statement, projection: projection, fallback: entity) : nil
     }
 
-    func related(from id: ObjectID, through name: String, limit: Int,
-                 in connection: SQLiteConnection) throws -> RelatedRecords {
+    /// The first `limit` records `id` reaches through relationship `name`, and their count (kept in `cache` until
+    /// the data changes, when given: a record's detail asked for again does not count its relationships again).
+    func related(from id: ObjectID, through name: String, limit: Int, in connection: SQLiteConnection,
+                 cache: ReadCache? = nil) throws -> RelatedRecords {
         let none = RelatedRecords(total: 0, records: [])
         guard id.storeIdentifier == storeIdentifier, let source = mapping.entities[id.entity] else { return none }
         guard let relationship = source.relationships[name] else {
@@ -325,6 +333,12 @@ struct RecordReader: Sendable {
             ? "1"
             : entityCondition(relationship.destinationSubtree, alias: "d", arguments: &entityArguments)!
         let limitArguments: [SQLiteValue] = [.integer(Int64(max(limit, 0)))]
+        func fetchRelated(_ body: String, _ arguments: [SQLiteValue], order: String, limit: [SQLiteValue],
+                          projection: Projection, fallback: EntityMapping, _ connection: SQLiteConnection) throws -> RelatedRecords {
+            try self.fetchRelated(body, arguments, order: order, limit: limit, projection: projection, fallback: fallback,
+                                  countKey: ReadCache.RelatedCountKey(entity: source.name, key: id.primaryKey, relationship: name),
+                                  cache: cache, connection)
+        }
 
         switch relationship.storage {
         case .foreignKey(let column, let entityColumn):
@@ -452,9 +466,10 @@ struct RecordReader: Sendable {
     /// Counts the rows of `body` (a FROM … WHERE … clause whose destination alias is `d`) and reads the first
     /// `limit` of them in `order`.
     private func fetchRelated(_ body: String, _ arguments: [SQLiteValue], order: String, limit: [SQLiteValue],
-                              projection: Projection, fallback: EntityMapping,
-                              _ connection: SQLiteConnection) throws -> RelatedRecords {
-        let total = Int(try connection.scalar("SELECT COUNT(*) \(body)", arguments)?.int64 ?? 0)
+                              projection: Projection, fallback: EntityMapping, countKey: ReadCache.RelatedCountKey,
+                              cache: ReadCache?, _ connection: SQLiteConnection) throws -> RelatedRecords {
+        let count = { Int(try connection.scalar("SELECT COUNT(*) \(body)", arguments)?.int64 ?? 0) }
+        let total = try cache.map { try $0.relatedCount(countKey, compute: count) } ?? count()
         guard total > 0 else { return RelatedRecords(total: 0, records: []) }
         let statement = try connection.prepare("SELECT \(projection.selectList(alias: "d")) \(body) ORDER BY \(order) LIMIT ?")
         try statement.bind(arguments + limit)

@@ -18,7 +18,8 @@ import BrowserCore
 /// `validate`, which drops the order before it serves: an order is never served for data it was not built from.
 ///
 /// No rows are cached, and the cache stays small: one integer per entity, one per recent search (at most
-/// `filteredCountLimit`; paging through a search's results then does not count them again), one key per
+/// `filteredCountLimit`; paging through a search's results then does not count them again), one per recently
+/// shown record's relationship (at most `relatedCountLimit`), one key per
 /// `KeyCheckpoints.stride` rows of an entity paged deeply (and of an indexed attribute's order, `IndexCheckpoints`),
 /// and one `SortedKeys` (8 bytes a row, bounded there).
 final class ReadCache {
@@ -26,6 +27,7 @@ final class ReadCache {
     private var counts: [String: Int] = [:]
     private var checkpoints: [String: KeyCheckpoints] = [:]
     private var filteredCounts: [FilteredCountKey: Int] = [:]
+    private var relatedCounts: [RelatedCountKey: Int] = [:]
     private var sorted: SortedKeys?
     private var indexCheckpoints: [SortedKeys.Key: IndexCheckpoints] = [:]
     /// What a request asked to be built, taken by the store once the request's read ends (`takeRequestedBuild`).
@@ -35,6 +37,15 @@ final class ReadCache {
 
     /// How many search counts are kept; past it they are all forgotten (searches are typed, then paged).
     static let filteredCountLimit = 64
+    /// How many relationship counts of records (a detail's) are kept; past it they are all forgotten.
+    static let relatedCountLimit = 256
+
+    /// One record's relationship.
+    struct RelatedCountKey: Hashable {
+        var entity: String
+        var key: Int64
+        var relationship: String
+    }
 
     /// A filtered list by its SQL: its WHERE clause and the bytes it binds. Not by its `RecordFilter`, whose
     /// strings compare by canonical equivalence ("é" == "e\u{301}" in Swift) where the SQL compares code points:
@@ -56,6 +67,7 @@ final class ReadCache {
         counts.removeAll()
         checkpoints.removeAll()
         filteredCounts.removeAll()
+        relatedCounts.removeAll()
         sorted = nil
         indexCheckpoints.removeAll()
         requestedBuild = nil
@@ -79,6 +91,15 @@ final class ReadCache {
         let value = try compute()
         if filteredCounts.count >= Self.filteredCountLimit { filteredCounts.removeAll() }
         filteredCounts[key] = value
+        return value
+    }
+
+    /// The cached number of records a record reaches through a relationship, or `compute`'s answer, remembered.
+    func relatedCount(_ key: RelatedCountKey, compute: () throws -> Int) rethrows -> Int {
+        if let known = relatedCounts[key] { return known }
+        let value = try compute()
+        if relatedCounts.count >= Self.relatedCountLimit { relatedCounts.removeAll() }
+        relatedCounts[key] = value
         return value
     }
 

@@ -175,11 +175,11 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
 
     /// The record and its relationships' first records and counts in one read transaction: one snapshot.
     public func detail(of id: ObjectID, relationships: [String], limit: Int) async throws -> RecordDetail? {
-        try await read { [reader] connection, _ in
+        try await read { [reader] connection, cache in
             guard let record = try reader.record(id, in: connection) else { return nil }
             var related: [String: RelatedRecords] = [:]
             for name in relationships {
-                related[name] = try reader.related(from: id, through: name, limit: limit, in: connection)
+                related[name] = try reader.related(from: id, through: name, limit: limit, in: connection, cache: cache)
             }
             return RecordDetail(record: record, related: related)
         }
