@@ -70,9 +70,15 @@ struct ExplainTests {
         var query = RecordQuery(entity: "Item", filter: RecordFilter.contains("title", "unicode"), limit: 50)
         let explained = try await store.explain(query)
         #expect(explained.total == 200)
-        #expect(explained.steps.contains("Total: counted with one query."))
+        // The search box's filter is counted by reading the column, matched on a second thread (SearchCounting).
+        #expect(explained.steps.contains("Total: counted in one read of ZTITLE, matched on a second thread."))
         #expect(explained.statements.count == 2)
-        #expect(explained.statements.allSatisfy { $0.arguments.contains("'unicode'") })
+        #expect(explained.statements[0].arguments.contains("'unicode'"))
+        #expect(explained.statements[1].sql == "SELECT \"ZTITLE\" FROM \"ZITEM\"")
+        // Any other filter is counted in SQL.
+        let other = try await store.explain(RecordQuery(entity: "Item", filter: .any([.contains("title", "unicode"), .contains("title", "zzz")]), limit: 50))
+        #expect(other.total == 200 && other.steps.contains("Total: counted with one query."))
+        #expect(other.statements.count == 2 && other.statements.allSatisfy { $0.arguments.contains("'unicode'") })
         for statement in explained.statements {
             #expect(statement.plan.map { $0.trimmingCharacters(in: .whitespaces) } == (try Self.rawPlan(statement, path: synthetic.storeURL.path)))
         }

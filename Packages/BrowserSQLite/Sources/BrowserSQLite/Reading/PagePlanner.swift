@@ -27,7 +27,8 @@ import BrowserCore
 /// The total: an unfiltered list's is the entity's count (kept until the data changes). A filtered or scoped
 /// list's is kept by its SQL until the data changes; else a short, non-empty page (or an empty first page) is the
 /// total, read in the same transaction (a search with fewer matches than a page scans the table once, not twice);
-/// else it is counted.
+/// else it is counted: a search of one text attribute (`CONTAINS[cd]`, the search box) by `SearchCounting`
+/// (SQLite reads the column, a second thread folds and matches), any other filter by `SELECT COUNT(*)`.
 struct PagePlan {
     enum Route {
         case checkpoints
@@ -93,5 +94,17 @@ enum PagePlanner {
         }
         return PagePlan(route: .sql(keysFirst: true), toBuild: (.order, key), reason: sortsKeys + "every row's key, then reads the "
             + "page's records by key. The order of \(entity.name) by \(sort.attribute) is now built in the background, and later pages of this sort read by key.")
+    }
+
+    /// How a filtered list's count is read when it is counted (see the total above): `SearchCounting` for the
+    /// search box's filter on one stored text attribute of the entity, nil for `SELECT COUNT(*)`.
+    static func searchCounting(_ query: RecordQuery, of entity: EntityMapping) -> SearchCounting? {
+        guard query.scope == nil, case .comparison(let comparison)? = query.filter, comparison.keyPath.components.count == 1,
+              comparison.op == .contains, comparison.options == .caseAndDiacriticInsensitive,
+              case .value(.string(let text)) = comparison.operand,
+              let attribute = entity.attribute(named: comparison.keyPath.components[0]),
+              attribute.kind.attributeType == .string, let column = attribute.column
+        else { return nil }
+        return SearchCounting(column: column, foldedNeedle: Array(TextFolding.fold(text, options: .caseAndDiacriticInsensitive).utf8))
     }
 }

@@ -140,6 +140,12 @@ struct RecordReader: Sendable {
                 trace?.note("Total: the page holds the last matching row, so it is the total; no count query.")
                 return query.offset + records.count
             }
+            if let counting = PagePlanner.searchCounting(query, of: entity) {
+                trace?.note("Total: counted in one read of \(counting.column), matched on a second thread.")
+                var arguments: [SQLiteValue] = []
+                return try counting.count(table: list.table, condition: rowCondition(of: entity, arguments: &arguments),
+                                          arguments: arguments, in: connection)
+            }
             trace?.note("Total: counted with one query.")
             return Int(try connection.scalar("SELECT COUNT(*) FROM \(list.table)\(list.whereClause)", list.arguments)?.int64 ?? 0)
         }
