@@ -19,10 +19,10 @@ import BrowserCore
 ///   Core Data fetch index), SQLite walks the index: no sort, no kept order (it would cost a full read of the
 ///   table to save nothing). When SQLite has to sort, it sorts the keys alone (`SELECT Z_PK … ORDER BY … LIMIT`)
 ///   and the page's records are read by key after: its top-N sorter builds a record of every selected column for
-///   every row it looks at (the book's cover and summary too), about a tenth of the sort's time on the benchmark's
-///   books. With an unindexed attribute and no kept order yet, SQLite sorts (its top-N sort) and
-///   the order is asked for: `KeptOrderBuilder` builds it in the background once this read has ended, so no
-///   request pays for it; the pages after it read by key.
+///   every row it looks at (the books' covers and summaries too), about a tenth of the sort's time on the
+///   benchmark's store. A sort of the whole entity by an unindexed attribute with no kept order yet also asks for
+///   that order: `KeptOrderBuilder` builds it in the background once this read has ended, so no request pays for
+///   it; the pages after it read by key.
 ///
 /// The total: an unfiltered list's is the entity's count (kept until the data changes). A filtered or scoped
 /// list's is kept by its SQL until the data changes; else a short, non-empty page (or an empty first page) is the
@@ -57,7 +57,8 @@ enum PagePlanner {
                 return PagePlan(route: .checkpoints, reason: "Page: primary-key order far from the start, so it starts from a "
                     + "kept key (every \(stride)th key of \(entity.name) is kept) instead of stepping over the \(query.offset) rows before it.")
             }
-            return PagePlan(route: .sql(keysFirst: false), reason: "Page: one SQL query with LIMIT and OFFSET, in primary-key order.")
+            let order = query.scope?.isOrdered == true ? "in the relationship's order" : "in primary-key order"
+            return PagePlan(route: .sql(keysFirst: false), reason: "Page: one SQL query with LIMIT and OFFSET, \(order).")
         }
         guard let column = entity.attribute(named: sort.attribute)?.column else {
             return PagePlan(route: .sql(keysFirst: false), reason: "Page: one SQL query with LIMIT and OFFSET (\(sort.attribute) has no column, so it does not order the rows).")
