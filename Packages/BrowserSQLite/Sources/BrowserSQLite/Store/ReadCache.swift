@@ -11,17 +11,18 @@ import BrowserCore
 /// The pragma runs inside the read transaction, so the version and the rows read belong to the same snapshot. A
 /// snapshot refresh resets the cache too. Nothing cached outlives a change of the data.
 ///
-/// **Orders built in the background.** A kept order is built on another connection (`KeptOrderBuilder`) after
-/// the request that asked for it; it is kept only if the cache's `generation` (which moves with every reset) is
-/// still the one it was asked under. Then no commit was seen between the request and the delivery, and any
+/// **Orders built in the background.** A kept order or index checkpoints are built on another connection
+/// (`KeptOrderBuilder`) after the request that asked for them, whose `PRAGMA data_version` cannot be compared with
+/// this connection's; they are kept only if the cache's `generation` (which moves with every reset) is still the
+/// one they were asked under. Then no commit was seen between the request and the delivery, and any
 /// commit after the request that the build may or may not have seen is seen by the next request's
 /// `validate`, which drops the order before it serves: an order is never served for data it was not built from.
 ///
 /// No rows are cached, and the cache stays small: one integer per entity, one per recent search (at most
 /// `filteredCountLimit`; paging through a search's results then does not count them again), one per recently
-/// shown record's relationship (at most `relatedCountLimit`), one key per
-/// `KeyCheckpoints.stride` rows of an entity paged deeply (and of an indexed attribute's order, `IndexCheckpoints`),
-/// and one `SortedKeys` (8 bytes a row, bounded there).
+/// shown record's relationship (at most `relatedCountLimit`), one key per `KeyCheckpoints.stride` rows of an
+/// entity paged deeply (and of an indexed attribute's order, `IndexCheckpoints`), and one `SortedKeys` (8 bytes a
+/// row, bounded there).
 final class ReadCache {
     private var dataVersion: Int64?
     private var counts: [String: Int] = [:]
