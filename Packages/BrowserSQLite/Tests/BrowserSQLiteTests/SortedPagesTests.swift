@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Pages sorted by an attribute give the same rows whether SQLite sorts them (first request) or they come from
-/// the kept order (`SortedKeys`, from the second request on), in both directions, for an entity and a
+/// the kept order (`SortedKeys`, built in the background after it), in both directions, for an entity and a
 /// sub-entity; the kept order and the kept search counts follow another process's commits.
 struct SortedPagesTests {
     /// 300 rows: titles with duplicates, NULLs, mixed case and accents (BINARY order puts "É" after "z");
@@ -46,7 +46,8 @@ struct SortedPagesTests {
             let all = Self.expected(members, descending: descending)
             // The first request is sorted by SQLite; later ones come from the kept order. Both must agree with
             // the independent order above, page after page, including a short last page and past the end.
-            for offset in [0, 0, 37, 100, members.count - 5, members.count, members.count + 10] {
+            for (request, offset) in [0, 0, 37, 100, members.count - 5, members.count, members.count + 10].enumerated() {
+                if request == 1 { await store.backgroundWorkFinished() }
                 let page = try await Self.page(store, entity, descending: descending, offset: offset, limit: 40)
                 #expect(page.total == members.count)
                 let want = offset < all.count ? Array(all[offset..<min(all.count, offset + 40)]) : []
@@ -62,7 +63,12 @@ struct SortedPagesTests {
     @Test func keptOrderAndSearchCountsFollowAnotherProcessesCommits() async throws {
         let (synthetic, rows) = try Self.makeStore()
         let store = try SQLiteStore.open(storeAt: synthetic.storeURL, model: synthetic.modelURL)
-        for _ in 0..<3 { _ = try await Self.page(store, "Item", descending: false, offset: 0, limit: 10) }
+        for _ in 0..<3 {
+            _ = try await Self.page(store, "Item", descending: false, offset: 0, limit: 10)
+            await store.backgroundWorkFinished()
+        }
+        #expect(try await store.explain(RecordQuery(entity: "Item", sort: SortKey(attribute: "title", order: .ascending), limit: 10))
+            .steps.contains { $0.hasPrefix("Page: the keys of Item in title order are kept in memory") })
         let entity = try #require(try await store.schema().entity(named: "Item"))
         let search = try RecordQuery.validated(RecordQueryParameters(search: "CAFE", searchAttribute: "title"), for: entity)
         let matches = rows.filter { $0.title.map { TextFolding.contains($0, "cafe") } ?? false }.count
@@ -76,28 +82,5 @@ struct SortedPagesTests {
         let updated = rows + [ItemRow(key: 10000, title: nil, special: false), ItemRow(key: 10001, title: "Café crème", special: false)]
         #expect(after.records.map(\.id.primaryKey) == Self.expected(updated, descending: false))
         #expect(try await store.page(search).total == matches + 1)
-    }
-}
-
-/// When a kept order is built and when it is not (`ReadCache.sortedKeys`): only a sort asked for twice while the
-/// data is unchanged, and an evicted order must be asked for twice again (no full sort on every switch).
-struct SortedKeysCachingTests {
-    @Test func ordersAreBuiltOnTheSecondRequestAndAfterEvictionOnlyWhenAskedTwiceAgain() {
-        let cache = ReadCache()
-        cache.validate(dataVersion: 1)
-        let a = SortedKeys.Key(entity: "Item", column: "ZTITLE")
-        let b = SortedKeys.Key(entity: "Item", column: "ZRANK")
-        var builds: [String] = []
-        func ask(_ key: SortedKeys.Key) -> Bool {
-            cache.sortedKeys(key) { builds.append(key.column); return [3, 1, 2] } != nil
-        }
-        #expect([ask(a), ask(a), ask(a)] == [false, true, true])
-        #expect([ask(b), ask(b)] == [false, true])   // replaces a's order
-        #expect([ask(a), ask(b), ask(a)] == [false, true, true])
-        #expect(builds == ["ZTITLE", "ZRANK", "ZTITLE"])
-        // A change of the data forgets orders and counts of requests alike.
-        cache.validate(dataVersion: 2)
-        #expect(ask(a) == false)
-        #expect(builds == ["ZTITLE", "ZRANK", "ZTITLE"])
     }
 }

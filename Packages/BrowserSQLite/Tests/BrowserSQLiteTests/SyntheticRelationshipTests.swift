@@ -158,6 +158,15 @@ struct SyntheticRelationshipTests {
         #expect(charlie.records.map(\.id.primaryKey) == [1, 2])
         #expect(try await store.related(from: song(2), through: "playlists", limit: 20).records.map(\.id.primaryKey) == [2])
 
+        // A record's detail (one read transaction) holds what the separate calls give.
+        for id in [playlist(1), playlist(2), song(3)] {
+            let names = id.entity == "Playlist" ? ["songs"] : ["playlists"]
+            let detail = try #require(try await store.detail(of: id, relationships: names, limit: 1))
+            #expect(detail.record == (try await store.record(id)))
+            #expect(detail.related == [names[0]: try await store.related(from: id, through: names[0], limit: 1)])
+        }
+        #expect(try await store.detail(of: playlist(99), relationships: ["songs"], limit: 20) == nil)
+
         // Through the service, as /api/object renders it: ordered, in order, with counts.
         let service = BrowserService(store: store, readOnly: true)
         let object = try await service.object(id: playlist(1).uri)
@@ -165,5 +174,11 @@ struct SyntheticRelationshipTests {
         #expect(songs.ordered && songs.toMany)
         #expect(songs.count == 3)
         #expect(songs.items.map(\.summary) == ["Delta", "Alpha", "Charlie"])
+
+        // A detail's relationship counts are kept until the data changes, then counted again.
+        try ReadCacheTests.write("INSERT INTO \(joinTable) (Z_1PLAYLISTS, Z_2SONGS, Z_FOK_2SONGS) VALUES (1, 2, 5120)", to: synthetic)
+        let grown = try #require(try await store.detail(of: playlist(1), relationships: ["songs"], limit: 20))
+        #expect(grown.related["songs"]?.total == 4)
+        #expect(grown.related["songs"]?.records.map(\.id.primaryKey) == [4, 1, 3, 2])
     }
 }

@@ -110,14 +110,15 @@ public struct BrowserService: Sendable {
         guard let entity = schema.entity(named: id.entity), !entity.isAbstract else {
             throw .notFound("No record \(id.uri): the model has no entity \"\(id.entity)\"")
         }
-        guard let record = try await call({ try await store.record(id) }) else {
+        let names = entity.relationships.map(\.name)
+        guard let detail = try await call({ try await store.detail(of: id, relationships: names, limit: Self.relationshipPreviewLimit) })
+        else {
             throw .notFound("No record \(id.uri)")
         }
+        let record = detail.record
         var relationships: [RelationshipItemsDTO] = []
         for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
-            var related = try await call {
-                try await store.related(from: id, through: relationship.name, limit: Self.relationshipPreviewLimit)
-            }
+            var related = detail.related[relationship.name] ?? RelatedRecords(total: 0, records: [])
             if allRelated, related.records.count < related.total {
                 related.records = try await everyRelated(from: id, through: relationship, in: schema)
             }

@@ -40,6 +40,12 @@ public protocol BrowserStore: Sendable {
     /// the first `limit` of them and their number.
     func related(from id: ObjectID, through relationship: String, limit: Int) async throws -> RelatedRecords
 
+    /// The record and the first `limit` records of each of `relationships` (relationships of its entity) with
+    /// their counts, or nil when the store has no such record. A store that can reads them in one read
+    /// transaction, so the record and its counts are one snapshot of the data; the default calls `record` and
+    /// `related` one after the other.
+    func detail(of id: ObjectID, relationships: [String], limit: Int) async throws -> RecordDetail?
+
     /// A token that changes when the store's data changes, or nil when the store cannot tell.
     func changeToken() async throws -> ChangeToken?
 
@@ -113,6 +119,14 @@ extension BrowserStore {
     public func delete(_ id: ObjectID, expecting version: Int64) async throws -> DeletionEffects { throw Self.cannotWrite }
 
     private static var cannotWrite: BrowserError { .storeFailure("\(Self.self) does not write records") }
+    public func detail(of id: ObjectID, relationships: [String], limit: Int) async throws -> RecordDetail? {
+        guard let record = try await record(id) else { return nil }
+        var related: [String: RelatedRecords] = [:]
+        for name in relationships {
+            related[name] = try await self.related(from: id, through: name, limit: limit)
+        }
+        return RecordDetail(record: record, related: related)
+    }
 
     public func history(_ query: HistoryQuery) async throws -> StoreHistory {
         .unavailable("This store does not keep a history of its changes.")

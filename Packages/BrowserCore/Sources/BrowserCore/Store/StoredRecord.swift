@@ -41,3 +41,15 @@ public struct RelatedRecords: Sendable, Hashable {
         self.records = records
     }
 }
+
+/// A record with the first records of each of its relationships and their counts: what a record's detail shows.
+public struct RecordDetail: Sendable, Hashable {
+    public var record: StoredRecord
+    /// By relationship name: every relationship asked for.
+    public var related: [String: RelatedRecords]
+
+    public init(record: StoredRecord, related: [String: RelatedRecords]) {
+        self.record = record
+        self.related = related
+    }
+}

@@ -13,9 +13,16 @@ struct EntityMapping: Sendable {
     /// Every attribute, inherited ones first, composite elements as `composite.element`.
     var attributes: [AttributeMapping]
     var relationships: [String: RelationshipMapping]
+    /// The table's upper-cased columns an index orders every row by (`StoreCatalog.Table.orderedColumns`).
+    var orderedColumns: Set<String> = []
 
     func attribute(named name: String) -> AttributeMapping? {
         attributes.first { $0.name == name }
+    }
+
+    /// Whether an index of the table reads its rows in `column`'s order.
+    func isIndexed(_ column: String) -> Bool {
+        orderedColumns.contains(column.uppercased())
     }
 }
 

@@ -62,7 +62,8 @@ struct StoreMappingBuilder {
                 name: entity.name, number: numbers[entity.name]!,
                 table: tableOf[entity.name]!, subtreeNumbers: subtree(of: entity.name), coversWholeTable: entity.parent == nil,
                 attributes: attributes,
-                relationships: Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+                relationships: Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
+                orderedColumns: catalog.table(tableOf[entity.name]!)?.orderedColumns ?? []
             )
             schemas.append(EntitySchema(
                 name: entity.name, parent: entity.parent, isAbstract: entity.isAbstract,

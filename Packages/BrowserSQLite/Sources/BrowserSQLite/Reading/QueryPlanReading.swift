@@ -54,11 +54,11 @@ enum QueryPlanReading {
                       statements: [ExplainedStatementDTO], in connection: SQLiteConnection) throws -> [QueryHintDTO] {
         var hints: [QueryHintDTO] = []
         if let sort = query.sort, let column = entity.attribute(named: sort.attribute)?.column,
-           try !isIndexed(column, of: entity.table, in: connection) {
+           !entity.isIndexed(column) {
             let name = "by" + sort.attribute.prefix(1).uppercased() + sort.attribute.dropFirst()
             hints.append(QueryHintDTO(
                 text: "Sorting \(entity.name) by \(sort.attribute) reads all \(rowCount) rows and sorts them "
-                    + "(until the order is kept in memory, from the second request of this sort on): "
+                    + "(until its order, built in the background after the first request of this sort, is kept in memory): "
                     + "a fetch index on \(entity.name).\(sort.attribute) lets SQLite read them in order.",
                 modelEditor: """
                     <fetchIndex name="\(name)">
@@ -74,16 +74,5 @@ enum QueryPlanReading {
                     + "reads less of each row."))
         }
         return hints
-    }
-
-    /// Whether an index of `table` starts with `column` (so SQLite can read the table in its order).
-    static func isIndexed(_ column: String, of table: String, in connection: SQLiteConnection) throws -> Bool {
-        for index in try connection.rows("PRAGMA index_list(\(quoteIdentifier(table)))") {
-            guard let name = index[1].string,
-                  let first = try connection.rows("PRAGMA index_info(\(quoteIdentifier(name)))").first
-            else { continue }
-            if first[2].string?.uppercased() == column.uppercased() { return true }
-        }
-        return false
     }
 }

@@ -96,47 +96,55 @@ struct RecordReader: Sendable {
         return Int(try connection.scalar(sql, arguments)?.int64 ?? 0)
     }
 
+    /// The page the query asks for, read the way `PagePlanner` decides.
     func page(_ query: RecordQuery, of entity: EntityMapping, in connection: SQLiteConnection,
               cache: ReadCache) throws -> RecordPage {
         let trace = connection.trace
-        if query.filter == nil, query.scope == nil, query.sort == nil, query.offset >= 2 * KeyCheckpoints.stride {
-            trace?.note("Page: primary-key order far from the start, so it starts from a kept key (every "
-                + "\(KeyCheckpoints.stride)th key of \(entity.name) is kept) instead of stepping over the \(query.offset) rows before it.")
-            return try deepPage(query, of: entity, in: connection, cache: cache)
+        let rowCount = query.filter == nil && query.scope == nil ? try count(of: entity, in: connection, cache: cache) : nil
+        let plan = PagePlanner.plan(query, of: entity, rowCount: rowCount, cache: cache)
+        trace?.note(plan.reason)
+        if let (kind, key) = plan.toBuild, let rowCount {
+            cache.requestBuild(buildRequest(kind, key, of: entity, rowCount: rowCount))
         }
-        // A kept order is of one attribute; a list with further keys is sorted by SQLite.
-        if query.filter == nil, query.scope == nil, query.thenSort.isEmpty, let sort = query.sort, sort.order == query.order,
-           let column = entity.attribute(named: sort.attribute)?.column,
-           let sorted = try sortedKeys(by: column, of: entity, in: connection, cache: cache) {
-            trace?.note("Page: the keys of \(entity.name) in \(sort.attribute) order are kept in memory (\(sorted.keys.count) keys) "
-                + "since this sort was asked for twice; the page is read by key.")
+        let sortsKeysFirst: Bool
+        switch plan.route {
+        case .checkpoints:
+            return try deepPage(query, of: entity, total: rowCount ?? 0, in: connection, cache: cache)
+        case .indexCheckpoints(let checkpoints):
+            return RecordPage(total: rowCount ?? 0, records: try indexedDeepPage(query, from: checkpoints, of: entity, in: connection))
+        case .keptOrder(let sorted):
             let keys = sorted.page(offset: query.offset, limit: query.limit, descending: query.order == .descending)
             return RecordPage(total: sorted.keys.count, records: try records(keys, of: entity, in: connection))
+        case .sql(let keysFirst):
+            sortsKeysFirst = keysFirst
         }
-        trace?.note("Page: one SQL query with LIMIT and OFFSET" + (query.thenSort.isEmpty ? query.sort.map { sort in
-            entity.attribute(named: sort.attribute)?.column == nil ? "" : " (a sort asked for again is kept in memory from the second time on)"
-        } ?? "" : "") + ".")
         let list = try listSQL(query, of: entity)
         let projection = projection(for: entity)
         let order = list.order.map { "\($0.sql) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
-        let sql = "SELECT \(projection.selectList()) FROM \(list.table)\(list.whereClause) ORDER BY \(order) LIMIT ? OFFSET ?"
-        let records = try fetch(sql, list.arguments + list.order.flatMap(\.arguments)
-                                    + [.integer(Int64(query.limit)), .integer(Int64(query.offset))],
-                                projection: projection, fallback: entity, connection)
-
-        // Totals are kept until the data changes: the entity's count without a filter, the search's count with
-        // one (so the next page of a search's results does not count them again). A short, non-empty page (or
-        // an empty first page) already says the total, in the same read transaction: a search that matches
-        // fewer rows than a page then scans the table once, not twice (once for the rows, once to count).
-        guard query.filter != nil || query.scope != nil else {
-            return RecordPage(total: try count(of: entity, in: connection, cache: cache), records: records)
+        let select = sortsKeysFirst ? "\(list.table).\"Z_PK\"" : projection.selectList()
+        let sql = "SELECT \(select) FROM \(list.table)\(list.whereClause) ORDER BY \(order) LIMIT ? OFFSET ?"
+        let arguments = list.arguments + list.order.flatMap(\.arguments) + [.integer(Int64(query.limit)), .integer(Int64(query.offset))]
+        let records: [StoredRecord]
+        if sortsKeysFirst {
+            records = try self.records(try connection.rows(sql, arguments).map { $0[0].int64 ?? 0 }, of: entity, in: connection)
+        } else {
+            records = try fetch(sql, arguments, projection: projection, fallback: entity, connection)
         }
+        if let rowCount { return RecordPage(total: rowCount, records: records) }
+
+        // A filtered or scoped list's total (see `PagePlanner`): kept by its SQL, else the short page's, else counted.
         var counted = false
         let total = try cache.filteredCount(entity.name, condition: list.whereClause, arguments: list.arguments) {
             counted = true
             if records.count < query.limit, !records.isEmpty || query.offset == 0 {
                 trace?.note("Total: the page holds the last matching row, so it is the total; no count query.")
                 return query.offset + records.count
+            }
+            if let counting = PagePlanner.searchCounting(query, of: entity) {
+                trace?.note("Total: counted in one read of \(counting.column), matched on a second thread.")
+                var arguments: [SQLiteValue] = []
+                return try counting.count(table: list.table, condition: rowCondition(of: entity, arguments: &arguments),
+                                          arguments: arguments, in: connection)
             }
             trace?.note("Total: counted with one query.")
             return Int(try connection.scalar("SELECT COUNT(*) FROM \(list.table)\(list.whereClause)", list.arguments)?.int64 ?? 0)
@@ -231,9 +239,8 @@ struct RecordReader: Sendable {
     /// A page in primary-key order far from the start: the same rows as `ORDER BY Z_PK LIMIT ? OFFSET ?`, found
     /// from the nearest `KeyCheckpoints` key (`Z_PK >= key`, then an offset below the stride) instead of stepping
     /// over every earlier row. Descending pages count from the end: the total is known (cached count).
-    private func deepPage(_ query: RecordQuery, of entity: EntityMapping, in connection: SQLiteConnection,
+    private func deepPage(_ query: RecordQuery, of entity: EntityMapping, total: Int, in connection: SQLiteConnection,
                           cache: ReadCache) throws -> RecordPage {
-        let total = try count(of: entity, in: connection, cache: cache)
         var arguments: [SQLiteValue] = []
         let condition = rowCondition(of: entity, arguments: &arguments)
         let table = quoteIdentifier(entity.table)
@@ -308,8 +315,10 @@ struct RecordReader: Sendable {
         return try statement.step() ? record(in: statement, projection: projection, fallback: entity) : nil
     }
 
-    func related(from id: ObjectID, through name: String, limit: Int,
-                 in connection: SQLiteConnection) throws -> RelatedRecords {
+    /// The first `limit` records `id` reaches through relationship `name`, and their count (kept in `cache` until
+    /// the data changes, when given: a record's detail asked for again does not count its relationships again).
+    func related(from id: ObjectID, through name: String, limit: Int, in connection: SQLiteConnection,
+                 cache: ReadCache? = nil) throws -> RelatedRecords {
         let none = RelatedRecords(total: 0, records: [])
         guard id.storeIdentifier == storeIdentifier, let source = mapping.entities[id.entity] else { return none }
         guard let relationship = source.relationships[name] else {
@@ -330,6 +339,12 @@ struct RecordReader: Sendable {
             ? "1"
             : entityCondition(relationship.destinationSubtree, alias: "d", arguments: &entityArguments)!
         let limitArguments: [SQLiteValue] = [.integer(Int64(max(limit, 0)))]
+        func fetchRelated(_ body: String, _ arguments: [SQLiteValue], order: String, limit: [SQLiteValue],
+                          projection: Projection, fallback: EntityMapping, _ connection: SQLiteConnection) throws -> RelatedRecords {
+            try self.fetchRelated(body, arguments, order: order, limit: limit, projection: projection, fallback: fallback,
+                                  countKey: ReadCache.RelatedCountKey(entity: source.name, key: id.primaryKey, relationship: name),
+                                  cache: cache, connection)
+        }
 
         switch relationship.storage {
         case .foreignKey(let column, let entityColumn):
@@ -419,26 +434,16 @@ struct RecordReader: Sendable {
         return "\(column) IN (\(Array(repeating: "?", count: numbers.count).joined(separator: ", ")))"
     }
 
-    /// The entity's keys in the order of `column` (see `SortedKeys`): kept from an earlier request, computed now
-    /// for a sort asked for again, or nil (the caller then lets SQLite sort the page).
-    private func sortedKeys(by column: String, of entity: EntityMapping, in connection: SQLiteConnection,
-                            cache: ReadCache) throws -> SortedKeys? {
-        try cache.sortedKeys(SortedKeys.Key(entity: entity.name, column: column)) {
-            let total = try count(of: entity, in: connection, cache: cache)
-            guard total <= SortedKeys.maximumRows else { return nil }
-            var arguments: [SQLiteValue] = []
-            let condition = rowCondition(of: entity, arguments: &arguments)
-            let statement = try connection.prepare(
-                "SELECT \"Z_PK\" FROM \(quoteIdentifier(entity.table))" + (condition.map { " WHERE " + $0 } ?? "")
-                    + " ORDER BY \(quoteIdentifier(column)) ASC, \"Z_PK\" ASC")
-            try statement.bind(arguments)
-            var keys: [Int64] = []
-            keys.reserveCapacity(total)
-            while try statement.step() { keys.append(statement.value(at: 0).int64 ?? 0) }
-            connection.trace?.note("Kept order: built now, in one sorted read of every \(entity.name) key (\(keys.count)); "
-                + "the next pages of this sort read by key.")
-            return keys
-        }
+    /// How `KeptOrderBuilder` reads the entity's keys (an order) or values and keys (checkpoints) in `key.column`'s
+    /// order (see `SortedKeys`, `IndexCheckpoints`).
+    private func buildRequest(_ kind: SortedKeys.Request.Kind, _ key: SortedKeys.Key, of entity: EntityMapping,
+                              rowCount: Int) -> SortedKeys.Request {
+        var arguments: [SQLiteValue] = []
+        let condition = rowCondition(of: entity, arguments: &arguments)
+        let column = quoteIdentifier(key.column)
+        let sql = "SELECT \(kind == .order ? "" : column + ", ")\"Z_PK\" FROM \(quoteIdentifier(entity.table))"
+            + (condition.map { " WHERE " + $0 } ?? "") + " ORDER BY \(column) ASC, \"Z_PK\" ASC"
+        return SortedKeys.Request(kind: kind, key: key, sql: sql, arguments: arguments, expectedRows: rowCount)
     }
 
     /// The records with these primary keys (rows of the entity's table), in the order of `keys`.
@@ -453,7 +458,7 @@ struct RecordReader: Sendable {
     }
 
     /// Every row of a records query, decoded.
-    private func fetch(_ sql: String, _ arguments: [SQLiteValue], projection: Projection, fallback: EntityMapping,
+    func fetch(_ sql: String, _ arguments: [SQLiteValue], projection: Projection, fallback: EntityMapping,
                        _ connection: SQLiteConnection) throws -> [StoredRecord] {
         let statement = try connection.prepare(sql)
         try statement.bind(arguments)
@@ -467,9 +472,10 @@ struct RecordReader: Sendable {
     /// Counts the rows of `body` (a FROM … WHERE … clause whose destination alias is `d`) and reads the first
     /// `limit` of them in `order`.
     private func fetchRelated(_ body: String, _ arguments: [SQLiteValue], order: String, limit: [SQLiteValue],
-                              projection: Projection, fallback: EntityMapping,
-                              _ connection: SQLiteConnection) throws -> RelatedRecords {
-        let total = Int(try connection.scalar("SELECT COUNT(*) \(body)", arguments)?.int64 ?? 0)
+                              projection: Projection, fallback: EntityMapping, countKey: ReadCache.RelatedCountKey,
+                              cache: ReadCache?, _ connection: SQLiteConnection) throws -> RelatedRecords {
+        let count = { Int(try connection.scalar("SELECT COUNT(*) \(body)", arguments)?.int64 ?? 0) }
+        let total = try cache.map { try $0.relatedCount(countKey, compute: count) } ?? count()
         guard total > 0 else { return RelatedRecords(total: 0, records: []) }
         let statement = try connection.prepare("SELECT \(projection.selectList(alias: "d")) \(body) ORDER BY \(order) LIMIT ?")
         try statement.bind(arguments + limit)

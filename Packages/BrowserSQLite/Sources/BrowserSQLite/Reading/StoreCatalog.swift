@@ -18,11 +18,16 @@ struct StoreCatalog: Sendable {
     struct Table: Sendable, Hashable {
         var name: String
         var columns: [Column]
+        /// The upper-cased columns an index of the table starts with, in BINARY order, over every row (not a
+        /// partial index): SQLite reads the table in such a column's order, then the rowid's (`Z_PK`), in either
+        /// direction, so a page sorted by it is a walk of the index and never a sort (`PagePlanner`).
+        var orderedColumns: Set<String>
         private var byUppercasedName: [String: Int] = [:]
 
-        init(name: String, columns: [Column]) {
+        init(name: String, columns: [Column], orderedColumns: Set<String> = []) {
             self.name = name
             self.columns = columns
+            self.orderedColumns = orderedColumns
             for (index, column) in columns.enumerated() { byUppercasedName[column.name.uppercased()] = index }
         }
 
@@ -93,7 +98,8 @@ struct StoreCatalog: Sendable {
                         guard let columnName = column[0].string else { return nil }
                         return Column(name: columnName, declaredType: (column[1].string ?? "").uppercased())
                     }
-                tables[name.uppercased()] = Table(name: name, columns: columns)
+                tables[name.uppercased()] = Table(name: name, columns: columns,
+                                                  orderedColumns: try orderedColumns(of: name, in: connection))
             }
 
             var cache: [UInt8]?
@@ -110,6 +116,24 @@ struct StoreCatalog: Sendable {
         } catch {
             throw StoreReadError.malformed(String(describing: error))
         }
+    }
+}
+
+extension StoreCatalog {
+    /// The first column of each index of `table` that orders every row by that column's BINARY value
+    /// (https://www.sqlite.org/pragma.html#pragma_index_list, #pragma_index_xinfo): not a partial index, not an
+    /// expression, not another collation (Core Data's fetch indexes are `COLLATE BINARY`).
+    static func orderedColumns(of table: String, in connection: SQLiteConnection) throws -> Set<String> {
+        var columns: Set<String> = []
+        for index in try connection.rows("SELECT name, partial FROM pragma_index_list(?)", [.text(table)]) {
+            guard let name = index[0].string, index[1].int64 == 0,
+                  let first = try connection.rows(
+                      "SELECT name, coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno LIMIT 1", [.text(name)]).first,
+                  let column = first[0].string, (first[1].string ?? "BINARY").uppercased() == "BINARY"
+            else { continue }
+            columns.insert(column.uppercased())
+        }
+        return columns
     }
 }
 

@@ -1,28 +1,52 @@
 import BrowserCore
 
 /// What a read may reuse from earlier reads while the store's data has not changed: entity counts, the counts
-/// of recent searches, the primary-key checkpoints of deep pages and the order of the latest repeated sort.
-/// Confined to the store's queue, like its connection.
+/// of recent searches, the primary-key checkpoints of deep pages and the kept order of the latest unindexed sort.
+/// It only stores: `PagePlanner` decides what is used and what is asked for. Confined to the store's queue, like
+/// its connection.
 ///
 /// **Invalidation.** `StoreConnection.read` calls `validate(dataVersion:)` at the start of every read transaction
 /// with SQLite's `PRAGMA data_version`, which changes whenever another connection (the app, in another process or
 /// not) has committed since this connection last looked (https://www.sqlite.org/pragma.html#pragma_data_version).
 /// The pragma runs inside the read transaction, so the version and the rows read belong to the same snapshot. A
-/// snapshot refresh replaces the connection, and with it the cache. Nothing cached outlives a change of the data.
+/// snapshot refresh resets the cache too. Nothing cached outlives a change of the data.
+///
+/// **Orders built in the background.** A kept order or index checkpoints are built on another connection
+/// (`KeptOrderBuilder`) after the request that asked for them, whose `PRAGMA data_version` cannot be compared with
+/// this connection's; they are kept only if the cache's `generation` (which moves with every reset) is still the
+/// one they were asked under. Then no commit was seen between the request and the delivery, and any
+/// commit after the request that the build may or may not have seen is seen by the next request's
+/// `validate`, which drops the order before it serves: an order is never served for data it was not built from.
 ///
 /// No rows are cached, and the cache stays small: one integer per entity, one per recent search (at most
-/// `filteredCountLimit`; paging through a search's results then does not count them again), one key per
-/// `KeyCheckpoints.stride` rows of an entity paged deeply, and one `SortedKeys` (8 bytes a row, bounded there).
+/// `filteredCountLimit`; paging through a search's results then does not count them again), one per recently
+/// shown record's relationship (at most `relatedCountLimit`), one key per `KeyCheckpoints.stride` rows of an
+/// entity paged deeply (and of an indexed attribute's order, `IndexCheckpoints`), and one `SortedKeys` (8 bytes a
+/// row, bounded there).
 final class ReadCache {
     private var dataVersion: Int64?
     private var counts: [String: Int] = [:]
     private var checkpoints: [String: KeyCheckpoints] = [:]
     private var filteredCounts: [FilteredCountKey: Int] = [:]
-    private var sortRequests: [SortedKeys.Key: Int] = [:]
+    private var relatedCounts: [RelatedCountKey: Int] = [:]
     private var sorted: SortedKeys?
+    private var indexCheckpoints: [SortedKeys.Key: IndexCheckpoints] = [:]
+    /// What a request asked to be built, taken by the store once the request's read ends (`takeRequestedBuild`).
+    private var requestedBuild: SortedKeys.Request?
+    /// Moves whenever what is cached is forgotten: an order built for an older generation is not kept.
+    private(set) var generation = 0
 
     /// How many search counts are kept; past it they are all forgotten (searches are typed, then paged).
     static let filteredCountLimit = 64
+    /// How many relationship counts of records (a detail's) are kept; past it they are all forgotten.
+    static let relatedCountLimit = 256
+
+    /// One record's relationship.
+    struct RelatedCountKey: Hashable {
+        var entity: String
+        var key: Int64
+        var relationship: String
+    }
 
     /// A filtered list by its SQL: its WHERE clause and the bytes it binds. Not by its `RecordFilter`, whose
     /// strings compare by canonical equivalence ("é" == "e\u{301}" in Swift) where the SQL compares code points:
@@ -44,8 +68,11 @@ final class ReadCache {
         counts.removeAll()
         checkpoints.removeAll()
         filteredCounts.removeAll()
-        sortRequests.removeAll()
+        relatedCounts.removeAll()
         sorted = nil
+        indexCheckpoints.removeAll()
+        requestedBuild = nil
+        generation += 1
     }
 
     /// The cached count for `key`, or `compute`'s answer, remembered.
@@ -68,19 +95,52 @@ final class ReadCache {
         return value
     }
 
-    /// The kept order for `key`, else `build`'s once the sort has been asked for
-    /// `SortedKeys.requestsBeforeBuilding` times (nil before, or when `build` declines).
-    func sortedKeys(_ key: SortedKeys.Key, build: () throws -> [Int64]?) rethrows -> SortedKeys? {
-        if let sorted, sorted.key == key { return sorted }
-        let requests = sortRequests[key, default: 0] + 1
-        sortRequests[key] = requests
-        guard requests >= SortedKeys.requestsBeforeBuilding, let keys = try build() else { return nil }
-        // One order is kept: the one it replaces must be asked for twice again before it is rebuilt, so a client
-        // switching between two sorts pays SQLite's top-N sort, not a full sort and build, on each switch.
-        if let replaced = sorted?.key { sortRequests[replaced] = nil }
-        sortRequests[key] = nil
-        sorted = SortedKeys(key: key, keys: keys)
-        return sorted
+    /// The cached number of records a record reaches through a relationship, or `compute`'s answer, remembered.
+    func relatedCount(_ key: RelatedCountKey, compute: () throws -> Int) rethrows -> Int {
+        if let known = relatedCounts[key] { return known }
+        let value = try compute()
+        if relatedCounts.count >= Self.relatedCountLimit { relatedCounts.removeAll() }
+        relatedCounts[key] = value
+        return value
+    }
+
+    /// The kept order for `key`, if it is the one kept.
+    func keptOrder(_ key: SortedKeys.Key) -> SortedKeys? {
+        sorted?.key == key ? sorted : nil
+    }
+
+    /// The kept checkpoints of an indexed attribute's order, if any.
+    func indexCheckpoints(_ key: SortedKeys.Key) -> IndexCheckpoints? {
+        indexCheckpoints[key]
+    }
+
+    /// Keeps `order` (replacing the one kept) when it was asked for under the current `generation`; returns
+    /// whether it was kept.
+    @discardableResult
+    func keep(_ order: SortedKeys, askedUnder generation: Int) -> Bool {
+        guard generation == self.generation else { return false }
+        sorted = order
+        return true
+    }
+
+    /// Keeps `checkpoints` when they were asked for under the current `generation` (one set per indexed
+    /// attribute: a few thousand entries each).
+    @discardableResult
+    func keep(_ checkpoints: IndexCheckpoints, askedUnder generation: Int) -> Bool {
+        guard generation == self.generation else { return false }
+        indexCheckpoints[checkpoints.key] = checkpoints
+        return true
+    }
+
+    /// Records that `request`'s structure should be built once the current read ends.
+    func requestBuild(_ request: SortedKeys.Request) {
+        requestedBuild = request
+    }
+
+    /// What was asked to be built since the last call, if anything.
+    func takeRequestedBuild() -> SortedKeys.Request? {
+        defer { requestedBuild = nil }
+        return requestedBuild
     }
 
     func checkpoints(_ key: String) -> KeyCheckpoints {
@@ -90,17 +150,4 @@ final class ReadCache {
     func store(_ value: KeyCheckpoints, for key: String) {
         checkpoints[key] = value
     }
-}
-
-/// Every `stride`-th primary key of an entity's rows in primary-key order: `keys[i]` is the key of the row at
-/// position `i * stride`. A deep page then seeks to a known key and skips fewer than `stride` rows, instead of
-/// making SQLite step over every row before `OFFSET` (https://www.sqlite.org/lang_select.html#limitoffset): the
-/// keyset idea, kept inside the reader so the API's `offset` keeps its meaning. Filled on demand, as far as the
-/// deepest position asked for, by one scan of primary keys.
-struct KeyCheckpoints {
-    static let stride = 256
-
-    var keys: [Int64] = []
-    /// The scan reached the last row: positions past `keys.last` + its remainder have no row.
-    var isComplete = false
 }

@@ -45,7 +45,9 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     /// The store's journal mode when it was opened: an export reads a WAL store in place, others from a copy.
     private let isWAL: Bool
     private let connection: StoreConnection
-    private let queue = DispatchQueue(label: "BrowserSQLite.SQLiteStore")
+    private let queue: DispatchQueue
+    /// Builds the kept orders `PagePlanner` asks for, off the request path.
+    let keptOrders: KeptOrderBuilder
 
     /// Opens a Core Data / SwiftData SQLite store for reading.
     ///
@@ -136,6 +138,10 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         self.reader = reader
         self.connection = connection
         self.accessMode = connection.mode
+        let queue = DispatchQueue(label: "BrowserSQLite.SQLiteStore")
+        self.queue = queue
+        keptOrders = KeptOrderBuilder(path: connection.mode == .inPlace ? connection.files.path : nil,
+                                      cache: connection.cache, storeQueue: queue)
     }
 
     /// The store's UUID (`Z_METADATA.Z_UUID`), the `storeIdentifier` of its object IDs.
@@ -189,18 +195,36 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     public func record(_ id: ObjectID) async throws -> StoredRecord? {
         let versioned = writer != nil
         return try await read { [reader] connection, _ in
-            guard var record = try reader.record(id, in: connection) else { return nil }
-            if versioned, let table = reader.mapping.entities[id.entity]?.table {
-                record.version = try connection.scalar("SELECT Z_OPT FROM \(quoteIdentifier(table)) WHERE Z_PK = ?",
-                                                       [.integer(id.primaryKey)])?.int64
-            }
-            return record
+            try Self.record(id, reader: reader, versioned: versioned, in: connection)
         }
+    }
+
+    /// The record, with its version (`Z_OPT`) when the store writes: a write must name it.
+    private static func record(_ id: ObjectID, reader: RecordReader, versioned: Bool, in connection: SQLiteConnection) throws -> StoredRecord? {
+        guard var record = try reader.record(id, in: connection) else { return nil }
+        if versioned, let table = reader.mapping.entities[id.entity]?.table {
+            record.version = try connection.scalar("SELECT Z_OPT FROM \(quoteIdentifier(table)) WHERE Z_PK = ?",
+                                                   [.integer(id.primaryKey)])?.int64
+        }
+        return record
     }
 
     public func related(from id: ObjectID, through relationship: String, limit: Int) async throws -> RelatedRecords {
         try await read { [reader] connection, _ in
             try reader.related(from: id, through: relationship, limit: limit, in: connection)
+        }
+    }
+
+    /// The record and its relationships' first records and counts in one read transaction: one snapshot.
+    public func detail(of id: ObjectID, relationships: [String], limit: Int) async throws -> RecordDetail? {
+        let versioned = writer != nil
+        return try await read { [reader] connection, cache in
+            guard let record = try Self.record(id, reader: reader, versioned: versioned, in: connection) else { return nil }
+            var related: [String: RelatedRecords] = [:]
+            for name in relationships {
+                related[name] = try reader.related(from: id, through: name, limit: limit, in: connection, cache: cache)
+            }
+            return RecordDetail(record: record, related: related)
         }
     }
 
@@ -297,9 +321,19 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         return mapping
     }
 
-    /// Runs `body` on the store's queue inside one read transaction, with the connection's `ReadCache`.
+    /// Runs `body` on the store's queue inside one read transaction, with the connection's `ReadCache`; then
+    /// hands `KeptOrderBuilder` what the read asked for (and lets it cancel a build the data has moved past).
     private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection, ReadCache) throws -> T) async throws -> T {
-        try await perform { connection in try connection.read(body) }
+        try await perform { [keptOrders] connection in
+            defer { keptOrders.follow() }
+            return try connection.read(body)
+        }
+    }
+
+    /// Returns once the background work asked for so far (kept orders) has ended and been handed to the cache:
+    /// what tests wait on.
+    func backgroundWorkFinished() async {
+        await keptOrders.finished()
     }
 
     /// Runs `body` on the store's queue, stopping its statements when the calling task is cancelled or its

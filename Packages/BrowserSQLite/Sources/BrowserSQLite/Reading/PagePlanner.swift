@@ -1,0 +1,111 @@
+import BrowserCore
+
+/// How one page of records is read, and why: decided here, in one place, from the query, the table's indexes
+/// (`EntityMapping.orderedColumns`, read into the catalog when the store opens) and what `ReadCache` holds.
+/// `RecordReader.page` carries the plan out; the caches only store.
+///
+/// The routes, cheapest first:
+/// - **Key checkpoints** — primary-key order with no filter or scope, at least two strides from the start: seek to
+///   the nearest kept key (`KeyCheckpoints`, every 256th key) and skip fewer than 256 rows, instead of stepping
+///   over every row before `OFFSET`.
+/// - **Index checkpoints** — one indexed attribute, no filter or scope, at least two strides from the start,
+///   once its checkpoints are kept (`IndexCheckpoints`, every 256th value and key in the index's order): seek in
+///   the index to the nearest one and step over fewer than 256 entries. The first deep request of that sort is
+///   plain SQL through the index (SQLite steps over the entries before `OFFSET`) and asks for the checkpoints,
+///   built in the background.
+/// - **Kept order** — one unindexed attribute, no filter or scope, whose order is kept (`SortedKeys`): a slice of
+///   keys and one `Z_PK IN (…)` lookup.
+/// - **SQL** — everything else: one query with `LIMIT` and `OFFSET`. With one attribute that an index orders (a
+///   Core Data fetch index), SQLite walks the index: no sort, no kept order (it would cost a full read of the
+///   table to save nothing). When SQLite has to sort, it sorts the keys alone (`SELECT Z_PK … ORDER BY … LIMIT`)
+///   and the page's records are read by key after: its top-N sorter builds a record of every selected column for
+///   every row it looks at (the books' covers and summaries too), about a tenth of the sort's time on the
+///   benchmark's store. A sort of the whole entity by an unindexed attribute with no kept order yet also asks for
+///   that order: `KeptOrderBuilder` builds it in the background once this read has ended, so no request pays for
+///   it; the pages after it read by key.
+///
+/// The total: an unfiltered list's is the entity's count (kept until the data changes). A filtered or scoped
+/// list's is kept by its SQL until the data changes; else a short, non-empty page (or an empty first page) is the
+/// total, read in the same transaction (a search with fewer matches than a page scans the table once, not twice);
+/// else it is counted: a search of one text attribute (`CONTAINS[cd]`, the search box) by `SearchCounting`
+/// (SQLite reads the column, a second thread folds and matches), any other filter by `SELECT COUNT(*)`.
+struct PagePlan {
+    enum Route {
+        case checkpoints
+        case indexCheckpoints(IndexCheckpoints)
+        case keptOrder(SortedKeys)
+        /// One SQL query with LIMIT and OFFSET. `keysFirst`: SQLite sorts (no index orders the first key), so it
+        /// sorts the keys alone and the page's records are then read by key.
+        case sql(keysFirst: Bool)
+    }
+
+    var route: Route
+    /// What to build in the background once this read ends (`KeptOrderBuilder`), if anything.
+    var toBuild: (kind: SortedKeys.Request.Kind, key: SortedKeys.Key)?
+    /// Why the page is read this way, in words (`/api/…/explain` shows it).
+    var reason: String
+}
+
+enum PagePlanner {
+    /// The plan for `query`'s page. `rowCount` is the entity's count when the list is unfiltered and unscoped (it
+    /// is the page's total then), nil otherwise.
+    static func plan(_ query: RecordQuery, of entity: EntityMapping, rowCount: Int?, cache: ReadCache) -> PagePlan {
+        let stride = KeyCheckpoints.stride
+        let wholeEntity = query.filter == nil && query.scope == nil
+        guard let sort = query.sort else {
+            if wholeEntity, query.offset >= 2 * stride {
+                return PagePlan(route: .checkpoints, reason: "Page: primary-key order far from the start, so it starts from a "
+                    + "kept key (every \(stride)th key of \(entity.name) is kept) instead of stepping over the \(query.offset) rows before it.")
+            }
+            let order = query.scope?.isOrdered == true ? "in the relationship's order" : "in primary-key order"
+            return PagePlan(route: .sql(keysFirst: false), reason: "Page: one SQL query with LIMIT and OFFSET, \(order).")
+        }
+        guard let column = entity.attribute(named: sort.attribute)?.column else {
+            return PagePlan(route: .sql(keysFirst: false), reason: "Page: one SQL query with LIMIT and OFFSET (\(sort.attribute) has no column, so it does not order the rows).")
+        }
+        let indexed = entity.isIndexed(column)
+        let sortsKeys = "Page: one SQL query with LIMIT and OFFSET; SQLite sorts "
+        let throughIndex = "Page: one SQL query with LIMIT and OFFSET; an index orders \(entity.name) by \(sort.attribute), "
+            + "so SQLite reads the page in that order without sorting"
+        // Kept structures are of one attribute, its keys tied by the primary key in the same direction
+        // (`query.order` is the tie-breaker's direction, the first key's unless a client set it apart).
+        guard wholeEntity, query.thenSort.isEmpty, sort.order == query.order, let rowCount else {
+            return indexed ? PagePlan(route: .sql(keysFirst: false), reason: throughIndex + ".")
+                : PagePlan(route: .sql(keysFirst: true), reason: sortsKeys + "the matching rows' keys, then reads the page's records by key.")
+        }
+        let key = SortedKeys.Key(entity: entity.name, column: column)
+        if indexed {
+            guard query.offset >= 2 * stride else { return PagePlan(route: .sql(keysFirst: false), reason: throughIndex + ".") }
+            if let checkpoints = cache.indexCheckpoints(key) {
+                return PagePlan(route: .indexCheckpoints(checkpoints), reason: "Page: far from the start of \(entity.name) in "
+                    + "\(sort.attribute) order, so it starts from a kept row of the index (every \(stride)th value and key is kept) "
+                    + "instead of stepping over the \(query.offset) entries before it.")
+            }
+            return PagePlan(route: .sql(keysFirst: false), toBuild: (.indexCheckpoints, key), reason: throughIndex + ", stepping over the "
+                + "\(query.offset) entries before the page; every \(stride)th row of that order is now kept in the background, "
+                + "so later deep pages of this sort start near theirs.")
+        }
+        if let kept = cache.keptOrder(key) {
+            return PagePlan(route: .keptOrder(kept), reason: "Page: the keys of \(entity.name) in \(sort.attribute) order are kept in "
+                + "memory (\(kept.keys.count) keys, built in the background after the first request of this sort); the page is read by key.")
+        }
+        guard rowCount <= SortedKeys.maximumRows else {
+            return PagePlan(route: .sql(keysFirst: true), reason: sortsKeys + "every row's key, then reads the page's records by key "
+                + "(\(entity.name) has more than \(SortedKeys.maximumRows) rows, too many to keep their order in memory).")
+        }
+        return PagePlan(route: .sql(keysFirst: true), toBuild: (.order, key), reason: sortsKeys + "every row's key, then reads the "
+            + "page's records by key. The order of \(entity.name) by \(sort.attribute) is now built in the background, and later pages of this sort read by key.")
+    }
+
+    /// How a filtered list's count is read when it is counted (see the total above): `SearchCounting` for the
+    /// search box's filter on one stored text attribute of the entity, nil for `SELECT COUNT(*)`.
+    static func searchCounting(_ query: RecordQuery, of entity: EntityMapping) -> SearchCounting? {
+        guard query.scope == nil, case .comparison(let comparison)? = query.filter, comparison.keyPath.components.count == 1,
+              comparison.op == .contains, comparison.options == .caseAndDiacriticInsensitive,
+              case .value(.string(let text)) = comparison.operand,
+              let attribute = entity.attribute(named: comparison.keyPath.components[0]),
+              attribute.kind.attributeType == .string, let column = attribute.column
+        else { return nil }
+        return SearchCounting(column: column, foldedNeedle: Array(TextFolding.fold(text, options: .caseAndDiacriticInsensitive).utf8))
+    }
+}
