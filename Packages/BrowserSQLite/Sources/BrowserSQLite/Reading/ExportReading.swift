@@ -78,46 +78,143 @@ extension RecordReader {
         }
     }
 
+    /// Where each attribute of a row lands among an export's slots (`ExportBatch.attributeNames`), per concrete
+    /// entity: worked out once per entity met, not per row. The slots are the attributes of the exported
+    /// entity's subtree by name, the exported entity's first; a row naming an entity outside it (a damaged
+    /// `Z_ENT`) adds that entity's attributes. Used on one cursor's queue only.
+    final class ExportLayout {
+        struct EntityReader {
+            /// The entity's index in `entities`.
+            var entity: Int
+            /// Each attribute's slot and where its value comes from (a column position; nil when not selected).
+            var attributes: [(slot: Int, attribute: AttributeMapping, position: Int32?)]
+        }
+
+        private(set) var names: [String] = []
+        private var slots: [String: Int] = [:]
+        private(set) var entities: [ExportBatch.Entity] = []
+        private var readers: [Int64: EntityReader] = [:]
+        /// For a row without a `Z_ENT`.
+        private var fallbackReader: EntityReader?
+        private let reader: RecordReader
+        private let plan: ExportPlan
+
+        init(reader: RecordReader, plan: ExportPlan) {
+            self.reader = reader
+            self.plan = plan
+            _ = entityReader(for: plan.entity.number)
+            for number in plan.projection.entities.keys.sorted() { _ = entityReader(for: number) }
+        }
+
+        /// The reader of a row whose `Z_ENT` is `number`: its entity as `RecordReader.record(in:)` resolves it
+        /// (a number the model does not know reads as the exported entity).
+        func entityReader(for number: Int64?) -> EntityReader {
+            if let number, let known = readers[number] { return known }
+            if number == nil, let fallbackReader { return fallbackReader }
+            let projection = plan.projection
+            let entity = number.flatMap { projection.entities[$0] }
+                ?? number.flatMap { reader.mapping.entityNamesByNumber[$0] }.flatMap { reader.mapping.entities[$0] }
+                ?? plan.entity
+            let attributes = (projection.readers[entity.number] ?? projection.attributeReaders(of: entity)).map { attribute, position in
+                (slot: slot(for: attribute.name), attribute: attribute, position: position)
+            }
+            let made = EntityReader(entity: index(of: entity), attributes: attributes)
+            if let number { readers[number] = made } else { fallbackReader = made }
+            return made
+        }
+
+        private func slot(for name: String) -> Int {
+            if let slot = slots[name] { return slot }
+            slots[name] = names.count
+            names.append(name)
+            return names.count - 1
+        }
+
+        private func index(of entity: EntityMapping) -> Int {
+            let described = ExportBatch.Entity(storeIdentifier: reader.storeIdentifier, name: entity.name)
+            if let index = entities.firstIndex(of: described) { return index }
+            entities.append(described)
+            return entities.count - 1
+        }
+    }
+
     /// The next `limit` rows of the plan's statement with their relationships; nil when the statement is done.
-    func exportBatch(_ statement: SQLiteStatement, plan: ExportPlan, limit: Int, targets cache: TargetCache,
-                     in connection: SQLiteConnection) throws -> [ExportedRecord]? {
-        var records: [StoredRecord] = []
+    /// Each row's values go straight into the batch's slots (the values `record(in:)` would put in a record).
+    func exportBatch(_ statement: SQLiteStatement, plan: ExportPlan, layout: ExportLayout, limit: Int,
+                     targets cache: TargetCache, in connection: SQLiteConnection) throws -> ExportBatch? {
+        var attributeCount = layout.names.count
+        var values: [AttributeValue?] = []
+        values.reserveCapacity(limit * attributeCount)
+        var keys: [Int64] = []
+        keys.reserveCapacity(limit)
+        var entityIndexes: [Int] = []
+        entityIndexes.reserveCapacity(limit)
         // The foreign keys of the to-one relationships kept in the row, by the relationship's position in the plan.
         var foreignKeys = [[Int64?]](repeating: [], count: plan.relationships.count)
-        records.reserveCapacity(limit)
-        while records.count < limit, try statement.step() {
-            records.append(record(in: statement, projection: plan.projection, fallback: plan.entity))
+        while keys.count < limit, try statement.step() {
+            let entity = layout.entityReader(for: statement.value(at: 1).int64)
+            if layout.names.count != attributeCount {
+                values = Self.widened(values, rows: keys.count, from: attributeCount, to: layout.names.count)
+                attributeCount = layout.names.count
+            }
+            let row = values.count
+            values.append(contentsOf: repeatElement(nil, count: attributeCount))
+            for (slot, attribute, position) in entity.attributes {
+                switch attribute.storage {
+                case .column:
+                    guard let position else { continue }
+                    values[row + slot] = decoder.decode(statement, column: position, as: attribute)
+                case .missing(let reason):
+                    values[row + slot] = .undecodable(reason)
+                }
+            }
+            keys.append(statement.value(at: 0).int64 ?? 0)
+            entityIndexes.append(entity.entity)
             for (index, relationship) in plan.relationships.enumerated() {
                 guard let position = relationship.keyPosition else { continue }
                 foreignKeys[index].append(statement.value(at: position).int64)
             }
         }
-        guard !records.isEmpty else { return nil }
+        guard !keys.isEmpty else { return nil }
 
-        // What each record's relationships hold, in the plan's order (`RelatedValues.values`).
-        var related = Array(repeating: [RelatedValue](), count: records.count)
-        for index in related.indices { related[index].reserveCapacity(plan.relationships.count) }
-        let keys = records.map(\.id.primaryKey)
+        // What each record's relationships hold: row after row, in the plan's order (`ExportBatch.related`).
+        let relationshipCount = plan.relationships.count
+        var related = [RelatedValue?](repeating: nil, count: keys.count * relationshipCount)
         for (position, relationship) in plan.relationships.enumerated() {
+            func fill(_ value: (Int) -> RelatedValue) {
+                for index in keys.indices { related[index * relationshipCount + position] = value(index) }
+            }
             guard let mapping = relationship.mapping else {
                 // A relationship of the exported entity that its mapping lacks cannot happen; say so rather than crash.
-                for index in related.indices { related[index].append(.unreadable("not in the store's mapping")) }
+                fill { _ in .unreadable("not in the store's mapping") }
                 continue
             }
             if case .missing(let reason) = mapping.storage {
-                for index in related.indices { related[index].append(.unreadable(reason)) }
+                fill { _ in .unreadable(reason) }
                 continue
             }
             if relationship.isToMany {
                 let counts = try relatedCounts(of: keys, through: mapping, in: connection)
-                for index in related.indices { related[index].append(.toMany(count: counts[keys[index]] ?? 0)) }
+                fill { .toMany(count: counts[keys[$0]] ?? 0) }
             } else {
                 let targets = try toOneTargets(of: keys, foreignKeys: relationship.keyPosition == nil ? nil : foreignKeys[position],
                                                through: mapping, cache: cache, in: connection)
-                for index in related.indices { related[index].append(.toOne(targets[index])) }
+                fill { .toOne(targets[$0]) }
             }
         }
-        return zip(records, related).map { ExportedRecord(record: $0, relationships: RelatedValues(names: plan.relationshipNames, values: $1)) }
+        return ExportBatch(attributeNames: layout.names, relationshipNames: plan.relationshipNames, entities: layout.entities,
+                           entityIndexes: entityIndexes, primaryKeys: keys, values: values, related: related)
+    }
+
+    /// Rows of `from` values each, padded to `to` values each (slots added at the end of a row keep the others).
+    private static func widened(_ values: [AttributeValue?], rows: Int, from: Int, to: Int) -> [AttributeValue?] {
+        var wider: [AttributeValue?] = []
+        wider.reserveCapacity(rows * to)
+        for row in 0..<rows {
+            wider.append(contentsOf: values[row * from ..< (row + 1) * from])
+            wider.append(contentsOf: repeatElement(nil, count: to - from))
+        }
+        return wider
     }
 
     /// The record each source's to-one relationship points to, by the source's position in `sources` (nil where

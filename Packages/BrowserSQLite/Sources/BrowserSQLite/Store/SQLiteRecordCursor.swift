@@ -15,7 +15,8 @@ import Foundation
 /// The connection, its transaction and any copy are released when the cursor is (the export finished, failed
 /// or its client went away). Like the store, it runs SQLite only on a private serial queue.
 final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
-    // @unchecked: `statement`, `finished` and the connection are used only on `queue`; `readAhead` behind `lock`.
+    // @unchecked: `statement`, `finished`, `layout` and the connection are used only on `queue`; `readAhead` behind
+    // `lock`.
 
     private let queue = DispatchQueue(label: "BrowserSQLite.SQLiteRecordCursor")
     private let connection: SQLiteConnection
@@ -28,8 +29,10 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
     private var finished = false
     /// To-one targets met so far (on `queue` only).
     private let targets = RecordReader.TargetCache()
+    /// Where each entity's values land in a batch (on `queue` only).
+    private let layout: RecordReader.ExportLayout
     /// The batch being read ahead (behind `lock`: `next()` runs on whichever thread its caller is on).
-    private var readAhead: Task<[ExportedRecord]?, any Error>?
+    private var readAhead: Task<ExportBatch?, any Error>?
     private let lock = NSLock()
 
     init(files: StoreFiles, readsInPlace: Bool, reader: RecordReader, plan: RecordReader.ExportPlan, batchSize: Int,
@@ -48,6 +51,7 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
         self.reader = reader
         self.plan = plan
         self.batchSize = batchSize
+        layout = RecordReader.ExportLayout(reader: reader, plan: plan)
         do {
             try connection.execute("BEGIN")
             // The first read starts the transaction: the snapshot is the store as it is now, not at the first batch.
@@ -73,7 +77,7 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
     /// The next batch: the one read ahead while the previous batch was being written out (so reading the store
     /// and encoding the file overlap), or read now for the first call. The batch after it starts reading at once,
     /// unless this one was the last.
-    func next() async throws -> [ExportedRecord]? {
+    func next() async throws -> ExportBatch? {
         let current = takeReadAhead() ?? Task { try await self.readBatch() }
         let batch = try await withTaskCancellationHandler {
             try await current.value
@@ -87,7 +91,7 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
     }
 
     // Synchronous, so the lock is never held across a suspension (NSLock.withLock would need iOS 17).
-    private func takeReadAhead() -> Task<[ExportedRecord]?, any Error>? {
+    private func takeReadAhead() -> Task<ExportBatch?, any Error>? {
         lock.lock()
         defer { lock.unlock() }
         let task = readAhead
@@ -95,14 +99,14 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
         return task
     }
 
-    private func setReadAhead(_ task: Task<[ExportedRecord]?, any Error>) {
+    private func setReadAhead(_ task: Task<ExportBatch?, any Error>) {
         lock.lock()
         readAhead = task
         lock.unlock()
     }
 
     /// Reads one batch on the cursor's queue.
-    private func readBatch() async throws -> [ExportedRecord]? {
+    private func readBatch() async throws -> ExportBatch? {
         // No time budget: an export takes as long as its size asks. It stops when its client goes away.
         let interruption = QueryInterruption(deadline: nil)
         return try await withTaskCancellationHandler {
@@ -112,9 +116,9 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
                     connection.interruption = interruption
                     defer { connection.interruption = nil }
                     do {
-                        let batch = try reader.exportBatch(statement, plan: plan, limit: batchSize, targets: targets,
-                                                           in: connection)
-                        if batch == nil || batch!.count < batchSize { finish() }
+                        let batch = try reader.exportBatch(statement, plan: plan, layout: layout, limit: batchSize,
+                                                           targets: targets, in: connection)
+                        if (batch?.count ?? 0) < batchSize { finish() }
                         continuation.resume(returning: batch)
                     } catch {
                         finish()
