@@ -40,6 +40,20 @@ struct ExportWritingTests {
         }
     }
 
+    @Test func uuidsAppendedAsTheirString() {
+        var generator = SystemRandomNumberGenerator()
+        var uuids = [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                     UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
+        uuids += (0..<1_000).map { _ in
+            UUID(uuid: withUnsafeBytes(of: (generator.next(), generator.next())) { $0.loadUnaligned(as: uuid_t.self) })
+        }
+        for uuid in uuids {
+            var bytes: [UInt8] = Array("u,".utf8)
+            UUIDText.append(uuid, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "u," + uuid.uuidString)
+        }
+    }
+
     @Test func relatedValuesByName() {
         var values: RelatedValues = ["author": .toOne(nil), "tags": .toMany(count: 3)]
         #expect(values["tags"] == .toMany(count: 3) && values["author"] == .toOne(nil) && values["nothing"] == nil)

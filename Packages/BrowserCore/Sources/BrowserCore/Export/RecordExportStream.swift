@@ -239,7 +239,7 @@ public actor RecordExportStream {
         case .decimal(let number): DecimalValueText.append(number, to: &bytes)
         case .boolean(let flag): bytes.append(contentsOf: flag ? trueText : falseText)
         case .date(let date): ISO8601Timestamp.append(date, to: &bytes)
-        case .uuid(let uuid): bytes.append(contentsOf: uuid.uuidString.utf8)
+        case .uuid(let uuid): UUIDText.append(uuid, to: &bytes)
         case .binary(let byteCount): DecimalText.appendInteger(Int64(byteCount), to: &bytes)
         case .undecodable(let message): CSVCell.appendText("[unreadable: \(message)]", to: &bytes)
         }
@@ -248,16 +248,21 @@ public actor RecordExportStream {
     private static let trueText = Array("true".utf8)
     private static let falseText = Array("false".utf8)
 
-    /// The last to-one target's entity and its ID prefix: a million books name authors, one entity, so an ID cell
-    /// is then a copy and the key's digits. Nil for a prefix that would need quoting (no store seen has one).
-    private var lastTargetPrefix: (storeIdentifier: String, entity: String, prefix: [UInt8]?)?
+    /// The last to-one target's store and entity, and their ID prefix: a million books name authors, one entity,
+    /// so an ID cell is then a copy and the key's digits (kept apart rather than as a tuple, which would be
+    /// copied, and its strings retained, per row). Nil for a prefix that would need quoting (no store seen has one).
+    private var lastTargetStore = ""
+    private var lastTargetEntity = ""
+    private var lastTargetPrefix: [UInt8]?
 
     private func appendURI(_ id: ObjectID, to bytes: inout [UInt8]) {
-        if lastTargetPrefix?.entity != id.entity || lastTargetPrefix?.storeIdentifier != id.storeIdentifier {
+        if id.entity != lastTargetEntity || id.storeIdentifier != lastTargetStore {
             let built = Array(ObjectID.uriPrefix(storeIdentifier: id.storeIdentifier, entity: id.entity).utf8)
-            lastTargetPrefix = (id.storeIdentifier, id.entity, CSVCell.needsQuotes(built) ? nil : built)
+            lastTargetStore = id.storeIdentifier
+            lastTargetEntity = id.entity
+            lastTargetPrefix = CSVCell.needsQuotes(built) ? nil : built
         }
-        guard let prefix = lastTargetPrefix?.prefix else { return CSVCell.appendLiteral(id.uri, to: &bytes) }
+        guard let prefix = lastTargetPrefix else { return CSVCell.appendLiteral(id.uri, to: &bytes) }
         bytes.append(contentsOf: prefix)
         DecimalText.appendInteger(id.primaryKey, to: &bytes)
     }

@@ -151,6 +151,12 @@ extension RecordReader {
         entityIndexes.reserveCapacity(limit)
         // The foreign keys of the to-one relationships kept in the row, by the relationship's position in the plan.
         var foreignKeys = [[Int64?]](repeating: [], count: plan.relationships.count)
+        // Which relationships those are, and their columns (looked up once: a relationship's mapping is a large
+        // value to copy per row).
+        let keyColumns = plan.relationships.enumerated().compactMap { index, relationship in
+            relationship.keyPosition.map { (index: index, column: $0) }
+        }
+        for (index, _) in keyColumns { foreignKeys[index].reserveCapacity(limit) }
         while keys.count < limit, try statement.step() {
             let entity = layout.entityReader(for: statement.value(at: 1).int64)
             if layout.names.count != attributeCount {
@@ -170,9 +176,8 @@ extension RecordReader {
             }
             keys.append(statement.value(at: 0).int64 ?? 0)
             entityIndexes.append(entity.entity)
-            for (index, relationship) in plan.relationships.enumerated() {
-                guard let position = relationship.keyPosition else { continue }
-                foreignKeys[index].append(statement.value(at: position).int64)
+            for (index, column) in keyColumns {
+                foreignKeys[index].append(statement.value(at: column).int64)
             }
         }
         guard !keys.isEmpty else { return nil }
@@ -197,9 +202,13 @@ extension RecordReader {
                 let counts = try relatedCounts(of: keys, through: mapping, in: connection)
                 fill { .toMany(count: counts[keys[$0]] ?? 0) }
             } else {
-                let targets = try toOneTargets(of: keys, foreignKeys: relationship.keyPosition == nil ? nil : foreignKeys[position],
-                                               through: mapping, cache: cache, in: connection)
-                fill { .toOne(targets[$0]) }
+                // Every row points to none until its target is found (written in place: a record is a value whose
+                // copies each retain its strings, shared by every row, so none is copied twice).
+                fill { _ in .toOne(nil) }
+                try toOneTargets(of: keys, foreignKeys: relationship.keyPosition == nil ? nil : foreignKeys[position],
+                                 through: mapping, cache: cache, in: connection) { index, target in
+                    related[index * relationshipCount + position] = .toOne(target)
+                }
             }
         }
         return ExportBatch(attributeNames: layout.names, relationshipNames: plan.relationshipNames, entities: layout.entities,
@@ -217,42 +226,45 @@ extension RecordReader {
         return wider
     }
 
-    /// The record each source's to-one relationship points to, by the source's position in `sources` (nil where
-    /// it points to none).
+    /// The record each source's to-one relationship points to, given to `found` with the source's position in
+    /// `sources` (sources pointing to none are not given).
     private func toOneTargets(of sources: [Int64], foreignKeys: [Int64?]?, through relationship: RelationshipMapping,
-                              cache: TargetCache, in connection: SQLiteConnection) throws -> [StoredRecord?] {
-        var targets = [StoredRecord?](repeating: nil, count: sources.count)
-        guard let destination = mapping.entities[relationship.destination] else { return targets }
-        let allowed = Set(relationship.destinationSubtree)
+                              cache: TargetCache, in connection: SQLiteConnection,
+                              found: (Int, StoredRecord) -> Void) throws {
+        guard let destination = mapping.entities[relationship.destination] else { return }
         if let foreignKeys {
-            // The key is in the source row: the distinct targets by key, those not met in an earlier batch read
-            // in one query. A key the query does not return (a dangling key, a row of another entity) points to
-            // no record, and is asked again if met again.
+            // The key is in the source row: each key is looked up among the targets met in earlier batches, and
+            // those not met yet are read in one query. A key the query does not return (a dangling key, a row of
+            // another entity) points to no record, and is asked again if met again.
             let table = cache.table(for: destination.name)
-            var byKey: [Int64: StoredRecord] = [:]
             var missing: Set<Int64> = []
-            for key in foreignKeys.compactMap({ $0 }) where byKey[key] == nil {
+            var unresolved: [Int] = []
+            for (index, key) in foreignKeys.enumerated() {
+                guard let key else { continue }
                 if let known = table.records[key] {
-                    if allowed.contains(known.entity) { byKey[key] = known.record }
+                    if relationship.destinationSubtree.contains(known.entity) { found(index, known.record) }
                 } else {
                     missing.insert(key)
+                    unresolved.append(index)
                 }
             }
+            guard !missing.isEmpty else { return }
+            var read: [Int64: StoredRecord] = [:]
             for record in try records(Array(missing), of: destination, in: connection) {
-                guard let number = mapping.entities[record.entity]?.number, allowed.contains(number) else { continue }
-                byKey[record.id.primaryKey] = record
+                guard let number = mapping.entities[record.entity]?.number else { continue }
                 cache.store(record, entity: number, key: record.id.primaryKey, in: table)
+                if relationship.destinationSubtree.contains(number) { read[record.id.primaryKey] = record }
             }
-            for (index, key) in foreignKeys.enumerated() {
-                if let key { targets[index] = byKey[key] }
+            for index in unresolved {
+                if let target = foreignKeys[index].flatMap({ read[$0] }) { found(index, target) }
             }
-            return targets
+            return
         }
         // The key is in the target's row (a one-to-one whose inverse holds it).
         let column: String
         switch relationship.storage {
         case .inverseForeignKey(let name), .targetsReferToSource(let name, _): column = name
-        default: return targets
+        default: return
         }
         let positions = Dictionary(sources.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let projection = projection(for: destination)
@@ -263,11 +275,13 @@ extension RecordReader {
         let statement = try connection.prepare(sql)
         try statement.bind(arguments)
         let sourcePosition = Int32(2 + projection.columns.count)
+        // The first target by key is the one `related` lists.
+        var given = [Bool](repeating: false, count: sources.count)
         while try statement.step() {
-            guard let source = statement.value(at: sourcePosition).int64, let index = positions[source], targets[index] == nil else { continue }
-            targets[index] = record(in: statement, projection: projection, fallback: destination)
+            guard let source = statement.value(at: sourcePosition).int64, let index = positions[source], !given[index] else { continue }
+            given[index] = true
+            found(index, record(in: statement, projection: projection, fallback: destination))
         }
-        return targets
     }
 
     /// How many records each source key reaches through a to-many relationship (sources reaching none are absent).

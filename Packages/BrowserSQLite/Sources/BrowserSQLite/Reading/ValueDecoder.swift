@@ -18,6 +18,12 @@ struct ValueDecoder: Sendable {
             return statement.withBytes(at: column) { bytes in
                 decodeUTF8(lent: bytes).map(AttributeValue.string) ?? .undecodable("invalid UTF-8 in text of \(bytes.count) bytes")
             }
+        case (.uuid, SQLITE_BLOB):
+            // Read in place: a UUID column of a million rows would otherwise copy each value into an array first.
+            return statement.withBytes(at: column) { bytes in
+                guard bytes.count == 16 else { return Self.wrongUUIDSize(bytes.count) }
+                return .uuid(UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)))
+            }
         case (.binary, SQLITE_BLOB), (.transformable, SQLITE_BLOB):
             return statement.withBytes(at: column) { bytes in
                 attribute.allowsExternalStorage
@@ -66,7 +72,7 @@ struct ValueDecoder: Sendable {
             return .uri(text)
         case .uuid:
             guard case .blob(let bytes) = value else { return mismatch(value, "a 16-byte UUID") }
-            guard bytes.count == 16 else { return .undecodable("a UUID is 16 bytes, found a BLOB of \(bytes.count) bytes") }
+            guard bytes.count == 16 else { return Self.wrongUUIDSize(bytes.count) }
             return .uuid(UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                                      bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
         case .binary, .transformable:
@@ -100,6 +106,10 @@ struct ValueDecoder: Sendable {
         case .integer(let seconds): return Date(timeIntervalSinceReferenceDate: TimeInterval(seconds))
         default: return nil
         }
+    }
+
+    private static func wrongUUIDSize(_ count: Int) -> AttributeValue {
+        .undecodable("a UUID is 16 bytes, found a BLOB of \(count) bytes")
     }
 
     private func mismatch(_ value: SQLiteValue, _ expected: String) -> AttributeValue {
