@@ -73,22 +73,40 @@ public actor RecordExportStream {
                 return nil
             }
             // Everything a row needs that asks the service (display attributes, base64 values) is settled first,
-            // so the rows are written without a suspension each.
+            // so the rows are written without a suspension each. A to-one target of an entity not met before
+            // stops the writing: its display attribute is asked for, and the batch is written again (once per
+            // entity and export).
             let layout = try await layout(of: batch)
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(max(batch.count * 128, lastChunkSize + lastChunkSize / 8))
-            for row in 0..<batch.count {
-                switch options.format {
-                case .csv: appendCSV(row: row, of: batch, layout: layout, to: &bytes)
-                case .ndjson: try appendNDJSON(row: row, of: batch, layout: layout, to: &bytes)
+            while true {
+                do {
+                    let bytes = try write(batch, layout: layout)
+                    rowCount += batch.count
+                    lastChunkSize = bytes.count
+                    return Data(bytes)
+                } catch let unmet as UnmetTargetEntity {
+                    _ = try await displayAttribute(of: unmet.name)
                 }
             }
-            rowCount += batch.count
-            lastChunkSize = bytes.count
-            return Data(bytes)
         case .done:
             return nil
         }
+    }
+
+    private func write(_ batch: ExportBatch, layout: BatchLayout) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(max(batch.count * 128, lastChunkSize + lastChunkSize / 8))
+        for row in 0..<batch.count {
+            switch options.format {
+            case .csv: try appendCSV(row: row, of: batch, layout: layout, to: &bytes)
+            case .ndjson: try appendNDJSON(row: row, of: batch, layout: layout, to: &bytes)
+            }
+        }
+        return bytes
+    }
+
+    /// A to-one target's entity whose display attribute has not been asked for yet.
+    private struct UnmetTargetEntity: Error {
+        let name: String
     }
 
     /// The size of the last chunk: the next one is reserved a little larger, so a batch is written without the
@@ -116,8 +134,6 @@ public actor RecordExportStream {
         var attributeSlots: [Int?]
         /// Per exported relationship, its slot.
         var relationshipSlots: [Int?]
-        /// Display attributes of the entities to-one targets belong to.
-        var targetDisplayAttributes: [String: String?]
         /// Base64 texts of binary values, by position in `ExportBatch.values` (`binary=base64` only).
         var base64: [Int: String]
     }
@@ -143,13 +159,6 @@ public actor RecordExportStream {
                 displaySlot: display.flatMap { batch.attributeNames.firstIndex(of: $0) },
                 attributes: concrete?.attributes.map { ($0.name, batch.attributeNames.firstIndex(of: $0.name)) }))
         }
-        var targets: [String: String?] = [:]
-        var lastTarget: String?
-        for value in batch.related {
-            guard case .toOne(let target?)? = value, target.entity != lastTarget else { continue }
-            lastTarget = target.entity
-            if targets[target.entity] == nil { targets[target.entity] = .some(try await displayAttribute(of: target.entity)) }
-        }
         // Only the values the file holds, in the order it holds them (so an oversized value is the one named).
         var base64: [Int: String] = [:]
         if options.binary == .base64 {
@@ -165,13 +174,13 @@ public actor RecordExportStream {
             }
         }
         return BatchLayout(entities: entities, attributeSlots: slots.attributes, relationshipSlots: slots.relationships,
-                           targetDisplayAttributes: targets, base64: base64)
+                           base64: base64)
     }
 
     // MARK: CSV
 
     /// One CSV row, written straight into the chunk: a million rows make per-cell strings add up.
-    private func appendCSV(row: Int, of batch: ExportBatch, layout: BatchLayout, to bytes: inout [UInt8]) {
+    private func appendCSV(row: Int, of batch: ExportBatch, layout: BatchLayout, to bytes: inout [UInt8]) throws {
         let entity = layout.entities[batch.entityIndexes[row]]
         let primaryKey = batch.primaryKeys[row]
         if let prefix = entity.uriPrefix {
@@ -203,7 +212,7 @@ public actor RecordExportStream {
             case (false, .toOne(let target?)?):
                 appendURI(target.id, to: &bytes)
                 bytes.append(CSVCell.fieldSeparator)
-                CSVCell.appendText(name(of: target, in: layout), to: &bytes)
+                CSVCell.appendText(try name(of: target), to: &bytes)
             case (let toMany, .unreadable(let reason)?):
                 CSVCell.appendText("[unreadable: \(reason)]", to: &bytes)
                 if !toMany { bytes.append(CSVCell.fieldSeparator) }
@@ -302,7 +311,7 @@ public actor RecordExportStream {
             switch slot.flatMap({ batch.relatedValue(at: row, slot: $0) }) {
             case .toOne(let target?)?:
                 related[relationship.name] = .toOne(ObjectReferenceDTO(id: target.id.uri, entity: target.entity,
-                                                                       summary: name(of: target, in: layout)))
+                                                                       summary: try name(of: target)))
             case .toMany(let count)?: related[relationship.name] = .toMany(count)
             case .unreadable(let reason)?: related[relationship.name] = .unreadable(reason)
             case .toOne(nil)?, nil: related[relationship.name] = .toOne(nil)
@@ -382,9 +391,16 @@ public actor RecordExportStream {
         return attribute
     }
 
-    /// A to-one target's name as lists show it (its entity's display attribute was settled with the batch).
-    private func name(of target: StoredRecord, in layout: BatchLayout) -> String {
-        RecordSummary.make(for: target, attribute: layout.targetDisplayAttributes[target.entity] ?? nil)
+    /// The last to-one target's entity and its display attribute: rows of one export mostly point to one entity.
+    private var lastTargetDisplay: (entity: String, attribute: String?) = ("", nil)
+
+    /// A to-one target's name as lists show it; throws `UnmetTargetEntity` for an entity not asked about yet.
+    private func name(of target: StoredRecord) throws -> String {
+        if target.entity != lastTargetDisplay.entity {
+            guard let known = displayAttributes[target.entity] else { throw UnmetTargetEntity(name: target.entity) }
+            lastTargetDisplay = (target.entity, known)
+        }
+        return RecordSummary.make(for: target, attribute: lastTargetDisplay.attribute)
     }
 
     /// The value's bytes in base64, read from the store (at most `RecordExportOptions.maximumBase64Bytes`).

@@ -55,8 +55,11 @@ extension RecordReader {
         static let capacity = 20_000
         /// One table per destination entity, so a row's lookup hashes only its key.
         final class Table {
-            /// The record and its concrete entity's number (checked against the relationship's destinations).
-            var records: [Int64: (record: StoredRecord, entity: Int64)] = [:]
+            /// Where each key's target is in `targets`.
+            var positions: [Int64: Int] = [:]
+            /// The target as a batch holds it, and its concrete entity's number (checked against the
+            /// relationship's destinations), read by position so a lookup copies no record.
+            var targets: [(value: RelatedValue, entity: Int64)] = []
         }
         private var tables: [String: Table] = [:]
         private var count = 0
@@ -70,10 +73,14 @@ extension RecordReader {
 
         func store(_ record: StoredRecord, entity number: Int64, key: Int64, in table: Table) {
             if count >= Self.capacity {
-                for table in tables.values { table.records.removeAll(keepingCapacity: true) }
+                for table in tables.values {
+                    table.positions.removeAll(keepingCapacity: true)
+                    table.targets.removeAll(keepingCapacity: true)
+                }
                 count = 0
             }
-            table.records[key] = (record, number)
+            table.positions[key] = table.targets.count
+            table.targets.append((.toOne(record), number))
             count += 1
         }
     }
@@ -86,8 +93,11 @@ extension RecordReader {
         struct EntityReader {
             /// The entity's index in `entities`.
             var entity: Int
-            /// Each attribute's slot and where its value comes from (a column position; nil when not selected).
-            var attributes: [(slot: Int, attribute: AttributeMapping, position: Int32?)]
+            /// The attributes read from a column: slot, column position and how to decode it (plain values, so a
+            /// row copies no attribute's strings).
+            var columns: [(slot: Int, position: Int32, kind: AttributeKind, allowsExternalStorage: Bool)]
+            /// The attributes whose column the store lacks: the same value for every row.
+            var fixed: [(slot: Int, value: AttributeValue)]
         }
 
         private(set) var names: [String] = []
@@ -115,10 +125,18 @@ extension RecordReader {
             let entity = number.flatMap { projection.entities[$0] }
                 ?? number.flatMap { reader.mapping.entityNamesByNumber[$0] }.flatMap { reader.mapping.entities[$0] }
                 ?? plan.entity
-            let attributes = (projection.readers[entity.number] ?? projection.attributeReaders(of: entity)).map { attribute, position in
-                (slot: slot(for: attribute.name), attribute: attribute, position: position)
+            var made = EntityReader(entity: index(of: entity), columns: [], fixed: [])
+            for (attribute, position) in projection.readers[entity.number] ?? projection.attributeReaders(of: entity) {
+                let slot = slot(for: attribute.name)
+                switch attribute.storage {
+                case .column:
+                    // A column not selected (`record(in:)` leaves the attribute out): the slot stays nil.
+                    guard let position else { continue }
+                    made.columns.append((slot, position, attribute.kind, attribute.allowsExternalStorage))
+                case .missing(let reason):
+                    made.fixed.append((slot, .undecodable(reason)))
+                }
             }
-            let made = EntityReader(entity: index(of: entity), attributes: attributes)
             if let number { readers[number] = made } else { fallbackReader = made }
             return made
         }
@@ -165,15 +183,11 @@ extension RecordReader {
             }
             let row = values.count
             values.append(contentsOf: repeatElement(nil, count: attributeCount))
-            for (slot, attribute, position) in entity.attributes {
-                switch attribute.storage {
-                case .column:
-                    guard let position else { continue }
-                    values[row + slot] = decoder.decode(statement, column: position, as: attribute)
-                case .missing(let reason):
-                    values[row + slot] = .undecodable(reason)
-                }
+            for (slot, position, kind, allowsExternalStorage) in entity.columns {
+                values[row + slot] = decoder.decode(statement, column: position, kind: kind,
+                                                    allowsExternalStorage: allowsExternalStorage)
             }
+            for (slot, value) in entity.fixed { values[row + slot] = value }
             keys.append(statement.value(at: 0).int64 ?? 0)
             entityIndexes.append(entity.entity)
             for (index, column) in keyColumns {
@@ -207,7 +221,7 @@ extension RecordReader {
                 fill { _ in .toOne(nil) }
                 try toOneTargets(of: keys, foreignKeys: relationship.keyPosition == nil ? nil : foreignKeys[position],
                                  through: mapping, cache: cache, in: connection) { index, target in
-                    related[index * relationshipCount + position] = .toOne(target)
+                    related[index * relationshipCount + position] = target
                 }
             }
         }
@@ -226,11 +240,11 @@ extension RecordReader {
         return wider
     }
 
-    /// The record each source's to-one relationship points to, given to `found` with the source's position in
-    /// `sources` (sources pointing to none are not given).
+    /// The record each source's to-one relationship points to (as `RelatedValue.toOne`), given to `found` with
+    /// the source's position in `sources` (sources pointing to none are not given).
     private func toOneTargets(of sources: [Int64], foreignKeys: [Int64?]?, through relationship: RelationshipMapping,
                               cache: TargetCache, in connection: SQLiteConnection,
-                              found: (Int, StoredRecord) -> Void) throws {
+                              found: (Int, RelatedValue) -> Void) throws {
         guard let destination = mapping.entities[relationship.destination] else { return }
         if let foreignKeys {
             // The key is in the source row: each key is looked up among the targets met in earlier batches, and
@@ -241,8 +255,10 @@ extension RecordReader {
             var unresolved: [Int] = []
             for (index, key) in foreignKeys.enumerated() {
                 guard let key else { continue }
-                if let known = table.records[key] {
-                    if relationship.destinationSubtree.contains(known.entity) { found(index, known.record) }
+                if let position = table.positions[key] {
+                    if relationship.destinationSubtree.contains(table.targets[position].entity) {
+                        found(index, table.targets[position].value)
+                    }
                 } else {
                     missing.insert(key)
                     unresolved.append(index)
@@ -256,7 +272,7 @@ extension RecordReader {
                 if relationship.destinationSubtree.contains(number) { read[record.id.primaryKey] = record }
             }
             for index in unresolved {
-                if let target = foreignKeys[index].flatMap({ read[$0] }) { found(index, target) }
+                if let target = foreignKeys[index].flatMap({ read[$0] }) { found(index, .toOne(target)) }
             }
             return
         }
@@ -280,7 +296,7 @@ extension RecordReader {
         while try statement.step() {
             guard let source = statement.value(at: sourcePosition).int64, let index = positions[source], !given[index] else { continue }
             given[index] = true
-            found(index, record(in: statement, projection: projection, fallback: destination))
+            found(index, .toOne(record(in: statement, projection: projection, fallback: destination)))
         }
     }
 

@@ -13,7 +13,13 @@ struct ValueDecoder: Sendable {
     /// buffer: a string is decoded once (no intermediate array), and a binary value is only measured and its
     /// marker read (a list shows its size; its bytes are served by `BlobReading`).
     func decode(_ statement: SQLiteStatement, column: Int32, as attribute: AttributeMapping) -> AttributeValue {
-        switch (attribute.kind, statement.storageClass(at: column)) {
+        decode(statement, column: column, kind: attribute.kind, allowsExternalStorage: attribute.allowsExternalStorage)
+    }
+
+    /// `decode(_:column:as:)` by what it looks at of the attribute: an export's row loop passes these plain values
+    /// rather than copying an `AttributeMapping` (and retaining its strings) per value.
+    func decode(_ statement: SQLiteStatement, column: Int32, kind: AttributeKind, allowsExternalStorage: Bool) -> AttributeValue {
+        switch (kind, statement.storageClass(at: column)) {
         case (.string, SQLITE_TEXT):
             return statement.withBytes(at: column) { bytes in
                 decodeUTF8(lent: bytes).map(AttributeValue.string) ?? .undecodable("invalid UTF-8 in text of \(bytes.count) bytes")
@@ -26,18 +32,22 @@ struct ValueDecoder: Sendable {
             }
         case (.binary, SQLITE_BLOB), (.transformable, SQLITE_BLOB):
             return statement.withBytes(at: column) { bytes in
-                attribute.allowsExternalStorage
+                allowsExternalStorage
                     ? externallyStorable(head: bytes.prefix(ExternalStorageMarker.headLength), count: bytes.count)
                     : .binary(byteCount: bytes.count)
             }
         default:
-            return decode(statement.value(at: column), as: attribute)
+            return decode(statement.value(at: column), kind: kind, allowsExternalStorage: allowsExternalStorage)
         }
     }
 
     func decode(_ value: SQLiteValue, as attribute: AttributeMapping) -> AttributeValue {
+        decode(value, kind: attribute.kind, allowsExternalStorage: attribute.allowsExternalStorage)
+    }
+
+    private func decode(_ value: SQLiteValue, kind: AttributeKind, allowsExternalStorage: Bool) -> AttributeValue {
         if case .null = value { return .null }
-        switch attribute.kind {
+        switch kind {
         case .integer16, .integer32, .integer64:
             guard case .integer(let number) = value else { return mismatch(value, "an integer") }
             return .integer(number)
@@ -77,7 +87,7 @@ struct ValueDecoder: Sendable {
                                      bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
         case .binary, .transformable:
             guard case .blob(let bytes) = value else { return mismatch(value, "binary data") }
-            return attribute.allowsExternalStorage
+            return allowsExternalStorage
                 ? externallyStorable(head: bytes.prefix(ExternalStorageMarker.headLength), count: bytes.count)
                 : .binary(byteCount: bytes.count)
         default:
