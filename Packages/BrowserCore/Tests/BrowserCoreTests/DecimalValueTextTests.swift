@@ -6,18 +6,6 @@ import Testing
 /// numerals of every length and exponent, values built from sign, exponent and significand, integers, and the
 /// results of arithmetic (which Foundation does not normalise, so 1.5 × 2 keeps a trailing zero).
 struct DecimalValueTextTests {
-    /// A fixed-seed generator (SplitMix64), so a failure names a value that can be reproduced.
-    private struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private func text(_ value: Decimal) -> String {
         var bytes: [UInt8] = Array("x,".utf8)
         DecimalValueText.append(value, to: &bytes)
