@@ -40,6 +40,20 @@ struct ExportWritingTests {
         }
     }
 
+    @Test func uuidsAppendedAsTheirString() {
+        var generator = SystemRandomNumberGenerator()
+        var uuids = [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                     UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
+        uuids += (0..<1_000).map { _ in
+            UUID(uuid: withUnsafeBytes(of: (generator.next(), generator.next())) { $0.loadUnaligned(as: uuid_t.self) })
+        }
+        for uuid in uuids {
+            var bytes: [UInt8] = Array("u,".utf8)
+            UUIDText.append(uuid, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "u," + uuid.uuidString)
+        }
+    }
+
     @Test func relatedValuesByName() {
         var values: RelatedValues = ["author": .toOne(nil), "tags": .toMany(count: 3)]
         #expect(values["tags"] == .toMany(count: 3) && values["author"] == .toOne(nil) && values["nothing"] == nil)
@@ -50,5 +64,29 @@ struct ExportWritingTests {
         values["author"] = nil
         #expect(values.names == ["tags", "narrator"] && values["author"] == nil)
         #expect(RelatedValues(names: ["a"], values: [.toMany(count: 1)]) == ["a": .toMany(count: 1)])
+    }
+
+    /// A batch built from records gives back the same records: a record without an attribute another has stays
+    /// without it (not null), and one without a relationship another has stays without it.
+    @Test func batchesGiveBackTheirRecords() throws {
+        func id(_ entity: String, _ key: Int64, store: String = "S") -> ObjectID {
+            ObjectID(storeIdentifier: store, entity: entity, primaryKey: key)
+        }
+        let author = StoredRecord(id: id("Author", 7), values: ["name": .string("Ann")])
+        let records = [
+            ExportedRecord(record: StoredRecord(id: id("Book", 1), values: ["title": .string("A"), "pages": .integer(3)]),
+                           relationships: ["author": .toOne(author), "tags": .toMany(count: 2)]),
+            ExportedRecord(record: StoredRecord(id: id("AudioBook", 2), values: ["title": .null, "narrator": .string("N")]),
+                           relationships: ["tags": .toMany(count: 0)]),
+            ExportedRecord(record: StoredRecord(id: id("Book", 3, store: "T"), values: [:]), relationships: [:]),
+        ]
+        let batch = ExportBatch(records: records)
+        #expect(batch.count == 3)
+        #expect(batch.records == records)
+        #expect(batch.entities.map(\.name) == ["Book", "AudioBook", "Book"])
+        #expect(batch.id(at: 2) == id("Book", 3, store: "T"))
+        let narrator = try #require(batch.attributeNames.firstIndex(of: "narrator"))
+        #expect(batch.value(at: 0, slot: narrator) == nil)
+        #expect(batch.value(at: 1, slot: narrator) == .string("N"))
     }
 }

@@ -59,72 +59,160 @@ public actor RecordExportStream {
         case .head:
             phase = .rows
             var bytes: [UInt8] = options.byteOrderMark ? [0xEF, 0xBB, 0xBF] : []
-            if options.format == .csv { appendRow(csvHeader.map { .literal($0) }, to: &bytes) }
+            if options.format == .csv {
+                for (index, name) in csvHeader.enumerated() {
+                    if index > 0 { bytes.append(CSVCell.fieldSeparator) }
+                    CSVCell.appendLiteral(name, to: &bytes)
+                }
+                bytes.append(contentsOf: CSVCell.rowEnd)
+            }
             return Data(bytes)
         case .rows:
             guard let batch = try await cursor.next() else {
                 phase = .done
                 return nil
             }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(batch.count * 128)
-            for exported in batch {
-                switch options.format {
-                case .csv: try await appendCSV(exported, to: &bytes)
-                case .ndjson: try await appendNDJSON(exported, to: &bytes)
+            // Everything a row needs that asks the service (display attributes, base64 values) is settled first,
+            // so the rows are written without a suspension each. A to-one target of an entity not met before
+            // stops the writing: its display attribute is asked for, and the batch is written again (once per
+            // entity and export).
+            let layout = try await layout(of: batch)
+            while true {
+                do {
+                    let bytes = try write(batch, layout: layout)
+                    rowCount += batch.count
+                    lastChunkSize = bytes.count
+                    return Data(bytes)
+                } catch let unmet as UnmetTargetEntity {
+                    _ = try await displayAttribute(of: unmet.name)
                 }
             }
-            rowCount += batch.count
-            return Data(bytes)
         case .done:
             return nil
         }
     }
 
-    // MARK: CSV
-
-    private enum Cell {
-        case text(String)
-        case literal(String)
-    }
-
-    private func appendRow(_ cells: [Cell], to bytes: inout [UInt8]) {
-        for (index, cell) in cells.enumerated() {
-            if index > 0 { bytes.append(CSVCell.fieldSeparator) }
-            switch cell {
-            case .text(let text): CSVCell.appendText(text, to: &bytes)
-            case .literal(let text): CSVCell.appendLiteral(text, to: &bytes)
+    private func write(_ batch: ExportBatch, layout: BatchLayout) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(max(batch.count * 128, lastChunkSize + lastChunkSize / 8))
+        for row in 0..<batch.count {
+            switch options.format {
+            case .csv: try appendCSV(row: row, of: batch, layout: layout, to: &bytes)
+            case .ndjson: try appendNDJSON(row: row, of: batch, layout: layout, to: &bytes)
             }
         }
-        bytes.append(contentsOf: CSVCell.rowEnd)
+        return bytes
     }
 
-    private func appendCSV(_ exported: ExportedRecord, to bytes: inout [UInt8]) async throws {
-        let record = exported.record
-        // Written straight into the batch: a million rows make per-cell strings and suspensions add up.
-        appendURI(record.id, to: &bytes)
+    /// A to-one target's entity whose display attribute has not been asked for yet.
+    private struct UnmetTargetEntity: Error {
+        let name: String
+    }
+
+    /// The size of the last chunk: the next one is reserved a little larger, so a batch is written without the
+    /// buffer growing.
+    private var lastChunkSize = 0
+
+    // MARK: Batch layout
+
+    /// What the rows of one batch are written with, worked out once per batch: where each column's value sits
+    /// among the batch's slots, and per entity of the batch its ID prefix, name and display slot.
+    private struct BatchLayout {
+        struct EntityColumns {
+            var name: String
+            /// `x-coredata://<store>/<Entity>/p`, or nil when it would need quoting (no store seen has one).
+            var uriPrefix: [UInt8]?
+            /// The slot of the entity's display attribute.
+            var displaySlot: Int?
+            /// NDJSON `attrs`: the concrete entity's attributes and their slots; nil for an entity the schema
+            /// lacks (its record's values are written as they are).
+            var attributes: [(name: String, slot: Int?)]?
+        }
+
+        var entities: [EntityColumns]
+        /// The exported entity's attributes (the CSV columns) and their slots.
+        var attributeSlots: [Int?]
+        /// Per exported relationship, its slot.
+        var relationshipSlots: [Int?]
+        /// Base64 texts of binary values, by position in `ExportBatch.values` (`binary=base64` only).
+        var base64: [Int: String]
+    }
+
+    /// Slots of the last batch's names: batches of one cursor share them, so they are worked out once.
+    private var knownSlots: (attributeNames: [String], relationshipNames: [String], attributes: [Int?], relationships: [Int?])?
+
+    private func layout(of batch: ExportBatch) async throws -> BatchLayout {
+        if knownSlots?.attributeNames != batch.attributeNames || knownSlots?.relationshipNames != batch.relationshipNames {
+            let attributeSlots = Dictionary(batch.attributeNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            let relationshipSlots = Dictionary(batch.relationshipNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            knownSlots = (batch.attributeNames, batch.relationshipNames, entity.attributes.map { attributeSlots[$0.name] },
+                          relationships.map { relationshipSlots[$0.name] })
+        }
+        let slots = knownSlots!
+        var entities: [BatchLayout.EntityColumns] = []
+        for described in batch.entities {
+            let concrete = schema.entity(named: described.name)
+            let display = try await displayAttribute(of: described.name)
+            let prefix = Array(ObjectID.uriPrefix(storeIdentifier: described.storeIdentifier, entity: described.name).utf8)
+            entities.append(BatchLayout.EntityColumns(
+                name: described.name, uriPrefix: CSVCell.needsQuotes(prefix) ? nil : prefix,
+                displaySlot: display.flatMap { batch.attributeNames.firstIndex(of: $0) },
+                attributes: concrete?.attributes.map { ($0.name, batch.attributeNames.firstIndex(of: $0.name)) }))
+        }
+        // Only the values the file holds, in the order it holds them (so an oversized value is the one named).
+        var base64: [Int: String] = [:]
+        if options.binary == .base64 {
+            let exported = zip(entity.attributes, slots.attributes).map { (name: $0.name, slot: $1) }
+            for row in 0..<batch.count {
+                let base = row * batch.attributeNames.count
+                let written = options.format == .csv
+                    ? exported : entities[batch.entityIndexes[row]].attributes?.map { (name: $0.name, slot: $0.slot) } ?? []
+                for (name, slot) in written {
+                    guard let slot, case .binary(let size)? = batch.values[base + slot] else { continue }
+                    base64[base + slot] = try await self.base64(of: batch.id(at: row), attribute: name, size: size)
+                }
+            }
+        }
+        return BatchLayout(entities: entities, attributeSlots: slots.attributes, relationshipSlots: slots.relationships,
+                           base64: base64)
+    }
+
+    // MARK: CSV
+
+    /// One CSV row, written straight into the chunk: a million rows make per-cell strings add up.
+    private func appendCSV(row: Int, of batch: ExportBatch, layout: BatchLayout, to bytes: inout [UInt8]) throws {
+        let entity = layout.entities[batch.entityIndexes[row]]
+        let primaryKey = batch.primaryKeys[row]
+        if let prefix = entity.uriPrefix {
+            bytes.append(contentsOf: prefix)
+            DecimalText.appendInteger(primaryKey, to: &bytes)
+        } else {
+            CSVCell.appendLiteral(batch.id(at: row).uri, to: &bytes)
+        }
         bytes.append(CSVCell.fieldSeparator)
-        CSVCell.appendLiteral(record.entity, to: &bytes)
+        CSVCell.appendLiteral(entity.name, to: &bytes)
         bytes.append(CSVCell.fieldSeparator)
-        CSVCell.appendText(try await name(of: record), to: &bytes)
-        for attribute in entity.attributes {
+        appendName(entity: entity.name, primaryKey: primaryKey,
+                   display: entity.displaySlot.flatMap { batch.value(at: row, slot: $0) }, to: &bytes)
+        let base = row * batch.attributeNames.count
+        for slot in layout.attributeSlots {
             bytes.append(CSVCell.fieldSeparator)
-            let value = record.values[attribute.name] ?? .null
-            if case .binary(let byteCount) = value, options.binary == .base64 {
-                CSVCell.appendLiteral(try await base64(of: record, attribute: attribute, size: byteCount), to: &bytes)
+            guard let slot, let value = batch.values[base + slot] else { continue }
+            if case .binary = value, let text = layout.base64[base + slot] {
+                CSVCell.appendLiteral(text, to: &bytes)
             } else {
                 Self.appendCSVValue(value, to: &bytes)
             }
         }
-        for relationship in relationships {
+        for (relationship, slot) in zip(relationships, layout.relationshipSlots) {
             bytes.append(CSVCell.fieldSeparator)
-            switch (relationship.isToMany, exported.relationships[relationship.name]) {
+            switch (relationship.isToMany, slot.flatMap { batch.relatedValue(at: row, slot: $0) }) {
             case (true, .toMany(let count)?):
                 DecimalText.appendInteger(Int64(count), to: &bytes)
             case (false, .toOne(let target?)?):
                 appendURI(target.id, to: &bytes)
                 bytes.append(CSVCell.fieldSeparator)
-                CSVCell.appendText(try await name(of: target), to: &bytes)
+                CSVCell.appendText(try name(of: target), to: &bytes)
             case (let toMany, .unreadable(let reason)?):
                 CSVCell.appendText("[unreadable: \(reason)]", to: &bytes)
                 if !toMany { bytes.append(CSVCell.fieldSeparator) }
@@ -137,7 +225,17 @@ public actor RecordExportStream {
         bytes.append(contentsOf: CSVCell.rowEnd)
     }
 
-    /// A value's cell; binary values are their size (base64 is read by the caller). Numbers, dates and the like
+    /// The `_name` cell: the display attribute's text when it has visible text, else `<Entity> p<key>`
+    /// (`RecordSummary`), without building the record.
+    private func appendName(entity: String, primaryKey: Int64, display: AttributeValue?, to bytes: inout [UInt8]) {
+        if case .string(let text)? = display, RecordSummary.hasVisibleText(text) {
+            CSVCell.appendText(text, to: &bytes)
+        } else {
+            CSVCell.appendText(RecordSummary.fallback(entity: entity, primaryKey: primaryKey), to: &bytes)
+        }
+    }
+
+    /// A value's cell; binary values are their size (base64 is read beforehand). Numbers, dates and the like
     /// never hold a comma, quote or line break, so only text goes through quoting.
     private static func appendCSVValue(_ value: AttributeValue, to bytes: inout [UInt8]) {
         switch value {
@@ -147,10 +245,10 @@ public actor RecordExportStream {
         case .double(let number): bytes.append(contentsOf: numberText(number).utf8)
         // A Float's own shortest text (0.1), not its widened Double's (0.10000000149011612), as the API sends it.
         case .float(let number): bytes.append(contentsOf: (number.isFinite ? String(number) : numberText(Double(number))).utf8)
-        case .decimal(let number): bytes.append(contentsOf: (number.isNaN ? "NaN" : number.description).utf8)
+        case .decimal(let number): DecimalValueText.append(number, to: &bytes)
         case .boolean(let flag): bytes.append(contentsOf: flag ? trueText : falseText)
         case .date(let date): ISO8601Timestamp.append(date, to: &bytes)
-        case .uuid(let uuid): bytes.append(contentsOf: uuid.uuidString.utf8)
+        case .uuid(let uuid): UUIDText.append(uuid, to: &bytes)
         case .binary(let byteCount): DecimalText.appendInteger(Int64(byteCount), to: &bytes)
         case .undecodable(let message): CSVCell.appendText("[unreadable: \(message)]", to: &bytes)
         }
@@ -159,20 +257,21 @@ public actor RecordExportStream {
     private static let trueText = Array("true".utf8)
     private static let falseText = Array("false".utf8)
 
-    /// `x-coredata://<store>/<Entity>/p` by entity, built once: an ID cell is then a copy and the key's digits.
-    /// Nil for a prefix that would need quoting (no store seen has one): such IDs take the general path.
-    private var uriPrefixes: [String: [UInt8]?] = [:]
+    /// The last to-one target's store and entity, and their ID prefix: a million books name authors, one entity,
+    /// so an ID cell is then a copy and the key's digits (kept apart rather than as a tuple, which would be
+    /// copied, and its strings retained, per row). Nil for a prefix that would need quoting (no store seen has one).
+    private var lastTargetStore = ""
+    private var lastTargetEntity = ""
+    private var lastTargetPrefix: [UInt8]?
 
     private func appendURI(_ id: ObjectID, to bytes: inout [UInt8]) {
-        let prefix: [UInt8]?
-        if let known = uriPrefixes[id.entity] {
-            prefix = known
-        } else {
+        if id.entity != lastTargetEntity || id.storeIdentifier != lastTargetStore {
             let built = Array(ObjectID.uriPrefix(storeIdentifier: id.storeIdentifier, entity: id.entity).utf8)
-            prefix = CSVCell.needsQuotes(built) ? nil : built
-            uriPrefixes[id.entity] = .some(prefix)
+            lastTargetStore = id.storeIdentifier
+            lastTargetEntity = id.entity
+            lastTargetPrefix = CSVCell.needsQuotes(built) ? nil : built
         }
-        guard let prefix else { return CSVCell.appendLiteral(id.uri, to: &bytes) }
+        guard let prefix = lastTargetPrefix else { return CSVCell.appendLiteral(id.uri, to: &bytes) }
         bytes.append(contentsOf: prefix)
         DecimalText.appendInteger(id.primaryKey, to: &bytes)
     }
@@ -186,30 +285,46 @@ public actor RecordExportStream {
 
     // MARK: NDJSON
 
-    private func appendNDJSON(_ exported: ExportedRecord, to bytes: inout [UInt8]) async throws {
-        let record = exported.record
-        let concrete = schema.entity(named: record.entity)
+    private func appendNDJSON(row: Int, of batch: ExportBatch, layout: BatchLayout, to bytes: inout [UInt8]) throws {
+        let entity = layout.entities[batch.entityIndexes[row]]
+        let base = row * batch.attributeNames.count
         var attrs: [String: ExportedAttribute] = [:]
-        for (name, value) in BrowserService.attributeValues(of: record, entity: concrete) {
-            if case .binary(let byteCount) = value, options.binary == .base64,
-               let attribute = concrete?.attribute(named: name) {
-                attrs[name] = .base64(bytes: byteCount, text: try await base64(of: record, attribute: attribute, size: byteCount))
+        func add(_ name: String, _ value: AttributeValue, at index: Int?) {
+            if case .binary(let byteCount) = value, let index, let text = layout.base64[index] {
+                attrs[name] = .base64(bytes: byteCount, text: text)
             } else {
                 attrs[name] = .value(value)
             }
         }
+        if let attributes = entity.attributes {
+            // Every attribute of the concrete entity, null where the store gave no value (as a records page lists it).
+            for (name, slot) in attributes {
+                add(name, slot.flatMap { batch.values[base + $0] } ?? .null, at: slot.map { base + $0 })
+            }
+        } else {
+            for (slot, name) in batch.attributeNames.enumerated() {
+                if let value = batch.values[base + slot] { add(name, value, at: base + slot) }
+            }
+        }
         var related: [String: ExportedRelationship] = [:]
-        for relationship in relationships {
-            switch exported.relationships[relationship.name] {
+        for (relationship, slot) in zip(relationships, layout.relationshipSlots) {
+            switch slot.flatMap({ batch.relatedValue(at: row, slot: $0) }) {
             case .toOne(let target?)?:
                 related[relationship.name] = .toOne(ObjectReferenceDTO(id: target.id.uri, entity: target.entity,
-                                                                       summary: try await name(of: target)))
+                                                                       summary: try name(of: target)))
             case .toMany(let count)?: related[relationship.name] = .toMany(count)
             case .unreadable(let reason)?: related[relationship.name] = .unreadable(reason)
             case .toOne(nil)?, nil: related[relationship.name] = .toOne(nil)
             }
         }
-        let line = ExportedLine(id: record.id.uri, entity: record.entity, summary: try await name(of: record),
+        let display = entity.displaySlot.flatMap { batch.value(at: row, slot: $0) }
+        let summary: String
+        if case .string(let text)? = display, RecordSummary.hasVisibleText(text) {
+            summary = text
+        } else {
+            summary = RecordSummary.fallback(entity: entity.name, primaryKey: batch.primaryKeys[row])
+        }
+        let line = ExportedLine(id: batch.id(at: row).uri, entity: entity.name, summary: summary,
                                 attrs: attrs, relationships: related)
         bytes.append(contentsOf: try BrowserJSON.encode(line))
         bytes.append(0x0A)
@@ -264,27 +379,37 @@ public actor RecordExportStream {
 
     // MARK: Shared
 
-    /// The record's name as lists show it (the server's display attribute for its entity). Asks the service
-    /// only for an entity not met before, so rows do not suspend.
-    private func name(of record: StoredRecord) async throws -> String {
-        if let known = displayAttributes[record.entity] { return RecordSummary.make(for: record, attribute: known) }
-        let attribute: String?
-        if let concrete = schema.entity(named: record.entity) {
+    /// The display attribute of an entity (the server's choice, as lists show it), asked of the service once per
+    /// entity; nil for an entity the schema lacks or one without a display attribute.
+    private func displayAttribute(of entityName: String) async throws -> String? {
+        if let known = displayAttributes[entityName] { return known }
+        var attribute: String?
+        if let concrete = schema.entity(named: entityName) {
             attribute = try await service.displayAttribute(of: concrete)
-        } else {
-            attribute = nil
         }
-        displayAttributes[record.entity] = .some(attribute)
-        return RecordSummary.make(for: record, attribute: attribute)
+        displayAttributes[entityName] = .some(attribute)
+        return attribute
+    }
+
+    /// The last to-one target's entity and its display attribute: rows of one export mostly point to one entity.
+    private var lastTargetDisplay: (entity: String, attribute: String?) = ("", nil)
+
+    /// A to-one target's name as lists show it; throws `UnmetTargetEntity` for an entity not asked about yet.
+    private func name(of target: StoredRecord) throws -> String {
+        if target.entity != lastTargetDisplay.entity {
+            guard let known = displayAttributes[target.entity] else { throw UnmetTargetEntity(name: target.entity) }
+            lastTargetDisplay = (target.entity, known)
+        }
+        return RecordSummary.make(for: target, attribute: lastTargetDisplay.attribute)
     }
 
     /// The value's bytes in base64, read from the store (at most `RecordExportOptions.maximumBase64Bytes`).
-    private func base64(of record: StoredRecord, attribute: AttributeSchema, size: Int) async throws -> String {
+    private func base64(of id: ObjectID, attribute: String, size: Int) async throws -> String {
         guard size <= RecordExportOptions.maximumBase64Bytes else {
-            throw BrowserError.badRequest("\(record.entity) \(record.id.shortForm).\(attribute.name) holds \(size) bytes, more than "
+            throw BrowserError.badRequest("\(id.entity) \(id.shortForm).\(attribute) holds \(size) bytes, more than "
                 + "the \(RecordExportOptions.maximumBase64Bytes) an export writes as base64: export with binary=size")
         }
-        switch try await service.store.blob(of: record.id, attribute: attribute.name) {
+        switch try await service.store.blob(of: id, attribute: attribute) {
         case .value(let reader): return try await reader.read(0..<reader.size).base64EncodedString()
         case .noRecord, .noValue: return ""
         }

@@ -13,10 +13,11 @@ public enum FacetCounter {
         var smallest: (number: Double, value: AttributeValue)?
         var largest: (number: Double, value: AttributeValue)?
         scanning: while let batch = try await cursor.next() {
-            for exported in batch {
+            let slot = batch.attributeNames.firstIndex(of: name)
+            for row in 0..<batch.count {
                 if looked == FacetRequest.sampleLimit { break scanning }
                 looked += 1
-                let value = exported.record.values[name] ?? .null
+                let value = slot.flatMap { batch.value(at: row, slot: $0) } ?? .null
                 if value == .null {
                     nulls += 1
                     continue

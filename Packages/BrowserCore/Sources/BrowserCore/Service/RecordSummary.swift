@@ -5,7 +5,12 @@ public enum RecordSummary {
         if let attribute, case .string(let text)? = record.values[attribute], hasVisibleText(text) {
             return text
         }
-        return "\(record.entity) \(record.id.shortForm)"
+        return fallback(entity: record.entity, primaryKey: record.id.primaryKey)
+    }
+
+    /// The label of a record whose display attribute has no visible text: `<Entity> p<primary key>`.
+    public static func fallback(entity: String, primaryKey: Int64) -> String {
+        "\(entity) \(ObjectID.shortForm(primaryKey: primaryKey))"
     }
 
     /// Whether the text holds anything but whitespace. A printable ASCII first byte settles it without walking

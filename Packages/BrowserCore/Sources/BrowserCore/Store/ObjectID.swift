@@ -47,5 +47,7 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     public var description: String { uri }
 
     /// `p<primary key>`: the short form in export file names and default summaries.
-    public var shortForm: String { "p\(primaryKey)" }
+    public var shortForm: String { Self.shortForm(primaryKey: primaryKey) }
+
+    public static func shortForm(primaryKey: Int64) -> String { "p\(primaryKey)" }
 }

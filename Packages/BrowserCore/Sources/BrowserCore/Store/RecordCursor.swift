@@ -4,12 +4,13 @@
 /// It holds what it reads from (a SQLite cursor: its own connection and read transaction) until it has handed
 /// out its last batch or is released.
 public protocol RecordCursor: Sendable {
-    /// The next records in the query's order, or nil once every record has been handed out.
-    func next() async throws -> [ExportedRecord]?
+    /// The next records in the query's order (never an empty batch), or nil once every record has been handed out.
+    func next() async throws -> ExportBatch?
 }
 
 /// One record of an export with what its relationships hold: the record each to-one relationship points to (for
-/// its ID and name) and the number of records each to-many relationship reaches.
+/// its ID and name) and the number of records each to-many relationship reaches. A row of an `ExportBatch` read
+/// back as a record (`ExportBatch.record(at:)`), and what the default cursor builds its batches from.
 public struct ExportedRecord: Sendable, Hashable {
     public var record: StoredRecord
     /// By relationship name, for the relationships the cursor was asked for.
@@ -83,7 +84,7 @@ public actor PagedRecordCursor: RecordCursor {
         self.relationships = relationships
     }
 
-    public func next() async throws -> [ExportedRecord]? {
+    public func next() async throws -> ExportBatch? {
         guard !finished else { return nil }
         let page = try await store.page(query)
         query.offset += page.records.count
@@ -101,6 +102,6 @@ public actor PagedRecordCursor: RecordCursor {
             }
             batch.append(ExportedRecord(record: record, relationships: values))
         }
-        return batch
+        return ExportBatch(records: batch)
     }
 }

@@ -3,13 +3,7 @@
 enum DecimalText {
     /// Appends the decimal digits of `value`, left-padded with zeros to `width` (no sign).
     static func appendDigits(_ value: UInt64, width: Int = 1, to bytes: inout [UInt8]) {
-        var count = 1
-        var probe = value
-        while probe >= 10 {
-            probe /= 10
-            count += 1
-        }
-        count = max(count, width)
+        let count = max(digitCount(value), width)
         let end = bytes.count + count
         bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
         // Filled from the end through the buffer: no temporary, no slice of the (large, shared) batch array.
@@ -22,6 +16,17 @@ enum DecimalText {
                 rest /= 10
             } while rest > 0
         }
+    }
+
+    /// How many decimal digits `value` has (1 for zero).
+    static func digitCount(_ value: UInt64) -> Int {
+        var count = 1
+        var probe = value
+        while probe >= 10 {
+            probe /= 10
+            count += 1
+        }
+        return count
     }
 
     /// Appends an integer as `String(value)` writes it.

@@ -55,21 +55,15 @@ struct PredicateRoundTripTests {
 
 /// Random valid trees over a schema (SplitMix64, so each seed gives the same trees everywhere).
 struct TreeGenerator {
-    var state: UInt64
+    var random: SeededGenerator
     let schema: StoreSchema
 
     init(seed: UInt64, schema: StoreSchema) {
-        self.state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1
+        self.random = SeededGenerator(state: seed &* 0x9E37_79B9_7F4A_7C15 &+ 1)
         self.schema = schema
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }

@@ -55,8 +55,11 @@ extension RecordReader {
         static let capacity = 20_000
         /// One table per destination entity, so a row's lookup hashes only its key.
         final class Table {
-            /// The record and its concrete entity's number (checked against the relationship's destinations).
-            var records: [Int64: (record: StoredRecord, entity: Int64)] = [:]
+            /// Where each key's target is in `targets`.
+            var positions: [Int64: Int] = [:]
+            /// The target as a batch holds it, and its concrete entity's number (checked against the
+            /// relationship's destinations), read by position so a lookup copies no record.
+            var targets: [(value: RelatedValue, entity: Int64)] = []
         }
         private var tables: [String: Table] = [:]
         private var count = 0
@@ -70,92 +73,214 @@ extension RecordReader {
 
         func store(_ record: StoredRecord, entity number: Int64, key: Int64, in table: Table) {
             if count >= Self.capacity {
-                for table in tables.values { table.records.removeAll(keepingCapacity: true) }
+                for table in tables.values {
+                    table.positions.removeAll(keepingCapacity: true)
+                    table.targets.removeAll(keepingCapacity: true)
+                }
                 count = 0
             }
-            table.records[key] = (record, number)
+            table.positions[key] = table.targets.count
+            table.targets.append((.toOne(record), number))
             count += 1
         }
     }
 
+    /// Where each attribute of a row lands among an export's slots (`ExportBatch.attributeNames`), per concrete
+    /// entity: worked out once per entity met, not per row. The slots are the attributes of the exported
+    /// entity's subtree by name, the exported entity's first; a row naming an entity outside it (a damaged
+    /// `Z_ENT`) adds that entity's attributes. Used on one cursor's queue only.
+    final class ExportLayout {
+        struct EntityReader {
+            /// The entity's index in `entities`.
+            var entity: Int
+            /// The attributes read from a column: slot, column position and how to decode it (plain values, so a
+            /// row copies no attribute's strings).
+            var columns: [(slot: Int, position: Int32, kind: AttributeKind, allowsExternalStorage: Bool)]
+            /// The attributes whose column the store lacks: the same value for every row.
+            var fixed: [(slot: Int, value: AttributeValue)]
+        }
+
+        private(set) var names: [String] = []
+        private var slots: [String: Int] = [:]
+        private(set) var entities: [ExportBatch.Entity] = []
+        private var readers: [Int64: EntityReader] = [:]
+        /// For a row without a `Z_ENT`.
+        private var fallbackReader: EntityReader?
+        private let reader: RecordReader
+        private let plan: ExportPlan
+
+        init(reader: RecordReader, plan: ExportPlan) {
+            self.reader = reader
+            self.plan = plan
+            _ = entityReader(for: plan.entity.number)
+            for number in plan.projection.entities.keys.sorted() { _ = entityReader(for: number) }
+        }
+
+        /// The reader of a row whose `Z_ENT` is `number`: its entity as `RecordReader.record(in:)` resolves it
+        /// (a number the model does not know reads as the exported entity).
+        func entityReader(for number: Int64?) -> EntityReader {
+            if let number, let known = readers[number] { return known }
+            if number == nil, let fallbackReader { return fallbackReader }
+            let projection = plan.projection
+            let entity = number.flatMap { projection.entities[$0] }
+                ?? number.flatMap { reader.mapping.entityNamesByNumber[$0] }.flatMap { reader.mapping.entities[$0] }
+                ?? plan.entity
+            var made = EntityReader(entity: index(of: entity), columns: [], fixed: [])
+            for (attribute, position) in projection.readers[entity.number] ?? projection.attributeReaders(of: entity) {
+                let slot = slot(for: attribute.name)
+                switch attribute.storage {
+                case .column:
+                    // A column not selected (`record(in:)` leaves the attribute out): the slot stays nil.
+                    guard let position else { continue }
+                    made.columns.append((slot, position, attribute.kind, attribute.allowsExternalStorage))
+                case .missing(let reason):
+                    made.fixed.append((slot, .undecodable(reason)))
+                }
+            }
+            if let number { readers[number] = made } else { fallbackReader = made }
+            return made
+        }
+
+        private func slot(for name: String) -> Int {
+            if let slot = slots[name] { return slot }
+            slots[name] = names.count
+            names.append(name)
+            return names.count - 1
+        }
+
+        private func index(of entity: EntityMapping) -> Int {
+            let described = ExportBatch.Entity(storeIdentifier: reader.storeIdentifier, name: entity.name)
+            if let index = entities.firstIndex(of: described) { return index }
+            entities.append(described)
+            return entities.count - 1
+        }
+    }
+
     /// The next `limit` rows of the plan's statement with their relationships; nil when the statement is done.
-    func exportBatch(_ statement: SQLiteStatement, plan: ExportPlan, limit: Int, targets cache: TargetCache,
-                     in connection: SQLiteConnection) throws -> [ExportedRecord]? {
-        var records: [StoredRecord] = []
+    /// Each row's values go straight into the batch's slots (the values `record(in:)` would put in a record).
+    func exportBatch(_ statement: SQLiteStatement, plan: ExportPlan, layout: ExportLayout, limit: Int,
+                     targets cache: TargetCache, in connection: SQLiteConnection) throws -> ExportBatch? {
+        var attributeCount = layout.names.count
+        var values: [AttributeValue?] = []
+        values.reserveCapacity(limit * attributeCount)
+        var keys: [Int64] = []
+        keys.reserveCapacity(limit)
+        var entityIndexes: [Int] = []
+        entityIndexes.reserveCapacity(limit)
         // The foreign keys of the to-one relationships kept in the row, by the relationship's position in the plan.
         var foreignKeys = [[Int64?]](repeating: [], count: plan.relationships.count)
-        records.reserveCapacity(limit)
-        while records.count < limit, try statement.step() {
-            records.append(record(in: statement, projection: plan.projection, fallback: plan.entity))
-            for (index, relationship) in plan.relationships.enumerated() {
-                guard let position = relationship.keyPosition else { continue }
-                foreignKeys[index].append(statement.value(at: position).int64)
+        // Which relationships those are, and their columns (looked up once: a relationship's mapping is a large
+        // value to copy per row).
+        let keyColumns = plan.relationships.enumerated().compactMap { index, relationship in
+            relationship.keyPosition.map { (index: index, column: $0) }
+        }
+        for (index, _) in keyColumns { foreignKeys[index].reserveCapacity(limit) }
+        while keys.count < limit, try statement.step() {
+            let entity = layout.entityReader(for: statement.value(at: 1).int64)
+            if layout.names.count != attributeCount {
+                values = Self.widened(values, rows: keys.count, from: attributeCount, to: layout.names.count)
+                attributeCount = layout.names.count
+            }
+            let row = values.count
+            values.append(contentsOf: repeatElement(nil, count: attributeCount))
+            for (slot, position, kind, allowsExternalStorage) in entity.columns {
+                values[row + slot] = decoder.decode(statement, column: position, kind: kind,
+                                                    allowsExternalStorage: allowsExternalStorage)
+            }
+            for (slot, value) in entity.fixed { values[row + slot] = value }
+            keys.append(statement.value(at: 0).int64 ?? 0)
+            entityIndexes.append(entity.entity)
+            for (index, column) in keyColumns {
+                foreignKeys[index].append(statement.value(at: column).int64)
             }
         }
-        guard !records.isEmpty else { return nil }
+        guard !keys.isEmpty else { return nil }
 
-        // What each record's relationships hold, in the plan's order (`RelatedValues.values`).
-        var related = Array(repeating: [RelatedValue](), count: records.count)
-        for index in related.indices { related[index].reserveCapacity(plan.relationships.count) }
-        let keys = records.map(\.id.primaryKey)
+        // What each record's relationships hold: row after row, in the plan's order (`ExportBatch.related`).
+        let relationshipCount = plan.relationships.count
+        var related = [RelatedValue?](repeating: nil, count: keys.count * relationshipCount)
         for (position, relationship) in plan.relationships.enumerated() {
+            func fill(_ value: (Int) -> RelatedValue) {
+                for index in keys.indices { related[index * relationshipCount + position] = value(index) }
+            }
             guard let mapping = relationship.mapping else {
                 // A relationship of the exported entity that its mapping lacks cannot happen; say so rather than crash.
-                for index in related.indices { related[index].append(.unreadable("not in the store's mapping")) }
+                fill { _ in .unreadable("not in the store's mapping") }
                 continue
             }
             if case .missing(let reason) = mapping.storage {
-                for index in related.indices { related[index].append(.unreadable(reason)) }
+                fill { _ in .unreadable(reason) }
                 continue
             }
             if relationship.isToMany {
                 let counts = try relatedCounts(of: keys, through: mapping, in: connection)
-                for index in related.indices { related[index].append(.toMany(count: counts[keys[index]] ?? 0)) }
+                fill { .toMany(count: counts[keys[$0]] ?? 0) }
             } else {
-                let targets = try toOneTargets(of: keys, foreignKeys: relationship.keyPosition == nil ? nil : foreignKeys[position],
-                                               through: mapping, cache: cache, in: connection)
-                for index in related.indices { related[index].append(.toOne(targets[index])) }
-            }
-        }
-        return zip(records, related).map { ExportedRecord(record: $0, relationships: RelatedValues(names: plan.relationshipNames, values: $1)) }
-    }
-
-    /// The record each source's to-one relationship points to, by the source's position in `sources` (nil where
-    /// it points to none).
-    private func toOneTargets(of sources: [Int64], foreignKeys: [Int64?]?, through relationship: RelationshipMapping,
-                              cache: TargetCache, in connection: SQLiteConnection) throws -> [StoredRecord?] {
-        var targets = [StoredRecord?](repeating: nil, count: sources.count)
-        guard let destination = mapping.entities[relationship.destination] else { return targets }
-        let allowed = Set(relationship.destinationSubtree)
-        if let foreignKeys {
-            // The key is in the source row: the distinct targets by key, those not met in an earlier batch read
-            // in one query. A key the query does not return (a dangling key, a row of another entity) points to
-            // no record, and is asked again if met again.
-            let table = cache.table(for: destination.name)
-            var byKey: [Int64: StoredRecord] = [:]
-            var missing: Set<Int64> = []
-            for key in foreignKeys.compactMap({ $0 }) where byKey[key] == nil {
-                if let known = table.records[key] {
-                    if allowed.contains(known.entity) { byKey[key] = known.record }
-                } else {
-                    missing.insert(key)
+                // Every row points to none until its target is found (written in place: a record is a value whose
+                // copies each retain its strings, shared by every row, so none is copied twice).
+                fill { _ in .toOne(nil) }
+                try toOneTargets(of: keys, foreignKeys: relationship.keyPosition == nil ? nil : foreignKeys[position],
+                                 through: mapping, cache: cache, in: connection) { index, target in
+                    related[index * relationshipCount + position] = target
                 }
             }
-            for record in try records(Array(missing), of: destination, in: connection) {
-                guard let number = mapping.entities[record.entity]?.number, allowed.contains(number) else { continue }
-                byKey[record.id.primaryKey] = record
-                cache.store(record, entity: number, key: record.id.primaryKey, in: table)
-            }
+        }
+        return ExportBatch(attributeNames: layout.names, relationshipNames: plan.relationshipNames, entities: layout.entities,
+                           entityIndexes: entityIndexes, primaryKeys: keys, values: values, related: related)
+    }
+
+    /// Rows of `from` values each, padded to `to` values each (slots added at the end of a row keep the others).
+    private static func widened(_ values: [AttributeValue?], rows: Int, from: Int, to: Int) -> [AttributeValue?] {
+        var wider: [AttributeValue?] = []
+        wider.reserveCapacity(rows * to)
+        for row in 0..<rows {
+            wider.append(contentsOf: values[row * from ..< (row + 1) * from])
+            wider.append(contentsOf: repeatElement(nil, count: to - from))
+        }
+        return wider
+    }
+
+    /// The record each source's to-one relationship points to (as `RelatedValue.toOne`), given to `found` with
+    /// the source's position in `sources` (sources pointing to none are not given).
+    private func toOneTargets(of sources: [Int64], foreignKeys: [Int64?]?, through relationship: RelationshipMapping,
+                              cache: TargetCache, in connection: SQLiteConnection,
+                              found: (Int, RelatedValue) -> Void) throws {
+        guard let destination = mapping.entities[relationship.destination] else { return }
+        if let foreignKeys {
+            // The key is in the source row: each key is looked up among the targets met in earlier batches, and
+            // those not met yet are read in one query. A key the query does not return (a dangling key, a row of
+            // another entity) points to no record, and is asked again if met again.
+            let table = cache.table(for: destination.name)
+            var missing: Set<Int64> = []
+            var unresolved: [Int] = []
             for (index, key) in foreignKeys.enumerated() {
-                if let key { targets[index] = byKey[key] }
+                guard let key else { continue }
+                if let position = table.positions[key] {
+                    if relationship.destinationSubtree.contains(table.targets[position].entity) {
+                        found(index, table.targets[position].value)
+                    }
+                } else {
+                    missing.insert(key)
+                    unresolved.append(index)
+                }
             }
-            return targets
+            guard !missing.isEmpty else { return }
+            var read: [Int64: StoredRecord] = [:]
+            for record in try records(Array(missing), of: destination, in: connection) {
+                guard let number = mapping.entities[record.entity]?.number else { continue }
+                cache.store(record, entity: number, key: record.id.primaryKey, in: table)
+                if relationship.destinationSubtree.contains(number) { read[record.id.primaryKey] = record }
+            }
+            for index in unresolved {
+                if let target = foreignKeys[index].flatMap({ read[$0] }) { found(index, .toOne(target)) }
+            }
+            return
         }
         // The key is in the target's row (a one-to-one whose inverse holds it).
         let column: String
         switch relationship.storage {
         case .inverseForeignKey(let name), .targetsReferToSource(let name, _): column = name
-        default: return targets
+        default: return
         }
         let positions = Dictionary(sources.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let projection = projection(for: destination)
@@ -166,11 +291,13 @@ extension RecordReader {
         let statement = try connection.prepare(sql)
         try statement.bind(arguments)
         let sourcePosition = Int32(2 + projection.columns.count)
+        // The first target by key is the one `related` lists.
+        var given = [Bool](repeating: false, count: sources.count)
         while try statement.step() {
-            guard let source = statement.value(at: sourcePosition).int64, let index = positions[source], targets[index] == nil else { continue }
-            targets[index] = record(in: statement, projection: projection, fallback: destination)
+            guard let source = statement.value(at: sourcePosition).int64, let index = positions[source], !given[index] else { continue }
+            given[index] = true
+            found(index, .toOne(record(in: statement, projection: projection, fallback: destination)))
         }
-        return targets
     }
 
     /// How many records each source key reaches through a to-many relationship (sources reaching none are absent).

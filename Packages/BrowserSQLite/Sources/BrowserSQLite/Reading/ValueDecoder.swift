@@ -13,25 +13,41 @@ struct ValueDecoder: Sendable {
     /// buffer: a string is decoded once (no intermediate array), and a binary value is only measured and its
     /// marker read (a list shows its size; its bytes are served by `BlobReading`).
     func decode(_ statement: SQLiteStatement, column: Int32, as attribute: AttributeMapping) -> AttributeValue {
-        switch (attribute.kind, statement.storageClass(at: column)) {
+        decode(statement, column: column, kind: attribute.kind, allowsExternalStorage: attribute.allowsExternalStorage)
+    }
+
+    /// `decode(_:column:as:)` by what it looks at of the attribute: an export's row loop passes these plain values
+    /// rather than copying an `AttributeMapping` (and retaining its strings) per value.
+    func decode(_ statement: SQLiteStatement, column: Int32, kind: AttributeKind, allowsExternalStorage: Bool) -> AttributeValue {
+        switch (kind, statement.storageClass(at: column)) {
         case (.string, SQLITE_TEXT):
             return statement.withBytes(at: column) { bytes in
                 decodeUTF8(lent: bytes).map(AttributeValue.string) ?? .undecodable("invalid UTF-8 in text of \(bytes.count) bytes")
             }
+        case (.uuid, SQLITE_BLOB):
+            // Read in place: a UUID column of a million rows would otherwise copy each value into an array first.
+            return statement.withBytes(at: column) { bytes in
+                guard bytes.count == 16 else { return Self.wrongUUIDSize(bytes.count) }
+                return .uuid(UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)))
+            }
         case (.binary, SQLITE_BLOB), (.transformable, SQLITE_BLOB):
             return statement.withBytes(at: column) { bytes in
-                attribute.allowsExternalStorage
+                allowsExternalStorage
                     ? externallyStorable(head: bytes.prefix(ExternalStorageMarker.headLength), count: bytes.count)
                     : .binary(byteCount: bytes.count)
             }
         default:
-            return decode(statement.value(at: column), as: attribute)
+            return decode(statement.value(at: column), kind: kind, allowsExternalStorage: allowsExternalStorage)
         }
     }
 
     func decode(_ value: SQLiteValue, as attribute: AttributeMapping) -> AttributeValue {
+        decode(value, kind: attribute.kind, allowsExternalStorage: attribute.allowsExternalStorage)
+    }
+
+    private func decode(_ value: SQLiteValue, kind: AttributeKind, allowsExternalStorage: Bool) -> AttributeValue {
         if case .null = value { return .null }
-        switch attribute.kind {
+        switch kind {
         case .integer16, .integer32, .integer64:
             guard case .integer(let number) = value else { return mismatch(value, "an integer") }
             return .integer(number)
@@ -66,12 +82,12 @@ struct ValueDecoder: Sendable {
             return .uri(text)
         case .uuid:
             guard case .blob(let bytes) = value else { return mismatch(value, "a 16-byte UUID") }
-            guard bytes.count == 16 else { return .undecodable("a UUID is 16 bytes, found a BLOB of \(bytes.count) bytes") }
+            guard bytes.count == 16 else { return Self.wrongUUIDSize(bytes.count) }
             return .uuid(UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                                      bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
         case .binary, .transformable:
             guard case .blob(let bytes) = value else { return mismatch(value, "binary data") }
-            return attribute.allowsExternalStorage
+            return allowsExternalStorage
                 ? externallyStorable(head: bytes.prefix(ExternalStorageMarker.headLength), count: bytes.count)
                 : .binary(byteCount: bytes.count)
         default:
@@ -100,6 +116,10 @@ struct ValueDecoder: Sendable {
         case .integer(let seconds): return Date(timeIntervalSinceReferenceDate: TimeInterval(seconds))
         default: return nil
         }
+    }
+
+    private static func wrongUUIDSize(_ count: Int) -> AttributeValue {
+        .undecodable("a UUID is 16 bytes, found a BLOB of \(count) bytes")
     }
 
     private func mismatch(_ value: SQLiteValue, _ expected: String) -> AttributeValue {

@@ -15,7 +15,8 @@ import Foundation
 /// The connection, its transaction and any copy are released when the cursor is (the export finished, failed
 /// or its client went away). Like the store, it runs SQLite only on a private serial queue.
 final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
-    // @unchecked: `statement`, `finished` and the connection are used only on `queue`; `readAhead` behind `lock`.
+    // @unchecked: `statement`, `finished`, `layout` and the connection are used only on `queue`; `readAhead` behind
+    // `lock`.
 
     private let queue = DispatchQueue(label: "BrowserSQLite.SQLiteRecordCursor")
     private let connection: SQLiteConnection
@@ -28,8 +29,10 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
     private var finished = false
     /// To-one targets met so far (on `queue` only).
     private let targets = RecordReader.TargetCache()
+    /// Where each entity's values land in a batch (on `queue` only).
+    private let layout: RecordReader.ExportLayout
     /// The batch being read ahead (behind `lock`: `next()` runs on whichever thread its caller is on).
-    private var readAhead: Task<[ExportedRecord]?, any Error>?
+    private var readAhead: Task<ExportBatch?, any Error>?
     private let lock = NSLock()
 
     init(files: StoreFiles, readsInPlace: Bool, reader: RecordReader, plan: RecordReader.ExportPlan, batchSize: Int,
@@ -48,6 +51,7 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
         self.reader = reader
         self.plan = plan
         self.batchSize = batchSize
+        layout = RecordReader.ExportLayout(reader: reader, plan: plan)
         do {
             try connection.execute("BEGIN")
             // The first read starts the transaction: the snapshot is the store as it is now, not at the first batch.
@@ -71,23 +75,22 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
     }
 
     /// The next batch: the one read ahead while the previous batch was being written out (so reading the store
-    /// and encoding the file overlap), or read now for the first call. The batch after it starts reading at once,
-    /// unless this one was the last.
-    func next() async throws -> [ExportedRecord]? {
-        let current = takeReadAhead() ?? Task { try await self.readBatch() }
-        let batch = try await withTaskCancellationHandler {
+    /// and encoding the file overlap), or read now for the first call. The batch after it is queued on the
+    /// reading queue before this one is awaited, so the queue goes on to it the moment this one is read rather
+    /// than when the encoder comes back for it (a wake-up of two threads per batch, in which the queue stood
+    /// idle). At most three batches are held: the one being encoded, the one read, the one being read.
+    func next() async throws -> ExportBatch? {
+        let current = takeReadAhead() ?? startBatch()
+        setReadAhead(startBatch())
+        return try await withTaskCancellationHandler {
             try await current.value
         } onCancel: {
             current.cancel()
         }
-        if let batch, batch.count == batchSize {
-            setReadAhead(Task { try await self.readBatch() })
-        }
-        return batch
     }
 
     // Synchronous, so the lock is never held across a suspension (NSLock.withLock would need iOS 17).
-    private func takeReadAhead() -> Task<[ExportedRecord]?, any Error>? {
+    private func takeReadAhead() -> Task<ExportBatch?, any Error>? {
         lock.lock()
         defer { lock.unlock() }
         let task = readAhead
@@ -95,35 +98,71 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
         return task
     }
 
-    private func setReadAhead(_ task: Task<[ExportedRecord]?, any Error>) {
+    private func setReadAhead(_ task: Task<ExportBatch?, any Error>) {
         lock.lock()
         readAhead = task
         lock.unlock()
     }
 
-    /// Reads one batch on the cursor's queue.
-    private func readBatch() async throws -> [ExportedRecord]? {
+    /// Queues the reading of one batch on the cursor's queue now (so batches are read in the order asked for),
+    /// and returns a task for it; cancelling the task interrupts the read. A batch asked for after the last one
+    /// is nil.
+    private func startBatch() -> Task<ExportBatch?, any Error> {
         // No time budget: an export takes as long as its size asks. It stops when its client goes away.
         let interruption = QueryInterruption(deadline: nil)
-        return try await withTaskCancellationHandler {
+        let pending = PendingBatch()
+        queue.async { [self] in
+            guard !finished, let statement else { return pending.fulfil(.success(nil)) }
+            connection.interruption = interruption
+            defer { connection.interruption = nil }
+            do {
+                let batch = try reader.exportBatch(statement, plan: plan, layout: layout, limit: batchSize,
+                                                   targets: targets, in: connection)
+                if (batch?.count ?? 0) < batchSize { finish() }
+                pending.fulfil(.success(batch))
+            } catch {
+                finish()
+                pending.fulfil(.failure(StoreConnection.requestError(error, interruption: interruption, path: path)))
+            }
+        }
+        return Task {
+            try await withTaskCancellationHandler {
+                try await pending.value()
+            } onCancel: {
+                interruption.cancel()
+            }
+        }
+    }
+
+    /// A batch being read on the queue, and whoever waits for it.
+    private final class PendingBatch: @unchecked Sendable {
+        // @unchecked: `result` and `waiter` are used behind `lock` only.
+        private let lock = NSLock()
+        private var result: Result<ExportBatch?, any Error>?
+        private var waiter: CheckedContinuation<ExportBatch?, any Error>?
+
+        func fulfil(_ outcome: Result<ExportBatch?, any Error>) {
+            lock.lock()
+            guard let waiter else {
+                result = outcome
+                return lock.unlock()
+            }
+            self.waiter = nil
+            lock.unlock()
+            waiter.resume(with: outcome)
+        }
+
+        func value() async throws -> ExportBatch? {
             try await withCheckedThrowingContinuation { continuation in
-                queue.async { [self] in
-                    guard !finished, let statement else { return continuation.resume(returning: nil) }
-                    connection.interruption = interruption
-                    defer { connection.interruption = nil }
-                    do {
-                        let batch = try reader.exportBatch(statement, plan: plan, limit: batchSize, targets: targets,
-                                                           in: connection)
-                        if batch == nil || batch!.count < batchSize { finish() }
-                        continuation.resume(returning: batch)
-                    } catch {
-                        finish()
-                        continuation.resume(throwing: StoreConnection.requestError(error, interruption: interruption, path: path))
-                    }
+                lock.lock()
+                if let result {
+                    lock.unlock()
+                    continuation.resume(with: result)
+                } else {
+                    waiter = continuation
+                    lock.unlock()
                 }
             }
-        } onCancel: {
-            interruption.cancel()
         }
     }
 
