@@ -15,7 +15,7 @@
  * Elements: .edit-attr (button), .value-editor, .rel-editor (.rel-edit-items li[data-id] with .rel-remove,
  * .rel-add, .rel-nil), #record-picker (input.picker-search, li.picker-item[data-id]), #create-panel.
  */
-import { apiPath, getJSON, shortId } from './shared/api.js';
+import { apiPath, getJSON, sendJSON, shortId } from './shared/api.js';
 import { el, floatingPanel } from './shared/dom.js';
 import { setVisibleText } from './shared/visible-text.js';
 import * as E from './editing.js';
@@ -290,12 +290,12 @@ function openCreate(entity, schema, done) {
     for (const problem of table.querySelectorAll('.field-error')) problem.hidden = true;
     save.disabled = true;
     try {
-      const created = await E.send('POST', apiPath(`/api/entities/${encodeURIComponent(entity)}`), { attrs: values, relationships });
+      const created = await sendJSON('POST', apiPath(`/api/entities/${encodeURIComponent(entity)}`), { attrs: values, relationships });
       creator.close();
       done(created);
     } catch (err) {
       setVisibleText(message, `Not created: ${err.message}`);
-      for (const { field, message: text } of err.fields || []) {
+      for (const { field, message: text } of E.fieldProblems(err)) {
         const problem = table.querySelector(`tr[data-field="${CSS.escape(field)}"] .field-error`);
         if (problem) { problem.textContent = text; problem.hidden = false; }
       }

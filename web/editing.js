@@ -4,9 +4,10 @@
  *
  * An ES module; the views import what they use.
  *
- * API (docs/API.md "Editing"): PATCH /api/object?id= {attrs, relationships, version}; POST /api/entities/:name;
- * GET /api/object/delete-preview?id=; DELETE /api/object?id=&version=. Refusals: 422 {fields: [{field, message}]},
- * 409 {expectedVersion, currentVersion} or {blockedBy}, 403 (the store cannot write: the message says why).
+ * API (docs/API.md "Editing"), through shared/api.js's sendJSON: PATCH /api/object?id= {attrs, relationships,
+ * version}; POST /api/entities/:name; GET /api/object/delete-preview?id=; DELETE /api/object?id=&version=. Refusals
+ * are ApiErrors whose `body` holds 422's {fields: [{field, message}]}, 409's {expectedVersion, currentVersion} or
+ * {blockedBy}; 403 says why the store cannot write.
  *
  *   writable()                      → Promise<bool>: the server has writes on and the store can write
  *   editor(type, value, options)    a typed editor element; options: {optional, onCommit(value), onCancel}
@@ -15,6 +16,7 @@
  *   stagedValue(id, field)          the staged value, or undefined
  *   onSaved(callback)               callback(ids) after a save wrote records (the views reload what they show)
  *   onErrors(callback)              callback(id, fields) when a save was refused per field (inline marks)
+ *   fieldProblems(err)              a refused write's [{field, message}] (422), or []
  *   confirmDelete(object, done)     the delete dialog: preview, then DELETE; done() after it is gone
  *
  * Elements: #edit-bar (role=region; .edit-count, #edit-review, #edit-save, #edit-discard, .edit-message),
@@ -22,42 +24,11 @@
  * #delete-confirm, #delete-cancel). Values shown before/after are JSON as the API sends them. The record editors and
  * the new-record form are editing-records.js.
  */
-import { ApiError, apiPath, getJSON, shortId } from './shared/api.js';
+import { apiPath, getJSON, sendJSON, shortId } from './shared/api.js';
 import { el, floatingPanel } from './shared/dom.js';
 import { setVisibleText } from './shared/visible-text.js';
 
-// ------------------------------------------------------------------ Writes over the API
-
-/** A refused write: `fields` (422), `body` the whole error object (409's versions, blockedBy). */
-class WriteError extends ApiError {
-  constructor(message, status, body) {
-    super(message, status);
-    this.body = body || {};
-    this.fields = Array.isArray(this.body.fields) ? this.body.fields : [];
-  }
-}
-
-async function send(method, path, body) {
-  let response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      cache: 'no-store',
-    });
-  } catch (err) {
-    throw new WriteError(`Cannot reach the server (${err.message})`, 0, null);
-  }
-  const text = await response.text();
-  let parsed = null;
-  try { parsed = text ? JSON.parse(text) : null; } catch (_) { parsed = null; }
-  if (!response.ok) {
-    const message = parsed && typeof parsed.error === 'string' ? parsed.error : `HTTP ${response.status}`;
-    throw new WriteError(message, response.status, parsed);
-  }
-  return parsed;
-}
+// ------------------------------------------------------------------ Whether the server writes
 
 let healthPromise = null;
 function writable() {
@@ -288,16 +259,22 @@ async function saveAll() {
   bar.querySelector('#edit-save').disabled = true;
   for (const entry of Array.from(staged.values())) {
     try {
-      await send('PATCH', apiPath('/api/object', { id: entry.id }), patchBody(entry));
+      await sendJSON('PATCH', apiPath('/api/object', { id: entry.id }), patchBody(entry));
       staged.delete(entry.id);
       saved.push(entry.id);
     } catch (err) {
       problems.push(`${entry.entity} ${shortId(entry.id)}: ${describeRefusal(err)}`);
-      if (err.fields && err.fields.length) for (const listener of errorListeners) listener(entry.id, err.fields);
+      const fields = fieldProblems(err);
+      if (fields.length) for (const listener of errorListeners) listener(entry.id, fields);
     }
   }
   renderBar(problems.length ? `Not saved — ${problems.join('; ')}` : `Saved ${saved.length} record${saved.length === 1 ? '' : 's'}.`);
   if (saved.length) for (const listener of savedListeners) listener(saved);
+}
+
+/** A refused write's problems, one per field (422's `fields`), or none. */
+function fieldProblems(err) {
+  return err && err.body && Array.isArray(err.body.fields) ? err.body.fields : [];
 }
 
 function describeRefusal(err) {
@@ -355,7 +332,7 @@ async function confirmDelete(object, done) {
   confirmButton.onclick = async () => {
     confirmButton.disabled = true;
     try {
-      await send('DELETE', apiPath('/api/object', { id: object.id, version: object.version }));
+      await sendJSON('DELETE', apiPath('/api/object', { id: object.id, version: object.version }));
       deleteDialog.close();
       staged.delete(object.id);
       renderBar('Deleted.');
@@ -382,6 +359,6 @@ const onSaved = (callback) => savedListeners.push(callback);
 const onErrors = (callback) => errorListeners.push(callback);
 
 export {
-  WriteError, send, writable, editor, parseInput, stage, stagedValue, changeCount, onSaved, onErrors,
-  confirmDelete, effectsText, describeRefusal,
+  writable, editor, parseInput, stage, stagedValue, changeCount, onSaved, onErrors,
+  confirmDelete, effectsText, describeRefusal, fieldProblems,
 };

@@ -1,9 +1,13 @@
 /*
  * CoreDataBrowser — the one client of the JSON API (docs/API.md), for every page.
  *
- *   ApiError               a request the server refused (`status`) or could not be sent (`status` 0)
- *   getJSON(path, signal)  GETs JSON; a non-2xx answer throws ApiError(message, status) with the server's
+ *   ApiError               a request the server refused (`status`, and `body`: the whole error object, e.g. a refused
+ *                          write's `fields` or versions) or could not be sent (`status` 0)
+ *   getJSON(path, signal)  GETs JSON; a non-2xx answer throws ApiError(message, status, body) with the server's
  *                          {"error": …} message, an unreachable server ApiError(…, 0); an abort passes through
+ *   sendJSON(method, path, body)
+ *                          the same for a write (POST/PATCH/DELETE), `body` sent as JSON when given; `path` as
+ *                          apiPath gives it
  *   apiPath(path, params)  `path?query` with the parameters that have a value, for the page's store
  *   storeAPI(path)         `/api/x…` as the page's store's path (`/api/stores/<id>/x…`)
  *   entityFromId(uri), shortId(uri)
@@ -18,10 +22,12 @@ import { pageStore } from './url.js';
 
 /** A request the server refused (`status`) or could not be sent (`status` 0). */
 class ApiError extends Error {
-  constructor(message, status) {
+  constructor(message, status, body = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    /** The error's JSON object as the server sent it ({} when there was none). */
+    this.body = body && typeof body === 'object' ? body : {};
   }
 }
 
@@ -35,10 +41,24 @@ function storeAPI(path) {
 }
 
 /** GETs JSON from the API (one client for every view), from the page's store. */
-async function getJSON(path, signal) {
+function getJSON(path, signal) {
+  return request(storeAPI(path), { signal, headers: { Accept: 'application/json' }, cache: 'no-store' });
+}
+
+/** A write to the API: `body`, when given, is sent as JSON (the server refuses writes of any other type). */
+function sendJSON(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  return request(storeAPI(path), {
+    method, headers, cache: 'no-store', body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** One request and its JSON answer; a refusal is an ApiError with the server's message and error object. */
+async function request(url, init) {
   let response;
   try {
-    response = await fetch(storeAPI(path), { signal, headers: { Accept: 'application/json' }, cache: 'no-store' });
+    response = await fetch(url, init);
   } catch (err) {
     if (err.name === 'AbortError') throw err;
     throw new ApiError(`Cannot reach the server (${err.message})`, 0);
@@ -54,7 +74,7 @@ async function getJSON(path, signal) {
     const message = body && typeof body === 'object' && typeof body.error === 'string' && body.error
       ? body.error
       : `${response.status} ${response.statusText}`.trim();
-    throw new ApiError(message, response.status);
+    throw new ApiError(message, response.status, body);
   }
   if (body === null) throw new ApiError('The server sent a response that is not JSON', response.status);
   return body;
@@ -101,6 +121,7 @@ function restartFetch(slots, name) {
 export {
   ApiError,
   getJSON,
+  sendJSON,
   apiPath,
   storeAPI,
   entityFromId,
