@@ -42,23 +42,22 @@ function storeAPI(path) {
 
 /** GETs JSON from the API (one client for every view), from the page's store. */
 function getJSON(path, signal) {
-  return request(storeAPI(path), { signal, headers: { Accept: 'application/json' }, cache: 'no-store' });
+  return request(storeAPI(path), { signal, headers: { Accept: 'application/json' } });
 }
 
 /** A write to the API: `body`, when given, is sent as JSON (the server refuses writes of any other type). */
 function sendJSON(method, path, body) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  return request(storeAPI(path), {
-    method, headers, cache: 'no-store', body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  return request(storeAPI(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
-/** One request and its JSON answer; a refusal is an ApiError with the server's message and error object. */
+/** One request and its JSON answer; a refusal is an ApiError with the server's message and error object. Never from
+ *  or into the browser's cache: store data stays off the disk (the server says no-store too). */
 async function request(url, init) {
   let response;
   try {
-    response = await fetch(url, init);
+    response = await fetch(url, { ...init, cache: 'no-store' });
   } catch (err) {
     if (err.name === 'AbortError') throw err;
     throw new ApiError(`Cannot reach the server (${err.message})`, 0);
