@@ -42,6 +42,17 @@ struct PredicateRoundTripTests {
         #expect(try RecordFilter.validated(decoded, for: Self.book, in: Self.schema) == tree)
     }
 
+    /// Found by the predicate fuzzer: `-0.0e3` is a Double negative zero, printed `-0.0`, which read back as the
+    /// decimal 0 and printed `0.0` the second time.
+    @Test func aNegativeZeroPrintsTheSameTwice() throws {
+        let tree = try RecordFilter.validated(PredicateParser.parse("rating >= -0.0e3").filter, for: Self.book, in: Self.schema)
+        let printed = PredicateText.format(tree)
+        #expect(printed == "rating >= 0.0")
+        let reread = try RecordFilter.validated(PredicateParser.parse(printed).filter, for: Self.book, in: Self.schema)
+        #expect(reread == tree)
+        #expect(PredicateText.format(reread) == printed)
+    }
+
     @Test func awkwardValuesPrintAsExpected() {
         let date = Date(timeIntervalSinceReferenceDate: 604_670_400.123456)
         #expect(PredicateText.literal(.date(date)) == "CAST(604670400.123456, \"NSDate\")")

@@ -100,8 +100,8 @@ public enum PredicateText {
         case .null: return "NIL"
         case .string(let text), .uri(let text): return quoted(text)
         case .integer(let number): return String(number)
-        case .double(let number): return number.description
-        case .float(let number): return Double(number).description
+        case .double(let number): return numeral(number)
+        case .float(let number): return numeral(Double(number))
         case .decimal(let number): return number.description  // a numeral without exponent reads back exact
         case .boolean(let flag): return flag ? "TRUE" : "FALSE"
         case .date(let date):
@@ -112,6 +112,13 @@ public enum PredicateText {
         case .binary(let byteCount): return quoted("<\(byteCount) bytes>")
         case .undecodable(let message): return quoted(message)
         }
+    }
+
+    /// A Double's numeral. Negative zero prints as `0.0`: `-0.0` has no exponent, so it reads back as the decimal
+    /// -0, which is plain 0, and the text would not print the same twice. Every store compares -0.0 equal to 0.0,
+    /// so the predicate means the same either way.
+    private static func numeral(_ number: Double) -> String {
+        number == 0 ? "0.0" : number.description
     }
 
     /// A double-quoted string literal, read back by `PredicateParser` and by Swift alike. Controls and the
