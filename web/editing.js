@@ -9,6 +9,7 @@
  * are ApiErrors whose `body` holds 422's {fields: [{field, message}]}, 409's {expectedVersion, currentVersion} or
  * {blockedBy}; 403 says why the store cannot write.
  *
+ *   noteHealth(health)              the views' one /api/health answer (their status line reads it first)
  *   writable()                      → Promise<bool>: the server has writes on and the store can write
  *   editor(type, value, options)    a typed editor element; options: {optional, onCommit(value), onCancel}
  *   stage(record, field, after, before)  stages one change (field: "attrs.<name>" or "relationships.<name>");
@@ -30,10 +31,15 @@ import { setVisibleText } from './shared/visible-text.js';
 
 // ------------------------------------------------------------------ Whether the server writes
 
-let healthPromise = null;
+// Each view reads /api/health once for its status line and hands the answer here, so the page asks only once.
+// Until an answer arrives (or when the health check failed) nothing offers to write.
+let noteHealthAnswer;
+const healthAnswer = new Promise((resolve) => { noteHealthAnswer = resolve; });
+function noteHealth(health) {
+  noteHealthAnswer(health);
+}
 function writable() {
-  if (!healthPromise) healthPromise = getJSON('/api/health').catch(() => ({}));
-  return healthPromise.then((health) => Array.isArray(health.capabilities) && health.capabilities.includes('write'));
+  return healthAnswer.then((health) => Array.isArray(health.capabilities) && health.capabilities.includes('write'));
 }
 
 // ------------------------------------------------------------------ Typed editors
@@ -359,6 +365,6 @@ const onSaved = (callback) => savedListeners.push(callback);
 const onErrors = (callback) => errorListeners.push(callback);
 
 export {
-  writable, editor, parseInput, stage, stagedValue, changeCount, onSaved, onErrors,
+  noteHealth, writable, editor, parseInput, stage, stagedValue, changeCount, onSaved, onErrors,
   confirmDelete, effectsText, describeRefusal, fieldProblems,
 };

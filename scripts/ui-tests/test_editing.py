@@ -56,6 +56,12 @@ def stage_attribute(driver, wait_for, name, text):
     field.send_keys(text, Keys.ENTER)
 
 
+def health_requests(driver):
+    """How many times the page asked /api/health (the views' status line and editing share one answer)."""
+    return driver.execute_script(
+        "return performance.getEntriesByType('resource').filter(e => new URL(e.name).pathname === '/api/health').length")
+
+
 def test_a_read_only_server_shows_no_editing_control(driver, server, wait_for, console_errors):
     open_inspector(driver, server, wait_for, entity="Book", id=oid("Book", 1))
     wait_for(driver, lambda d: d.find_elements(By.ID, "copy-id-btn"), message="the detail")
@@ -69,6 +75,7 @@ def test_an_edit_is_staged_reviewed_and_saved(driver, writable, wait_for, consol
     base, api = writable
     before = api("/api/object", id=oid("Book", 1))
     open_record(driver, base, wait_for, "Book", 1)
+    assert health_requests(driver) == 1
     driver.find_element(By.ID, "edit-record-btn").click()
     stage_attribute(driver, wait_for, "title", "A Title Edited In The Browser")
     wait_for(driver, lambda d: "staged" in detail_attr(d, "title").get_attribute("class"), message="the staged mark")
@@ -185,6 +192,7 @@ def test_the_lab_edits_a_cell_in_place(driver, writable, wait_for, console_error
     base, api = writable
     open_lab(driver, base, wait_for, entity="Book")
     wait_for(driver, lambda d: d.find_elements(By.ID, "new-record-btn"), message="the editing controls")
+    assert health_requests(driver) == 1
     cell = driver.find_element(By.CSS_SELECTOR, f"#grid-body tr[data-id='{oid('Book', 1)}'] td[data-col='title']")
     ActionChains(driver).double_click(cell).perform()
     field = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"#grid-body tr[data-id='{oid('Book', 1)}'] td[data-col='title'] .editor-input"),

@@ -2,6 +2,7 @@
  * CoreDataBrowser — Inspector view: the health chip of the top bar and the entities pane (tree, filter, "Hide empty").
  */
 
+import { noteHealth } from '../editing.js';
 import { ApiError, getJSON, isAbort, restartFetch } from '../shared/api.js';
 import { el } from '../shared/dom.js';
 import { countDelta, entityTitle, shownEntities, writeHideEmpty } from '../shared/entity-list.js';
@@ -21,6 +22,7 @@ async function loadHealth() {
   const signal = restartFetch(inflight, 'health').signal;
   try {
     const health = await getJSON('/api/health', signal);
+    noteHealth(health);
     dom.readOnlyChip.hidden = health.readOnly !== true;
     const caps = Array.isArray(health.capabilities) ? health.capabilities.join(', ') : '';
     dom.readOnlyChip.title = caps ? `Capabilities: ${caps}` : 'The server is read-only';

@@ -2,6 +2,7 @@
  * CoreDataBrowser — Lab view: the status bar (health, the store, the model line) and the entities sidebar.
  */
 
+import { noteHealth } from '../editing.js';
 import { ApiError, isAbort, restartFetch } from '../shared/api.js';
 import { el } from '../shared/dom.js';
 import { countDelta, entityTitle, shownEntities } from '../shared/entity-list.js';
@@ -22,6 +23,7 @@ async function loadHealth() {
   const ctl = restartFetch(inflight, "health");
   try {
     const health = await api.health(ctl.signal);
+    noteHealth(health);
     dom.pulse.classList.remove("is-offline");
     dom.statusStore.textContent = typeof health.store === "string" ? health.store : "";
     dom.statusStore.title = dom.statusStore.textContent;
