@@ -1,4 +1,5 @@
 import BrowserCore
+import Foundation
 import Testing
 
 /// How two versions of a model are paired and compared (`ModelDifference`), on small models built here.
@@ -70,5 +71,14 @@ struct ModelDifferenceTests {
             "  changed sections maxCount: none → 10 deleteRule: Cascade → Nullify",
             "added Section",
         ])
+    }
+
+    /// A value the version does not have is written as `null`, not left out (found comparing every versioned
+    /// fixture with the model files: `{"field": "parent", "to": "Item"}` lacked its `from`).
+    @Test func aMissingValueIsWrittenAsNull() throws {
+        let field = ModelDifference.Field(field: "parent", from: nil, to: "Item")
+        let json = String(decoding: try BrowserJSON.encode(field), as: UTF8.self)
+        #expect(json.contains(#""from":null"#))
+        #expect(json.contains(#""to":"Item""#))
     }
 }

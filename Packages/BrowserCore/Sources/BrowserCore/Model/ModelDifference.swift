@@ -18,6 +18,16 @@ public struct ModelDifference: Sendable, Hashable {
             self.from = from
             self.to = to
         }
+
+        private enum CodingKeys: String, CodingKey { case field, from, to }
+        /// `from` and `to` are always written: `null` says the version has no value there (no parent, no
+        /// default), which a reader must not confuse with a key left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(field, forKey: .field)
+            try container.encode(from, forKey: .from)
+            try container.encode(to, forKey: .to)
+        }
     }
 
     public struct Property: Sendable, Hashable {
