@@ -87,7 +87,7 @@ struct RecordQueryValidationTests {
     ])
     func unsortableTypes(name: String, type: AttributeType) {
         let entity = EntitySchema(name: "Shop", attributes: [AttributeSchema(name: name, type: type)])
-        #expect(throws: BrowserError.badRequest("Cannot sort Shop by \(name): a \(type.rawValue) attribute has no order to sort by")) {
+        #expect(throws: BrowserError.badRequest("Cannot sort Shop by \(name): its type (\(type.rawValue)) has no order to sort by")) {
             try RecordQuery.validated(Make.parameters(["sort": name]), for: entity)
         }
     }

@@ -25,7 +25,7 @@ enum ExpressibleQuery {
             let type = try expressibleAttribute(sort.attribute, of: entity, path: sort.attribute, use: "sort \(query.entity) by")
             guard type.isSortable else {
                 throw BrowserError.badRequest(
-                    "Cannot sort \(query.entity) by \(sort.attribute): a \(type.rawValue) attribute has no order to sort by")
+                    "Cannot sort \(query.entity) by \(sort.attribute): its type (\(type.rawValue)) has no order to sort by")
             }
         }
         if let filter = query.filter { try check(filter, on: entity) }

@@ -44,6 +44,11 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// Exceeded → closed without a response.
     public var firstRequestTimeout: TimeInterval = 5
 
+    /// Seconds after which a connection that has sent nothing may give its slot to a newcomer when every slot
+    /// is taken (`SlotReclaiming`'s second rule). Default 1 s: far longer than a browser takes to send its
+    /// request after connecting, far shorter than `firstRequestTimeout`.
+    public var silentConnectionGrace: TimeInterval = 1
+
     /// Maximum simultaneously open client connections. Default 512, lowered at `start()` to what the
     /// process's descriptor limit allows (see `reservedDescriptors`).
     /// Exceeded → the new connection gets **503 Service Unavailable** and is closed.

@@ -119,6 +119,55 @@ struct ConnectionProtectionTests {
         }
     }
 
+    /// Many addresses connecting and saying nothing can fill every slot; when full, the oldest silent connection
+    /// gives its slot to the newcomer, while connections that have spoken keep theirs (SlotReclaiming, rule 2).
+    @Test func whenFullASilentConnectionGivesItsSlotToTheNewcomer() async throws {
+        var limits = HTTPServerLimits()
+        limits.maxConnections = 4
+        limits.firstRequestTimeout = 60  // the silent ones would otherwise stay this long
+        limits.silentConnectionGrace = 0  // silent from the start: the order, not the clock, decides
+        try await withServer(limits: limits) { _, port in
+            // Every slot taken by a different address that never sends a byte (accepted in this order: the
+            // listener's queue is first in, first out).
+            let silent = try (2...5).map { try RawHTTPClient(port: port, from: "127.0.0.\($0)", readTimeout: 10) }
+            // The owner is served instead of being refused with 503 …
+            let owner = try RawHTTPClient(port: port)
+            owner.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await owner.readResponse()?.status == 200)
+            // … and the slot was the oldest silent connection's.
+            #expect(await silent[0].waitForClose() == .closed)
+            // The other silent ones give theirs to three more clients; then all four have spoken, and keep them.
+            let served = [owner] + (try (3...5).map { try RawHTTPClient(port: port, from: "127.0.1.\($0)") })
+            for client in served.dropFirst() {
+                client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(await client.readResponse()?.status == 200)
+            }
+            let fifth = try RawHTTPClient(port: port, from: "127.0.2.1")
+            #expect(await fifth.readResponse()?.status == 503)
+        }
+    }
+
+    /// One address holding every slot (under its own cap) makes room for another address, and only for another
+    /// address: a newcomer from the crowded address is refused (SlotReclaiming, rule 1).
+    @Test func whenFullTheCrowdedAddressGivesASlotToAnotherAddress() async throws {
+        var limits = HTTPServerLimits()
+        limits.maxConnections = 4
+        limits.silentConnectionGrace = 60  // rule 2 stays out of it
+        try await withServer(limits: limits) { _, port in
+            let crowd = try (0..<4).map { _ in try RawHTTPClient(port: port, from: "127.0.0.2") }
+            for client in crowd {
+                client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(await client.readResponse()?.status == 200)
+            }
+            let owner = try RawHTTPClient(port: port)
+            owner.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await owner.readResponse()?.status == 200)
+            #expect(await crowd[0].waitForClose() == .closed, "the crowded address's oldest idle connection")
+            let more = try RawHTTPClient(port: port, from: "127.0.0.2")
+            #expect(await more.readResponse()?.status == 503)
+        }
+    }
+
     @Test func aSilentFreshConnectionGetsTheShortFirstRequestTimeout() async throws {
         var limits = HTTPServerLimits()
         limits.firstRequestTimeout = 0.3

@@ -175,6 +175,11 @@ struct AccessPolicy: HTTPResponder {
             response.headers.set(HTTPHeaderName.wwwAuthenticate, #"Bearer realm="CoreDataBrowser""#)
         }
         response.headers.set(HTTPHeaderName.cacheControl, "no-store")
+        // Every refusal here ends the connection, the cross-origin 403 included: the client has not shown the
+        // token, and a kept connection would let it hold one of the server's slots by asking again before the
+        // idle timeout (HTTPConnection closes after 400, 401 and 421 on its own; a 403 from a route, for an
+        // owner whose write the store refuses, keeps its connection).
+        response.headers.set(HTTPHeaderName.connection, "close")
         return response
     }
 

@@ -43,7 +43,7 @@ extension SortKey {
                 throw .badRequest("Cannot sort \(entity.name) by \"\(name)\": it is not an attribute of \(entity.name)")
             }
             guard attribute.type.isSortable else {
-                throw .badRequest("Cannot sort \(entity.name) by \(name): a \(attribute.type.rawValue) attribute has no order to sort by")
+                throw .badRequest("Cannot sort \(entity.name) by \(name): its type (\(attribute.type.rawValue)) has no order to sort by")
             }
             guard !keys.contains(where: { $0.attribute == name }) else {
                 throw .badRequest("In sort=\(text): \(name) is named twice")

@@ -294,7 +294,15 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
             let fromAddress = peer.map { admittedPerAddress[$0, default: 0] } ?? 0
-            let admitted = admittedCount < budget.admitted && fromAddress < budget.perAddress
+            var admitted = admittedCount < budget.admitted && fromAddress < budget.perAddress
+            if !admitted, fromAddress < budget.perAddress,
+               let yielding = SlotReclaiming.connectionToClose(
+                   forNewcomerFrom: peer, among: connections.values, admittedPerAddress: admittedPerAddress,
+                   now: Platform.nowNanoseconds(), silentGrace: UInt64(max(0, limits.silentConnectionGrace) * 1e9)) {
+                // Full: clients filling every slot must not keep the owner out (see SlotReclaiming).
+                yielding.close()  // `remove` frees its slot
+                admitted = true
+            }
             // Rejected connections still need a moment to receive their 503; cap them
             // too, beyond which new connections are closed without a word.
             guard admitted || connections.count < budget.total else {

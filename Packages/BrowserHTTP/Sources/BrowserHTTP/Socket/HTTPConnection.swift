@@ -77,6 +77,19 @@ final class HTTPConnection {
 
     private(set) var state: State = .reading
     private(set) var deadline: UInt64?
+    /// False until the client sends its first byte (`SlotReclaiming`: a silent connection may give up its slot).
+    private(set) var hasSpoken = false
+    /// When `accept()` returned it (`Platform.nowNanoseconds`).
+    let acceptedAt = Platform.nowNanoseconds()
+
+    /// Nothing is being answered on it: it waits for (the rest of) a request, or its last answer was sent and it
+    /// only waits for the client to close (lingering close).
+    var isIdleForReclaiming: Bool {
+        switch state {
+        case .reading, .draining: return true
+        case .handling, .producing, .writing, .closed: return false
+        }
+    }
     private var deadlineKind: DeadlineKind = .idle
     private var decoder: HTTPRequestDecoder
     private var outbound: [UInt8] = []
@@ -303,6 +316,7 @@ final class HTTPConnection {
     private func readRequestBytes() {
         let count = Platform.recv(fd, loop.readBuffer)
         if count > 0 {
+            hasSpoken = true
             decoder.feed(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
             // The request timeout runs from the first byte of a request.
             if deadlineKind == .idle, decoder.isMidRequest {
