@@ -40,6 +40,8 @@ VIEWS = {
              "return document.querySelectorAll('#entity-list > li[data-entity]').length > 0;"),
     "/history": (["entity", "author", "context"],
                  "return ['ready', 'unavailable', 'error'].includes(document.body.dataset.historyState);"),
+    "/model": (["version", "focus", "hops", "attributes", "from", "to"],
+               "return ['ready', 'error'].includes(document.body.dataset.modelState);"),
 }
 
 
