@@ -6,6 +6,7 @@ same model)."""
 from __future__ import annotations
 
 import struct
+import zlib
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -363,6 +364,44 @@ def png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
+def png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
+    """(width, height, rows of RGBA bytes) of an 8-bit RGB or RGBA, non-interlaced PNG — what a canvas exports —
+    decoded with the standard library: the IDAT chunks inflated and each row's filter undone (PNG spec, section 9)."""
+    width, height = png_size(data)
+    depth, colour, _, _, interlace = struct.unpack(">BBBBB", data[24:29])
+    assert depth == 8 and colour in (2, 6) and interlace == 0, (depth, colour, interlace)
+    channels = 4 if colour == 6 else 3
+    compressed, offset = b"", 8
+    while offset < len(data):
+        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
+        if kind == b"IDAT":
+            compressed += data[offset + 8:offset + 8 + length]
+        offset += 12 + length
+    raw = zlib.decompress(compressed)
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            corner = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                estimate = left + up - corner
+                pa, pb, pc = abs(estimate - left), abs(estimate - up), abs(estimate - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        rows.append(bytes(line) if channels == 4 else b"".join(bytes(line[i:i + 3]) + b"\xff" for i in range(0, stride, 3)))
+        previous = line
+    return width, height, rows
+
+
 def test_the_diagram_exports_as_a_self_contained_svg_and_a_png(driver, many_entities, wait_for, download_dir):
     base, _ = many_entities
     open_model(driver, wait_for, base)
@@ -393,6 +432,25 @@ def test_the_diagram_exports_as_a_self_contained_svg_and_a_png(driver, many_enti
              and not any(p.suffix == ".crdownload" for p in download_dir.iterdir()), message="model.png was saved", timeout=60)
     width, height = png_size(png.read_bytes())
     assert width >= float(root.get("width")) and height >= float(root.get("height"))
+
+    # Something was drawn: a small export (FaceCrop and its one neighbour; the whole model's PNG is too large to
+    # decode in Python quickly), decoded here, where pixels inside each box differ from the background.
+    open_model(driver, wait_for, base, "?focus=FaceCrop&hops=1")
+    boxes = geometry(driver)["boxes"]
+    assert sorted(boxes) == ["Face", "FaceCrop"]
+    driver.find_element(By.ID, "export-png").click()
+    png = download_dir / "model-FaceCrop.png"
+    wait_for(driver, lambda d: png.exists() and png.stat().st_size > 0
+             and not any(p.suffix == ".crdownload" for p in download_dir.iterdir()), message="model-FaceCrop.png was saved")
+    width, height, rows = png_pixels(png.read_bytes())
+    drawn_width = driver.execute_script("return +document.querySelector('#model-viewport .diagram-background').getAttribute('width')")
+    scale = width / drawn_width
+    background = rows[0][:4]  # the diagram's corner, outside every box
+    for name, box in boxes.items():
+        inside = [rows[int((box["y"] + y) * scale)][int((box["x"] + x) * scale) * 4:][:4]
+                  for y in range(3, int(box["height"]) - 3, 3) for x in range(3, int(box["width"]) - 3, 3)]
+        assert sum(pixel != background for pixel in inside) > len(inside) * 0.9, name
+    assert len({row[i:i + 4] for row in rows for i in range(0, len(row), 4)}) > 8
 
 
 def test_both_views_link_to_the_model(driver, server, wait_for):
