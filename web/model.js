@@ -92,7 +92,8 @@ function graphEdges() {
       edges.push({
         kind: 'relationship',
         from: entity.name,
-        to: inverse ? inverse.entity.name : relationship.destination,
+        // The destination's box, even when the inverse is declared on a parent of it (inherited).
+        to: relationship.destination,
         forward: relationship,
         backward: inverse ? inverse.relationship : null,
       });

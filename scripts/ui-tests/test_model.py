@@ -252,6 +252,8 @@ def test_a_65_entity_model_is_laid_out_without_overlaps_every_edge_on_its_boxes_
     assert sorted((e["from"], e["to"]) for e in relationships if e["inverse"] == "none") == \
         sorted((source, destination) for source, _, destination in one_way)
     assert sorted((e["from"], e["to"]) for e in drawn["edges"] if e["kind"] == "inheritance") == sorted(inheritance)
+    # Folder.albums' inverse is declared on Album's parent: the edge still ends at Album, its destination.
+    assert ("Folder", "Album") in {(e["from"], e["to"]) for e in relationships}
     # The folder tree: a loop on Folder's own box.
     assert [e for e in relationships if e["from"] == e["to"]] and all(
         on_border(drawn["boxes"]["Folder"], e["x1"], e["y1"]) for e in relationships if e["from"] == "Folder" == e["to"])
