@@ -7,7 +7,7 @@
  *
  *   Diagram   #model-svg > #model-viewport: g.entity[data-entity] (rect.entity-box with x/y/width/height, its name
  *             as a link to the Inspector's list, its record count, one text.attribute per attribute shown), then
- *             g.edge[data-kind=relationship|inheritance][data-from][data-to] holding a line (or a path for an
+ *             g.edge[data-kind=relationship|inheritance][data-from][data-to] holding a polyline (or a path for an
  *             entity related to itself) whose ends lie on the two boxes' borders, and text.cardinality marks.
  *             An inverse pair is one edge; a relationship without inverse has an arrow and data-inverse="none".
  *   Controls  #model-search (find and centre an entity), #model-focus + #model-hops (an entity and its
