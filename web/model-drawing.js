@@ -4,8 +4,8 @@
  *
  *   g.entity[data-entity] (tabindex 0): rect.entity-box, its name as a link to the Inspector's list, its record
  *   count (.entity-count), one text.attribute[data-attribute] per attribute shown (14 at most, "+ N more").
- *   g.edge[data-kind=relationship|inheritance][data-from][data-to]: a line (a path for an entity related to itself,
- *   its ends in data-x1…data-y2) from border to border, text.cardinality marks; data-inverse="none" for a
+ *   g.edge[data-kind=relationship|inheritance][data-from][data-to]: a polyline along the edge's route (a path for
+ *   an entity related to itself, its ends in data-x1…data-y2) from border to border, text.cardinality marks; data-inverse="none" for a
  *   relationship without inverse (drawn with an arrow).
  *
  * Everything is drawn with SVG presentation attributes (fill, stroke, font), colours read once from tokens.css,
@@ -187,8 +187,32 @@ function markText(x, y, text, colour) {
   }, text);
 }
 
-/** A line between two boxes, shifted sideways by `offset` when several edges join the same two boxes. */
-function drawEdge(edge, boxes, offset) {
+/** A straight line between the two boxes' borders, shifted sideways by `offset` (what an edge without a route gets). */
+function straight(a, b, offset) {
+  const ca = { x: a.x + a.width / 2, y: a.y + a.height / 2 };
+  const cb = { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  const length = Math.hypot(cb.x - ca.x, cb.y - ca.y) || 1;
+  const nx = -(cb.y - ca.y) / length;
+  const ny = (cb.x - ca.x) / length;
+  const limit = Math.min(a.width, a.height, b.width, b.height) / 2 - 2;
+  const shift = Math.max(-limit, Math.min(limit, offset));
+  const from = { x: ca.x + nx * shift, y: ca.y + ny * shift };
+  const to = { x: cb.x + nx * shift, y: cb.y + ny * shift };
+  return [exitPoint(a, from, to), exitPoint(b, to, from)];
+}
+
+/** The unit vector from `p` to `q`. */
+function direction(p, q) {
+  const length = Math.hypot(q.x - p.x, q.y - p.y) || 1;
+  return { x: (q.x - p.x) / length, y: (q.y - p.y) / length };
+}
+
+/**
+ * An edge between two boxes along `route` (its points from the `from` box's border to the `to` box's, as
+ * model-routing.js gives them); a loop on the box's right side for an entity related to itself, `offset` apart for
+ * several loops.
+ */
+function drawEdge(edge, boxes, offset, route) {
   const a = boxes.get(edge.from);
   const b = boxes.get(edge.to);
   const kind = edge.kind;
@@ -215,50 +239,41 @@ function drawEdge(edge, boxes, offset) {
     group.append(markText(x + 42, (y1 + y2) / 2, cardinality(edge.forward), colour));
     return group;
   }
-  const ca = { x: a.x + a.width / 2, y: a.y + a.height / 2 };
-  const cb = { x: b.x + b.width / 2, y: b.y + b.height / 2 };
-  const length = Math.hypot(cb.x - ca.x, cb.y - ca.y) || 1;
-  const nx = -(cb.y - ca.y) / length;
-  const ny = (cb.x - ca.x) / length;
-  const limit = Math.min(a.width, a.height, b.width, b.height) / 2 - 2;
-  const shift = Math.max(-limit, Math.min(limit, offset));
-  const from = { x: ca.x + nx * shift, y: ca.y + ny * shift };
-  const to = { x: cb.x + nx * shift, y: cb.y + ny * shift };
-  const p1 = exitPoint(a, from, to);
-  const p2 = exitPoint(b, to, from);
-  group.append(svg('line', {
-    x1: round(p1.x), y1: round(p1.y), x2: round(p2.x), y2: round(p2.y), stroke: colour, 'stroke-width': 1.4,
-    'stroke-dasharray': kind === 'inheritance' ? '6 4' : null,
+  const points = route && route.length >= 2 ? route : straight(a, b, offset);
+  group.append(svg('polyline', {
+    points: points.map((p) => `${round(p.x)},${round(p.y)}`).join(' '), fill: 'none', stroke: colour,
+    'stroke-width': 1.4, 'stroke-linejoin': 'round', 'stroke-dasharray': kind === 'inheritance' ? '6 4' : null,
   }));
-  const ux = (p2.x - p1.x) / (Math.hypot(p2.x - p1.x, p2.y - p1.y) || 1);
-  const uy = (p2.y - p1.y) / (Math.hypot(p2.x - p1.x, p2.y - p1.y) || 1);
+  const p1 = points[0];
+  const p2 = points[points.length - 1];
+  // The directions the line arrives with at each end, for the arrow heads and the marks beside them.
+  const end = direction(points[points.length - 2], p2);
+  const start = direction(points[1], p1);
   if (kind === 'inheritance') {
     // UML's hollow triangle at the parent's end.
-    const tip = p2;
-    const base = { x: tip.x - ux * 12, y: tip.y - uy * 12 };
+    const base = { x: p2.x - end.x * 12, y: p2.y - end.y * 12 };
     group.append(svg('polygon', {
-      points: [tip, { x: base.x + uy * 7, y: base.y - ux * 7 }, { x: base.x - uy * 7, y: base.y + ux * 7 }]
+      points: [p2, { x: base.x + end.y * 7, y: base.y - end.x * 7 }, { x: base.x - end.y * 7, y: base.y + end.x * 7 }]
         .map((p) => `${round(p.x)},${round(p.y)}`).join(' '),
       fill: colours.background, stroke: colour, 'stroke-width': 1.4,
     }));
     return group;
   }
   if (!edge.backward) {
-    const base = { x: p2.x - ux * 9, y: p2.y - uy * 9 };
+    const base = { x: p2.x - end.x * 9, y: p2.y - end.y * 9 };
     group.append(svg('polygon', {
-      points: [p2, { x: base.x + uy * 4.5, y: base.y - ux * 4.5 }, { x: base.x - uy * 4.5, y: base.y + ux * 4.5 }]
+      points: [p2, { x: base.x + end.y * 4.5, y: base.y - end.x * 4.5 }, { x: base.x - end.y * 4.5, y: base.y + end.x * 4.5 }]
         .map((p) => `${round(p.x)},${round(p.y)}`).join(' '),
       fill: colour,
     }));
   }
-  // Each end carries how many records of that end's entity one record at the other end holds.
-  // Beside the line, on the side it was shifted to, and further along for each parallel edge, so the marks of
-  // two edges between the same boxes do not print over each other.
+  // Each end carries how many records of that end's entity one record at the other end holds, beside the line's
+  // last stretch (on the side of the shift for parallel straight lines, so their marks do not print over each other).
   const side = offset < 0 ? -9 : 9;
   const along = 16 + Math.abs(offset) * 2;
-  group.append(markText(p2.x - ux * along + uy * side, p2.y - uy * along - ux * side, cardinality(edge.forward), colour));
+  group.append(markText(p2.x - end.x * along + end.y * side, p2.y - end.y * along - end.x * side, cardinality(edge.forward), colour));
   if (edge.backward) {
-    group.append(markText(p1.x + ux * along + uy * side, p1.y + uy * along - ux * side, cardinality(edge.backward), colour));
+    group.append(markText(p1.x - start.x * along - start.y * side, p1.y - start.y * along + start.x * side, cardinality(edge.backward), colour));
   }
   return group;
 }

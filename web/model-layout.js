@@ -1,6 +1,7 @@
 /*
- * CoreDataBrowser — the model diagram's layout (/model): where each entity's box goes. Pure computation, no DOM:
- * given box sizes and the edges between boxes, it returns positions. Loaded before model.js.
+ * CoreDataBrowser — the model diagram's layout (/model): where each entity's box goes and the course of each edge.
+ * Pure computation, no DOM: given box sizes and the edges between boxes, it returns positions and routes. An ES
+ * module imported by model.js; the routes come from model-routing.js.
  *
  * Why layered and not force-directed: a force simulation settles differently with every change of its inputs,
  * needs many iterations on 60+ boxes, and still lets boxes overlap unless a separate pass pushes them apart. A
@@ -14,16 +15,18 @@
  *      sweeping down and up a fixed number of times (Sugiyama's heuristic); ties keep the previous order.
  *   4. Wide layers wrap into several rows, so a hub related to 40 entities gives a block, not a 10,000 px line.
  *   5. Coordinates: each row is put in the order of where its boxes want to be (the centre of their neighbours
- *      above) and placed by two greedy passes, pushing right then left, whose mean never overlaps; rows are
- *      stacked with GAP_Y between their tallest boxes.
- *   6. Components are packed into shelves, largest first; lone entities last.
+ *      above) and placed by two greedy passes, pushing right then left, whose mean never overlaps.
+ *   6. Edges are routed through the gaps between rows and boxes (model-routing.js); rows are then stacked, each
+ *      channel between two rows at least GAP_Y tall and as tall as the edges running along it need.
+ *   7. Components are packed into shelves, largest first; lone entities last.
  *
  * API: modelLayout.layout(nodes, edges, options) where nodes = [{id, width, height}], edges =
  * [{from, to}] (undirected for layout), options = {maxWidth}. Returns {boxes: Map id -> {x, y, width, height},
- * width, height}.
+ * routes: Map edge index -> [{x, y}, …] (from the edge's `from` box to its `to` box; none for an edge from a box to
+ * itself), width, height}.
  */
 
-import * as modelLayout from './model-layout.js';
+import { plan } from './model-routing.js';
 
 const GAP_X = 48;
 const GAP_Y = 72;
@@ -137,14 +140,12 @@ function wrap(rows, size, maxWidth) {
   return result;
 }
 
-/** Positions of one component's boxes, its top-left corner at (0, 0). */
-function place(rows, size, neighbours) {
+/** Positions of one component's boxes and the courses of its edges, its top-left corner at (0, 0). */
+function place(rows, size, neighbours, edges) {
   const boxes = new Map();
   const rowWidth = (row) => row.reduce((sum, id) => sum + size.get(id).width, 0) + GAP_X * (row.length - 1);
   const widest = Math.max(...rows.map(rowWidth));
-  let y = 0;
   for (const row of rows) {
-    const height = Math.max(...row.map((id) => size.get(id).height));
     // Where each box would like its centre: above its neighbours already placed, else in the row's even spread.
     let x = (widest - rowWidth(row)) / 2;
     const even = new Map();
@@ -177,19 +178,40 @@ function place(rows, size, neighbours) {
     }
     row.forEach((id, index) => {
       const { width: w, height: h } = size.get(id);
-      boxes.set(id, { x: (forward[index] + backward[index]) / 2, y, width: w, height: h });
+      boxes.set(id, { x: (forward[index] + backward[index]) / 2, y: 0, width: w, height: h });
     });
-    y += height + GAP_Y;
   }
-  // Normalise so the component starts at x = 0.
+  // The rows' heights come last: a channel between two rows is as tall as the edges routed along it need.
+  const routing = plan(rows, boxes, edges, GAP_X);
+  const rowTops = [];
+  const channelTops = [];
+  let y = 0;
+  rows.forEach((row, r) => {
+    channelTops.push(y);
+    y += r === 0 ? routing.channels[0] : Math.max(GAP_Y, routing.channels[r]);
+    rowTops.push(y);
+    for (const id of row) boxes.get(id).y = y;
+    y += Math.max(...row.map((id) => size.get(id).height));
+  });
+  channelTops.push(y);
+  y += routing.channels[rows.length];
+  const routes = routing.route(rowTops, channelTops);
+  // Normalise so the component, routes included, starts at x = 0.
   let minX = Infinity;
   let maxX = -Infinity;
   for (const box of boxes.values()) {
     minX = Math.min(minX, box.x);
     maxX = Math.max(maxX, box.x + box.width);
   }
+  for (const points of routes.values()) {
+    for (const point of points) {
+      minX = Math.min(minX, point.x);
+      maxX = Math.max(maxX, point.x);
+    }
+  }
   for (const box of boxes.values()) box.x -= minX;
-  return { boxes, width: maxX - minX, height: y - GAP_Y };
+  for (const points of routes.values()) for (const point of points) point.x -= minX;
+  return { boxes, routes, width: maxX - minX, height: y };
 }
 
 function layout(nodes, edges, options = {}) {
@@ -200,16 +222,20 @@ function layout(nodes, edges, options = {}) {
   const widestBox = Math.max(0, ...nodes.map((node) => node.width));
   const maxWidth = Math.max(options.maxWidth || 0, widestBox, Math.sqrt(totalArea) * 1.6);
 
+  const routed = edges.map((edge, index) => ({ index, from: edge.from, to: edge.to }))
+    .filter((edge) => edge.from !== edge.to && size.has(edge.from) && size.has(edge.to));
   const parts = components(ids, neighbours).map((members) => {
     const rows = layers(members, neighbours);
     reduceCrossings(rows, neighbours);
-    return { members, ...place(wrap(rows, size, maxWidth), size, neighbours) };
+    const inside = new Set(members);
+    return { members, ...place(wrap(rows, size, maxWidth), size, neighbours, routed.filter((edge) => inside.has(edge.from))) };
   });
   // Largest first (by box count, then area), lone entities last; names break ties so the order never varies.
   parts.sort((a, b) => b.members.length - a.members.length || b.width * b.height - a.width * a.height
     || byName([...a.members].sort(byName)[0], [...b.members].sort(byName)[0]));
 
   const boxes = new Map();
+  const routes = new Map();
   const shelfWidth = Math.max(maxWidth, ...parts.map((part) => part.width));
   let x = 0;
   let y = 0;
@@ -222,11 +248,12 @@ function layout(nodes, edges, options = {}) {
       shelfHeight = 0;
     }
     for (const [id, box] of part.boxes) boxes.set(id, { ...box, x: box.x + x, y: box.y + y });
+    for (const [index, points] of part.routes) routes.set(index, points.map((point) => ({ x: point.x + x, y: point.y + y })));
     x += part.width + COMPONENT_GAP;
     width = Math.max(width, x - COMPONENT_GAP);
     shelfHeight = Math.max(shelfHeight, part.height);
   }
-  return { boxes, width, height: y + shelfHeight };
+  return { boxes, routes, width, height: y + shelfHeight };
 }
 
 export {

@@ -7,7 +7,7 @@
  *
  *   Diagram   #model-svg > #model-viewport: g.entity[data-entity] (rect.entity-box with x/y/width/height, its name
  *             as a link to the Inspector's list, its record count, one text.attribute per attribute shown), then
- *             g.edge[data-kind=relationship|inheritance][data-from][data-to] holding a line (or a path for an
+ *             g.edge[data-kind=relationship|inheritance][data-from][data-to] holding a polyline (or a path for an
  *             entity related to itself) whose ends lie on the two boxes' borders, and text.cardinality marks.
  *             An inverse pair is one edge; a relationship without inverse has an arrow and data-inverse="none".
  *   Controls  #model-search (find and centre an entity), #model-focus + #model-hops (an entity and its
@@ -16,8 +16,9 @@
  *             ?version=<name> draws another version of a versioned model file (model-versions.js links to it).
  *   Details   clicking a box, or Enter on it (boxes are in the Tab order), selects it (#model-details lists
  *             everything /api/model says about it). Keys on the canvas: + and − zoom, 0 fits, arrows pan.
- *   State     document.body.dataset.modelState = loading | ready | error; dataset.layoutMs = the last layout's
- *             time in milliseconds (performance.now), what the browser test bounds.
+ *   State     document.body.dataset.modelState = loading | ready | error; dataset.layoutMs = the last drawing's
+ *             time in milliseconds (performance.now around measuring the text, layout and routing, and building
+ *             the SVG), what the browser test bounds.
  *
  * Drawn with SVG presentation attributes (fill, stroke, font) rather than classes, so the exported SVG carries its
  * styles inline and opens the same anywhere; the page's CSS only adds hover and selection highlights.
@@ -91,7 +92,8 @@ function graphEdges() {
       edges.push({
         kind: 'relationship',
         from: entity.name,
-        to: inverse ? inverse.entity.name : relationship.destination,
+        // The destination's box, even when the inverse is declared on a parent of it (inherited).
+        to: relationship.destination,
         forward: relationship,
         backward: inverse ? inverse.relationship : null,
       });
@@ -157,16 +159,17 @@ function draw() {
     ? neighbourhood(chosen.focus, chosen.hops, allEdges)
     : new Set(entities.keys());
   const edges = allEdges.filter((edge) => shown.has(edge.from) && shown.has(edge.to));
+  // Timed: what a user waits for between asking and seeing the diagram — measuring the boxes' text, the layout
+  // and routing, building the SVG (the browser's own paint of it afterwards is not included).
+  const started = performance.now();
   const contents = new Map();
   for (const name of shown) contents.set(name, boxContent(entities.get(name), chosen.attributes));
 
-  const started = performance.now();
   const result = layout(
     [...contents].map(([id, content]) => ({ id, width: content.width, height: content.height })),
     // Not the window's width: the same model gives the same picture in any window (and in an export).
     edges.map((edge) => ({ from: edge.from, to: edge.to })),
     { maxWidth: 900 });
-  const layoutMs = performance.now() - started;
 
   const boxes = new Map();
   for (const [id, box] of result.boxes) boxes.set(id, { ...box, x: box.x + MARGIN, y: box.y + MARGIN });
@@ -175,13 +178,15 @@ function draw() {
   const edgeLayer = svg('g', { class: 'edges' });
   const boxLayer = svg('g', { class: 'entities' });
   const perPair = new Map();
-  for (const edge of edges) {
+  for (const [edgeIndex, edge] of edges.entries()) {
     const pair = [edge.from, edge.to].sort().join('\u0000');
     const index = perPair.get(pair) || 0;
     perPair.set(pair, index + 1);
-    // 0, +8, -8, +16, -16…: parallel edges between the same boxes side by side.
+    // 0, +8, -8, +16, -16…: several loops on one box apart (routed edges have ports of their own).
     const offset = index === 0 ? 0 : (index % 2 ? 1 : -1) * 8 * Math.ceil(index / 2);
-    edgeLayer.append(drawEdge(edge, boxes, offset));
+    const route = result.routes.get(edgeIndex);
+    edgeLayer.append(drawEdge(edge, boxes, offset,
+      route && route.map((point) => ({ x: point.x + MARGIN, y: point.y + MARGIN }))));
   }
   const onSelect = (name, event) => {
     // The end of a drag that started on a box is not a click on it.
@@ -193,6 +198,7 @@ function draw() {
   dom.viewport.replaceChildren(
     svg('rect', { class: 'diagram-background', x: 0, y: 0, width: drawn.width, height: drawn.height, fill: colours.background }),
     edgeLayer, boxLayer);
+  const layoutMs = performance.now() - started;
   document.body.dataset.layoutMs = layoutMs.toFixed(1);
   document.body.dataset.entitiesShown = String(shown.size);
   if (selected && shown.has(selected)) markSelected(selected);

@@ -4,7 +4,8 @@ Core Data's layout, with the `.xcdatamodeld` that describes it, for the model di
 Shape (like Photos.sqlite's): a hub entity `Asset` that 32 detail entities point at (one-to-one and one-to-many),
 a person/face cluster with two relationships between the same two entities (Person.faces ↔ Face.person and
 Person.keyFace ↔ Face.keyFacePerson), an abstract `GenericAlbum` with three sub-entities, a folder tree related to
-itself (Folder.parentFolder ↔ Folder.childFolders), a chain of moments, relationships without an inverse, and a
+itself (Folder.parentFolder ↔ Folder.childFolders), a relationship whose inverse is inherited (Folder.albums ↔
+Album.parentFolder, declared on GenericAlbum), a chain of moments, relationships without an inverse, and a
 handful of entities related to nothing. Every entity has a few rows (its count is `rows_of(name)`).
 
 ``build(folder) -> (store, model)``; ``ENTITIES`` lists the entities (name, parent, abstract, attributes,
@@ -90,6 +91,8 @@ def _model():
     add(_entity("ImportSessionAlbum", [("importDate", "Date")], parent="GenericAlbum"))
     add(_entity("Folder", [("name", "String"), ("sortKey", "Integer 64")],
                 [_rel("childCollections", "GenericAlbum", "parentFolder", True),
+                 # Its inverse is declared on Album's parent (GenericAlbum.parentFolder): the edge still ends at Album.
+                 _rel("albums", "Album", "parentFolder", True),
                  _rel("parentFolder", "Folder", "childFolders"), _rel("childFolders", "Folder", "parentFolder", True)]))
 
     add(_entity("CloudSharedComment", [("text", "String"), ("date", "Date")], [_rel("commenter", "ShareParticipant")]))

@@ -6,6 +6,7 @@ same model)."""
 from __future__ import annotations
 
 import struct
+import zlib
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -18,8 +19,13 @@ import many_entities_store
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 #: What the issue asks: the layout of a 60+-entity model done within this in headless Chromium (measured in the
-#: page with performance.now around the layout; about 20 ms on the development machine).
+#: page with performance.now around measuring the boxes' text, the layout and routing, and building the SVG;
+#: 30–60 ms on the development machine, up to 300 ms while it compiles).
 LAYOUT_BUDGET_MS = 500
+#: Crossings between edges of the 65-entity model, at most: the orthogonal routes cross 37 times (a hub's 36 edges
+#: run down through the rows of its neighbours); the straight lines they replaced crossed 17 times but ran through
+#: a box that is not one of their ends 67 times (edge, box pairs), which is what made the picture unreadable.
+MAX_CROSSINGS = 45
 #: Edge ends must lie on their box's border to this many diagram pixels (coordinates are rounded to 0.01).
 ON_BORDER = 0.6
 
@@ -55,12 +61,18 @@ for (const group of document.querySelectorAll('#model-viewport .entity')) {
     count: (group.querySelector('.entity-count') || {}).textContent || null};
 }
 const edges = [...document.querySelectorAll('#model-viewport .edge')].map((g) => {
+  // The drawn course: a line's two ends, a polyline's points, or (a loop, a path) its two ends.
   const line = g.querySelector('line');
+  const polyline = g.querySelector('polyline');
   const path = g.querySelector('path');
-  const get = (node, a, d) => +(node.getAttribute(a) ?? node.getAttribute(d));
-  const node = line || path;
+  let points;
+  if (line) points = [[+line.getAttribute('x1'), +line.getAttribute('y1')], [+line.getAttribute('x2'), +line.getAttribute('y2')]];
+  else if (polyline) points = polyline.getAttribute('points').trim().split(/ +/).map((p) => p.split(',').map(Number));
+  else points = [[+path.getAttribute('data-x1'), +path.getAttribute('data-y1')], [+path.getAttribute('data-x2'), +path.getAttribute('data-y2')]];
+  const [x1, y1] = points[0];
+  const [x2, y2] = points[points.length - 1];
   return {kind: g.dataset.kind, from: g.dataset.from, to: g.dataset.to, inverse: g.dataset.inverse || null,
-    x1: get(node, 'x1', 'data-x1'), y1: get(node, 'y1', 'data-y1'), x2: get(node, 'x2', 'data-x2'), y2: get(node, 'y2', 'data-y2')};
+    loop: !line && !polyline, points, x1, y1, x2, y2};
 });
 return {boxes, edges, layoutMs: +document.body.dataset.layoutMs};
 """
@@ -97,6 +109,80 @@ def edges_off_their_boxes(drawn: dict) -> list[str]:
         if not on_border(start, edge["x1"], edge["y1"]) or not on_border(end, edge["x2"], edge["y2"]):
             wrong.append(f"{edge['kind']} {edge['from']} → {edge['to']} ({edge['x1']},{edge['y1']} → {edge['x2']},{edge['y2']})")
     return wrong
+
+
+def segments(edge: dict) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    points = [tuple(p) for p in edge["points"]]
+    return [(a, b) for a, b in zip(points, points[1:]) if a != b]
+
+
+def passes_through(a: tuple, b: tuple, box: dict, inset: float = 1.0) -> bool:
+    """Whether the segment a→b enters the box's inside (the box shrunk by `inset`): Liang–Barsky clipping."""
+    left, right = box["x"] + inset, box["x"] + box["width"] - inset
+    top, bottom = box["y"] + inset, box["y"] + box["height"] - inset
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, a[0] - left), (dx, right - a[0]), (-dy, a[1] - top), (dy, bottom - a[1])):
+        if p == 0:
+            if q < 0:
+                return False
+        else:
+            t = q / p
+            if p < 0:
+                low = max(low, t)
+            else:
+                high = min(high, t)
+    return low < high
+
+
+def through_boxes(drawn: dict) -> list[str]:
+    """Each (edge, box) where an edge runs through a box that is not one of its ends."""
+    found = []
+    for edge in drawn["edges"]:
+        if edge["loop"]:
+            continue
+        for name, box in drawn["boxes"].items():
+            if name in (edge["from"], edge["to"]):
+                continue
+            if any(passes_through(a, b, box) for a, b in segments(edge)):
+                found.append(f"{edge['from']} → {edge['to']} through {name}")
+    return found
+
+
+def crossings(drawn: dict) -> int:
+    """Points where segments of two different edges cross (strictly: touching or running alongside is not counted)."""
+    def side(o, a, b):
+        value = (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+        return 0 if abs(value) < 1e-6 else (1 if value > 0 else -1)
+
+    lines = [segments(e) for e in drawn["edges"] if not e["loop"]]
+    count = 0
+    for i, first in enumerate(lines):
+        for second in lines[i + 1:]:
+            for a, b in first:
+                for c, d in second:
+                    if side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0:
+                        count += 1
+    return count
+
+
+def shared_runs(drawn: dict) -> list[str]:
+    """Horizontal or vertical stretches longer than a pixel that two different edges both run along (one line
+    would hide the other)."""
+    runs = []
+    for index, edge in enumerate(drawn["edges"]):
+        for a, b in segments(edge):
+            if a[1] == b[1]:
+                runs.append((index, "h", a[1], min(a[0], b[0]), max(a[0], b[0])))
+            elif a[0] == b[0]:
+                runs.append((index, "v", a[0], min(a[1], b[1]), max(a[1], b[1])))
+    found = []
+    for i, (e1, k1, c1, lo1, hi1) in enumerate(runs):
+        for e2, k2, c2, lo2, hi2 in runs[i + 1:]:
+            if e1 != e2 and k1 == k2 and abs(c1 - c2) < 0.5 and min(hi1, hi2) - max(lo1, lo2) > 1:
+                found.append(f"{drawn['edges'][e1]['from']}→{drawn['edges'][e1]['to']} and "
+                             f"{drawn['edges'][e2]['from']}→{drawn['edges'][e2]['to']} along {k1} {c1}")
+    return found
 
 
 def expected_edges(entities: dict) -> tuple[set, set, set]:
@@ -152,6 +238,13 @@ def test_a_65_entity_model_is_laid_out_without_overlaps_every_edge_on_its_boxes_
     assert edges_off_their_boxes(drawn) == []
     print(f"layout of {len(entities)} entities: {drawn['layoutMs']} ms")
     assert drawn["layoutMs"] < LAYOUT_BUDGET_MS
+    # Edges as short and uncrossed as we can make them: measured on the drawn SVG, independently of the layout code.
+    through, crossed = through_boxes(drawn), crossings(drawn)
+    print(f"edges: {len(drawn['edges'])}, through a third box: {len(through)}, crossings: {crossed}, "
+          f"shared runs: {len(shared_runs(drawn))}")
+    assert through == []
+    assert crossed <= MAX_CROSSINGS
+    assert shared_runs(drawn) == []
 
     pairs, one_way, inheritance = expected_edges(entities)
     relationships = [e for e in drawn["edges"] if e["kind"] == "relationship"]
@@ -159,6 +252,8 @@ def test_a_65_entity_model_is_laid_out_without_overlaps_every_edge_on_its_boxes_
     assert sorted((e["from"], e["to"]) for e in relationships if e["inverse"] == "none") == \
         sorted((source, destination) for source, _, destination in one_way)
     assert sorted((e["from"], e["to"]) for e in drawn["edges"] if e["kind"] == "inheritance") == sorted(inheritance)
+    # Folder.albums' inverse is declared on Album's parent: the edge still ends at Album, its destination.
+    assert ("Folder", "Album") in {(e["from"], e["to"]) for e in relationships}
     # The folder tree: a loop on Folder's own box.
     assert [e for e in relationships if e["from"] == e["to"]] and all(
         on_border(drawn["boxes"]["Folder"], e["x1"], e["y1"]) for e in relationships if e["from"] == "Folder" == e["to"])
@@ -271,6 +366,44 @@ def png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
+def png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
+    """(width, height, rows of RGBA bytes) of an 8-bit RGB or RGBA, non-interlaced PNG — what a canvas exports —
+    decoded with the standard library: the IDAT chunks inflated and each row's filter undone (PNG spec, section 9)."""
+    width, height = png_size(data)
+    depth, colour, _, _, interlace = struct.unpack(">BBBBB", data[24:29])
+    assert depth == 8 and colour in (2, 6) and interlace == 0, (depth, colour, interlace)
+    channels = 4 if colour == 6 else 3
+    compressed, offset = b"", 8
+    while offset < len(data):
+        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
+        if kind == b"IDAT":
+            compressed += data[offset + 8:offset + 8 + length]
+        offset += 12 + length
+    raw = zlib.decompress(compressed)
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            corner = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                estimate = left + up - corner
+                pa, pb, pc = abs(estimate - left), abs(estimate - up), abs(estimate - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        rows.append(bytes(line) if channels == 4 else b"".join(bytes(line[i:i + 3]) + b"\xff" for i in range(0, stride, 3)))
+        previous = line
+    return width, height, rows
+
+
 def test_the_diagram_exports_as_a_self_contained_svg_and_a_png(driver, many_entities, wait_for, download_dir):
     base, _ = many_entities
     open_model(driver, wait_for, base)
@@ -288,7 +421,9 @@ def test_the_diagram_exports_as_a_self_contained_svg_and_a_png(driver, many_enti
     assert "href" not in path.read_text() and "class=\"is-" not in path.read_text() and "tabindex" not in path.read_text()
     for shape in root.iter(f"{SVG_NS}rect"):
         assert shape.get("fill"), ET.tostring(shape)[:120]
-    for line in root.iter(f"{SVG_NS}line"):
+    lines = [*root.iter(f"{SVG_NS}line"), *root.iter(f"{SVG_NS}polyline")]
+    assert lines
+    for line in lines:
         assert line.get("stroke")
     for text in root.iter(f"{SVG_NS}text"):
         assert text.get("fill") and text.get("font-family")
@@ -299,6 +434,25 @@ def test_the_diagram_exports_as_a_self_contained_svg_and_a_png(driver, many_enti
              and not any(p.suffix == ".crdownload" for p in download_dir.iterdir()), message="model.png was saved", timeout=60)
     width, height = png_size(png.read_bytes())
     assert width >= float(root.get("width")) and height >= float(root.get("height"))
+
+    # Something was drawn: a small export (FaceCrop and its one neighbour; the whole model's PNG is too large to
+    # decode in Python quickly), decoded here, where pixels inside each box differ from the background.
+    open_model(driver, wait_for, base, "?focus=FaceCrop&hops=1")
+    boxes = geometry(driver)["boxes"]
+    assert sorted(boxes) == ["Face", "FaceCrop"]
+    driver.find_element(By.ID, "export-png").click()
+    png = download_dir / "model-FaceCrop.png"
+    wait_for(driver, lambda d: png.exists() and png.stat().st_size > 0
+             and not any(p.suffix == ".crdownload" for p in download_dir.iterdir()), message="model-FaceCrop.png was saved")
+    width, height, rows = png_pixels(png.read_bytes())
+    drawn_width = driver.execute_script("return +document.querySelector('#model-viewport .diagram-background').getAttribute('width')")
+    scale = width / drawn_width
+    background = rows[0][:4]  # the diagram's corner, outside every box
+    for name, box in boxes.items():
+        inside = [rows[int((box["y"] + y) * scale)][int((box["x"] + x) * scale) * 4:][:4]
+                  for y in range(3, int(box["height"]) - 3, 3) for x in range(3, int(box["width"]) - 3, 3)]
+        assert sum(pixel != background for pixel in inside) > len(inside) * 0.9, name
+    assert len({row[i:i + 4] for row in rows for i in range(0, len(row), 4)}) > 8
 
 
 def test_both_views_link_to_the_model(driver, server, wait_for):

@@ -23,6 +23,11 @@ MODELS = {
         ("wibosco-migration/CoreDataMigration_Example.xcdatamodeld", "CoreDataMigration_Example 2"),
     "wibosco-revised/CoreDataMigration_Example_3.sqlite":
         ("wibosco-revised/CoreDataMigration_Example.xcdatamodeld", "CoreDataMigration_Example 3"),
+    "bookmigration/Model1.sqlite": ("bookmigration/Model.xcdatamodeld", "Model1"),
+    "bnr-coredatastack/TestModel.sqlite": ("bnr-coredatastack/Sample.xcdatamodeld", "TestModel"),
+    # Its Z_PRIMARYKEY still names an entity the model renamed (SOURCES.md): the hashes decide the version.
+    "coredataplus/SampleModel/SampleModel_V2.sqlite": ("coredataplus/SampleModel/SampleModel.xcdatamodeld", "SampleModel2"),
+    "coredataplus/SampleModel3/SampleModel3_V1.sqlite": ("coredataplus/SampleModel3/SampleModel3.xcdatamodeld", "SampleModel3"),
 }
 
 
