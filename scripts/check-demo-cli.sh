@@ -78,6 +78,37 @@ if [ -n "$fixtures" ]; then
   else
     failed=$((failed + 1)); echo "FAIL simulators listing: $listing"
   fi
+  # A folder the scan cannot read is noted and passed over: the stores beside it and in the containers after it
+  # are still listed, the one inside it is not. Root reads any folder, so as root the scan runs as nobody
+  # (setpriv, util-linux) on a world-readable tree but for one chmod 0 folder. Beside/ is visited after Locked/
+  # (a container's folders are taken last name first) and APP-B after APP-A, so a scan that stopped at Locked/
+  # misses a store.
+  locked_tree=$(mktemp -d)
+  chmod 755 "$locked_tree"
+  locked_apps="$locked_tree/Devices/UDID-9/data/Containers/Data/Application"
+  mkdir -p "$locked_apps/APP-A/Library/Locked" "$locked_apps/APP-A/Library/Beside" "$locked_apps/APP-B/Documents"
+  cp "$fixtures/cartkit/coredata/CartStorage_v1.sqlite" "$locked_apps/APP-A/Library/Locked/Hidden.sqlite"
+  cp "$fixtures/cartkit/coredata/CartStorage_v1.sqlite" "$locked_apps/APP-A/Library/Beside/Beside.sqlite"
+  cp "$fixtures/cartkit/coredata/CartStorage_v1.sqlite" "$locked_apps/APP-B/Documents/After.sqlite"
+  python3 -c "import plistlib,sys; plistlib.dump({'name': 'iPhone 9', 'runtime': 'com.apple.CoreSimulator.SimRuntime.iOS-18-2'}, open(sys.argv[1], 'wb'))" \
+    "$locked_tree/Devices/UDID-9/device.plist"
+  chmod -R a+rX "$locked_tree"
+  chmod 0 "$locked_apps/APP-A/Library/Locked"
+  as_nobody=()
+  if [ "$(id -u)" = 0 ]; then
+    # The binary is copied beside the tree: nobody may not be allowed into the folder it was built in.
+    cp "$demo" "$locked_tree/browser-demo"
+    as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups "$locked_tree/browser-demo")
+  else
+    as_nobody=("$demo")
+  fi
+  listing=$("${as_nobody[@]}" simulators --list --root "$locked_tree/Devices" 2>&1)
+  if [[ "$listing" == *"Library/Beside/Beside.sqlite ("*"Documents/After.sqlite ("*"skipped: $locked_apps/APP-A/Library/Locked: cannot be read"* ]] &&
+     [[ "$listing" != *"Hidden.sqlite"* ]]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); echo "FAIL simulators listing with an unreadable folder: $listing"
+  fi
 elif [ "${REQUIRE_FIXTURES:-0}" = 1 ]; then
   failed=$((failed + 1)); echo "FAIL REQUIRE_FIXTURES=1 but ../shared/fixtures/coredata is missing"
 else
@@ -213,6 +244,41 @@ if [ -n "$fixtures" ]; then
     grep -q "^Not writing $bad/store.sqlite (--writable): it keeps persistent history" "$log" &&
     python3 -c "import json,sys,urllib.request; h=json.load(urllib.request.urlopen(sys.argv[1]+\"/api/health\")); sys.exit(0 if \"persistent history\" in h[\"writeRefusal\"] and h[\"capabilities\"] == [\"read\"] else 1)" "$url"' \
     --loopback --writable --store "$bad/store.sqlite"
+fi
+if [ -n "$fixtures" ]; then
+  # Serving a scan prints what it passed over, one line each, so a store it could not reach is noticed.
+  # serve_until_listening LOG COMMAND…: runs COMMAND until it prints its URL (or gives up), then stops it.
+  serve_until_listening() {
+    local out=$1
+    shift
+    "$@" >"$out" 2>&1 &
+    local pid=$!
+    for _ in $(seq 1 100); do
+      grep -qs "http://127.0.0.1:" "$out" && break
+      sleep 0.1
+    done
+    kill -INT "$pid" 2>/dev/null; wait "$pid" || true
+  }
+  mkdir -p "$bad/Devices/UDID-2"
+  echo "not a property list" >"$bad/Devices/UDID-2/device.plist"
+  serve_until_listening "$caches/serve.log" "$demo" simulators --loopback --port 0 --root "$bad/Devices"
+  if grep -q "^Serving 1 store found under $bad/Devices" "$caches/serve.log" &&
+     grep -q "^skipped: $bad/Devices/UDID-2/device.plist: not a readable property list$" "$caches/serve.log" &&
+     [ "$(grep -c "^skipped: " "$caches/serve.log")" = 1 ] && grep -q "http://127.0.0.1:" "$caches/serve.log"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); echo "FAIL simulators serving prints what the scan passed over: $(cat "$caches/serve.log")"
+  fi
+  serve_until_listening "$caches/locked.log" "${as_nobody[@]}" simulators --loopback --port 0 --root "$locked_tree/Devices"
+  if grep -q "^Serving 2 stores found under" "$caches/locked.log" &&
+     grep -q "^skipped: $locked_apps/APP-A/Library/Locked: cannot be read$" "$caches/locked.log" &&
+     grep -q "http://127.0.0.1:" "$caches/locked.log"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); echo "FAIL simulators serving with an unreadable folder: $(cat "$caches/locked.log")"
+  fi
+  chmod 755 "$locked_apps/APP-A/Library/Locked"
+  rm -rf "$locked_tree"
 fi
 rm -rf "$caches" "$bad"
 

@@ -72,7 +72,9 @@ struct DemoArguments: Equatable {
     the switcher's Rescan finds stores added since:
       --list           print them by device and app, each with the path to pass to --store, instead of serving
       --root DIR       the simulators' folder (default ~/Library/Developer/CoreSimulator/Devices)
-      --mac-root DIR   also macOS apps' containers (for example ~/Library/Containers)
+      --mac-root DIR   also macOS apps' containers from DIR. Default on a Mac: ~/Library/Containers, unless
+                       --root is given (then only the folders given are scanned)
+    What the scan could not read (a folder, past the file limit) is printed as "skipped: …" lines.
 
     browser-demo discover lists the CoreDataBrowser servers advertised on the local network (apps with
     Options.advertise, browser-demo --advertise): name, app, stores and URL. It uses the system's DNS-SD

@@ -22,12 +22,15 @@ enum DemoStoreLoader {
         if arguments.simulators {
             let scan = try SimulatorScanSource(root: arguments.simulatorsRoot, macRoot: arguments.macContainersRoot,
                                                writes: writes(arguments))
-            let stores = scan.stores()
+            let (stores, skipped) = scan.scan()
             print(stores.isEmpty
                 ? "No Core Data or SwiftData store under \(scan.description) yet; the store switcher's Rescan looks again"
                 : "Serving \(stores.count) store\(stores.count == 1 ? "" : "s") found under \(scan.description)"
                     + (arguments.writable ? " (each opened when first browsed; --writable: written where it is safe)" : " (read-only; each opened when first browsed)"))
-            return Loaded(stores: stores, rescan: { scan.stores() })
+            // What the scan passed over (an unreadable folder, the file limit), so a store it missed is noticed;
+            // as `--list` prints them.
+            for note in skipped { print("skipped: \(note)") }
+            return Loaded(stores: stores, rescan: { scan.scan().stores })
         }
         guard !arguments.storePaths.isEmpty else {
             if arguments.writable { print("Writes on (--writable): the demo library's edits live in memory until the server stops") }
@@ -74,7 +77,8 @@ struct SimulatorScanSource: Sendable, CustomStringConvertible {
     init(root: String?, macRoot: String?, writes: StoreWriteOptions? = nil) throws(LoadError) {
         self.writes = writes
         devices = root.map { URL(fileURLWithPath: $0) } ?? SimulatorStoreScan.defaultDevicesRoot
-        macContainers = macRoot.map { URL(fileURLWithPath: $0) }
+        macContainers = SimulatorStoreScan.macContainersRoot(given: macRoot.map { URL(fileURLWithPath: $0) },
+                                                             devicesRootGiven: root != nil)
         var isFolder: ObjCBool = false
         if root != nil, !FileManager.default.fileExists(atPath: devices.path, isDirectory: &isFolder) || !isFolder.boolValue {
             throw LoadError(description: "--root \(devices.path): no such folder")
@@ -86,8 +90,10 @@ struct SimulatorScanSource: Sendable, CustomStringConvertible {
 
     var description: String { devices.path + (macContainers.map { " and \($0.path)" } ?? "") }
 
-    func stores() -> [ServedStore] {
-        SimulatorStoreScan.scan(devicesRoot: devices, macContainersRoot: macContainers).stores.map { found in
+    /// The stores found, and what the scan passed over (`SimulatorStoreScan.skipped`).
+    func scan() -> (stores: [ServedStore], skipped: [String]) {
+        let scan = SimulatorStoreScan.scan(devicesRoot: devices, macContainersRoot: macContainers)
+        let stores = scan.stores.map { found in
             let device = found.device.map { $0.name + ($0.system.map { " (\($0))" } ?? "") } ?? "macOS"
             let url = URL(fileURLWithPath: found.path)
             let app = found.container.identifier.split(separator: ".").last.map(String.init) ?? found.container.identifier
@@ -96,5 +102,6 @@ struct SimulatorScanSource: Sendable, CustomStringConvertible {
                 group: [device, "\(found.container.identifier) [\(found.container.kind.rawValue)]"], kind: .file,
                 file: url, open: { [writes] in try SQLiteStore.open(storeAt: url, writes: writes) })
         }
+        return (stores, scan.skipped)
     }
 }

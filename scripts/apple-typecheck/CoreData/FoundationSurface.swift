@@ -170,4 +170,28 @@ open class NetService: NSObject {
     open func stop() {}
     /// https://developer.apple.com/documentation/foundation/netservice/settxtrecord(_:)
     open func setTXTRecord(_ recordData: Data?) -> Bool { true }
+    /// https://developer.apple.com/documentation/foundation/netservice/delegate
+    /// `unowned(unsafe) var delegate: (any NetServiceDelegate)?` (an `assign` property: not kept)
+    open unowned(unsafe) var delegate: (any NetServiceDelegate)?
+    /// https://developer.apple.com/documentation/foundation/netservice/name — `var name: String { get }`
+    open var name: String { "" }
+    /// https://developer.apple.com/documentation/foundation/netservice/errorcode — `class let errorCode: String`
+    public static let errorCode = "NSNetServicesErrorCode"
+}
+
+/// https://developer.apple.com/documentation/foundation/netservicedelegate — an `@objc` protocol whose methods are
+/// all optional; the stand-in (no Objective-C runtime here) declares the two this package implements, with
+/// default implementations in place of `optional`.
+public protocol NetServiceDelegate: NSObjectProtocol {
+    /// https://developer.apple.com/documentation/foundation/netservicedelegate/netservicedidpublish(_:)
+    /// `optional func netServiceDidPublish(_ sender: NetService)`
+    func netServiceDidPublish(_ sender: NetService)
+    /// https://developer.apple.com/documentation/foundation/netservicedelegate/netservice(_:didnotpublish:)
+    /// `optional func netService(_ sender: NetService, didNotPublish errorDict: [String : NSNumber])`
+    func netService(_ sender: NetService, didNotPublish errorDict: [String: NSNumber])
+}
+
+extension NetServiceDelegate {
+    public func netServiceDidPublish(_ sender: NetService) {}
+    public func netService(_ sender: NetService, didNotPublish errorDict: [String: NSNumber]) {}
 }

@@ -40,9 +40,12 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
 
     public func describe() async throws -> StoreDescription {
         let reading = self.reading
-        let places = try await read { context in
-            (context.persistentStoreCoordinator?.persistentStores ?? []).map { $0.url?.path ?? $0.type }
+        let stores = try await read { context in
+            (context.persistentStoreCoordinator?.persistentStores ?? []).map { (url: $0.url, type: $0.type) }
         }
+        let places = stores.map { $0.url?.path ?? $0.type }
+        // An in-memory store's URL is /dev/null: no file to be known by.
+        let files = stores.compactMap(\.url).filter { $0.path != "/dev/null" }
         let identifier = try await read { context in
             context.persistentStoreCoordinator?.persistentStores.first?.identifier
         }
@@ -52,7 +55,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         // Writes happen only when the host also turned them on (`Options.readOnly = false`).
         return StoreDescription(summary: summary, model: ModelOrigin(source: .live),
                                 capabilities: refusal == nil ? [.read, .write] : .readOnly,
-                                storeIdentifier: identifier, writeRefusal: refusal)
+                                storeIdentifier: identifier, writeRefusal: refusal, files: files)
     }
 
     /// Why the context cannot be written, or nil when it can.

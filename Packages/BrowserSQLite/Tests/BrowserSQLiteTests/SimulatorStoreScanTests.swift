@@ -97,7 +97,8 @@ struct SimulatorStoreScanTests {
         // Looking wrote nothing beside the stores: the WAL store shipped without a -shm still has none.
         #expect(!FileManager.default.fileExists(atPath: posts.path + "-shm"))
         // When the scan runs as a user who cannot list the locked folder, that is noted and the rest is found
-        // (root lists it anyway, and the expectations above hold either way).
+        // (root lists it anyway, and the expectations above hold either way; as root, scripts/check-demo-cli.sh
+        // runs `browser-demo simulators --list` as nobody on such a tree).
         if getuid() != 0 {
             #expect(scan.skipped.contains { $0.hasSuffix("Locked: cannot be read") })
         }
@@ -118,5 +119,25 @@ struct SimulatorStoreScanTests {
         let scan = SimulatorStoreScan.scan(devicesRoot: root.appendingPathComponent("nowhere"))
         #expect(scan.stores.isEmpty && scan.skipped.isEmpty)
         #expect(SimulatorStoreScan.systemName(fromRuntime: "com.apple.CoreSimulator.SimRuntime.watchOS-11-0") == "watchOS 11.0")
+    }
+}
+
+/// Which macOS containers folder `browser-demo simulators` scans: the one given, else this Mac's own
+/// `~/Library/Containers` when it exists and no simulators folder was given.
+struct SimulatorMacContainersDefaultTests {
+    @Test func aMacScansItsOwnContainersUnlessAFolderIsGiven() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("mac-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let containers = home.appendingPathComponent("Library/Containers")
+        // No such folder (a Mac without sandboxed apps' data): nothing to add.
+        #expect(SimulatorStoreScan.macContainersRoot(given: nil, devicesRootGiven: false, home: home, onMac: true) == nil)
+        try FileManager.default.createDirectory(at: containers, withIntermediateDirectories: true)
+        // Compared by path: Foundation adds a trailing slash to a URL of a folder that exists.
+        #expect(SimulatorStoreScan.macContainersRoot(given: nil, devicesRootGiven: false, home: home, onMac: true)?.path == containers.path)
+        // --root: the tree given is scanned alone; elsewhere than a Mac there are no containers.
+        #expect(SimulatorStoreScan.macContainersRoot(given: nil, devicesRootGiven: true, home: home, onMac: true) == nil)
+        #expect(SimulatorStoreScan.macContainersRoot(given: nil, devicesRootGiven: false, home: home, onMac: false) == nil)
+        let given = URL(fileURLWithPath: "/elsewhere/Containers")
+        #expect(SimulatorStoreScan.macContainersRoot(given: given, devicesRootGiven: true, home: home, onMac: false) == given)
     }
 }

@@ -24,9 +24,10 @@ extension CoreDataBrowserServer {
     /// request runs on that context's queue; lists are still sorted and searched by the saved values). README
     /// "Using it in an iOS app" weighs the two.
     public convenience init(context: NSManagedObjectContext, options: Options = .init(), reading: ContextReading = .privateQueue) {
-        // Named without touching the context off its queue.
-        self.init(stores: [ServedStore(name: "App context", kind: .context, store: ManagedContextStore(context: context, reading: reading))],
-                  options: options)
+        // Named without touching the context off its queue; the advertisement asks the store for its files' names.
+        var served = ServedStore(name: "App context", kind: .context, store: ManagedContextStore(context: context, reading: reading))
+        served.nameIsStandIn = true
+        self.init(stores: [served], options: options)
     }
 }
 

@@ -55,7 +55,9 @@ public final class CoreDataBrowserServer: Sendable {
         /// it. Off by default: on iOS, advertising shows the local-network permission prompt, and needs
         /// `NSLocalNetworkUsageDescription` and `_cdbrowser._tcp` in `NSBonjourServices` (`start()` prints the
         /// lines to add when they are missing). Apple platforms only (the system's `NetService`); elsewhere
-        /// `start()` says it does nothing.
+        /// `start()` says it does nothing. Not with `bindAddress = .loopback`: nobody on the network could reach the
+        /// server (and `NetService` cannot register on loopback alone), so `start()` says so instead. A failed
+        /// registration is printed; a successful one too, with the name registered, when `printsURLs` is set.
         public var advertise = false
 
         public init() {}
@@ -120,8 +122,6 @@ public final class CoreDataBrowserServer: Sendable {
     private let options: Options
     /// Every store served, each opened on first use with its own API router and change feed.
     private let catalog: StoreCatalog
-    /// The stores' names when the server was made, for its Bonjour advertisement.
-    private let storeNames: [String]
     private let state = ServerState()
     /// Used when no token file is set (or it is unusable): kept for the life of this object, so `stop()` then
     /// `start()` keeps the browser's cookie valid; replaced only by `renewPairingToken()`.
@@ -129,7 +129,9 @@ public final class CoreDataBrowserServer: Sendable {
 
     /// Serves one store (the `/api/…` routes, and `/api/stores/<id>/…` as for several).
     public convenience init(store: any BrowserStore, options: Options = .init()) {
-        self.init(stores: [ServedStore(name: "Store", kind: .other, store: store)], options: options)
+        var served = ServedStore(name: "Store", kind: .other, store: store)
+        served.nameIsStandIn = true
+        self.init(stores: [served], options: options)
     }
 
     /// Serves several stores: `GET /api/stores` lists them, `/api/stores/:store/…` addresses one, and the routes
@@ -139,7 +141,6 @@ public final class CoreDataBrowserServer: Sendable {
     public init(stores: [ServedStore], options: Options = .init(),
                 rescan: (@Sendable () async -> [ServedStore])? = nil) {
         self.options = options
-        self.storeNames = stores.map(\.name)
         let readOnly = options.readOnly
         let pollInterval = options.changePollInterval
         let heartbeatInterval = options.eventHeartbeatInterval
@@ -299,6 +300,10 @@ public final class CoreDataBrowserServer: Sendable {
     /// `Options.advertise`: publishes the running server and answers how to withdraw it (nil when not advertised).
     private func startAdvertising(_ info: RunningInfo) -> (@Sendable () -> Void)? {
         guard options.advertise else { return nil }
+        if let refusal = Self.advertisingRefusal(options) {
+            print("CoreDataBrowser: " + refusal)
+            return nil
+        }
         #if canImport(CoreData)
         #if !os(macOS)
         // iOS-family apps need both Info.plist entries, or the service is never published.
@@ -310,20 +315,41 @@ public final class CoreDataBrowserServer: Sendable {
         let appName = bundle.object(forInfoDictionaryKey: "CFBundleDisplayName") as? String
             ?? bundle.object(forInfoDictionaryKey: "CFBundleName") as? String
             ?? ProcessInfo.processInfo.processName
+        let bundleID = bundle.bundleIdentifier
         let hostName = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init)
-        let publisher = BonjourPublisher()
-        publisher.publish(BonjourAdvertisement(
-            appName: appName, bundleID: bundle.bundleIdentifier, storeNames: storeNames,
-            tokenRequired: info.tokenRequired, port: info.port, hostName: hostName == "localhost" ? nil : hostName))
-        if options.printsURLs {
-            print("CoreDataBrowser: advertising \(BonjourAdvertisement.serviceType) on the local network")
+        let publisher = BonjourPublisher(printsSuccess: options.printsURLs)
+        // A store the server named itself is known by its own name, which may need it opened (async): the service
+        // is published once the names are known (a `stop()` before then publishes nothing).
+        Task { [self] in
+            let storeNames = await advertisedStoreNames()
+            publisher.publish(BonjourAdvertisement(
+                appName: appName, bundleID: bundleID, storeNames: storeNames, tokenRequired: info.tokenRequired,
+                port: info.port, hostName: hostName == "localhost" ? nil : hostName))
         }
         return { publisher.stop() }
         #else
-        print("CoreDataBrowser: Options.advertise uses Apple's Bonjour and does nothing here"
-            + " (on Linux, browser-demo --advertise publishes through Avahi)")
-        return nil
+        return nil  // `advertisingRefusal` answers wherever there is no NetService
         #endif
+    }
+
+    /// Why `Options.advertise` publishes nothing, or nil when it publishes: a server on 127.0.0.1 only is not
+    /// advertised (its address would be useless to whoever finds it), and only Apple platforms have `NetService`.
+    static func advertisingRefusal(_ options: Options) -> String? {
+        if options.bindAddress == .loopback {
+            return "Options.advertise: not advertised on the local network, because the server listens on 127.0.0.1"
+                + " only (bindAddress .loopback), which nobody else can reach"
+        }
+        #if canImport(CoreData)
+        return nil
+        #else
+        return "Options.advertise uses Apple's Bonjour and does nothing here"
+            + " (on Linux, browser-demo --advertise publishes through Avahi)"
+        #endif
+    }
+
+    /// The stores' names as the Bonjour advertisement lists them (`AdvertisedStoreNames`).
+    func advertisedStoreNames() async -> [String] {
+        await catalog.advertisedStoreNames()
     }
 
     /// UIKit's `willEnterForegroundNotification`, by name: observing it needs no UIKit import (this module also

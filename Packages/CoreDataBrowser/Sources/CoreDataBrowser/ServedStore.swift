@@ -27,6 +27,9 @@ public struct ServedStore: Sendable {
     /// The store file, for its size and path in `/api/stores`.
     public var file: URL?
     public var open: @Sendable () async throws -> any BrowserStore
+    /// `name` is the server's stand-in ("Store", "App context"), given by an initializer that cannot know the
+    /// store's own name without opening it: the Bonjour advertisement asks the store instead (`AdvertisedStoreNames`).
+    var nameIsStandIn = false
 
     public init(id: String? = nil, name: String, group: [String] = [], kind: Kind, file: URL? = nil,
                 open: @escaping @Sendable () async throws -> any BrowserStore) {

@@ -73,6 +73,22 @@ actor StoreCatalog {
         return task
     }
 
+    /// The names the Bonjour advertisement lists, in order (`AdvertisedStoreNames`): a store the server named
+    /// itself is opened (the shared opening) and described for its own name; the others are not opened.
+    func advertisedStoreNames() async -> [String] {
+        // The openings are taken before the first await: a rescan may replace `entries` meanwhile.
+        let pending = entries.indices.map { index in
+            (served: entries[index].served, opening: entries[index].served.nameIsStandIn ? opening(at: index) : nil)
+        }
+        var names: [String] = []
+        for (served, opening) in pending {
+            var description: StoreDescription?
+            if let opening { description = try? await opening.value.store.describe() }
+            names += AdvertisedStoreNames.names(of: served, description: description)
+        }
+        return names
+    }
+
     /// `GET /api/stores`: every store with what is known of it, opening each (the list is what a person picks
     /// from, so a store that cannot be opened says why there). With `refresh`, rescans first.
     func list(refresh: Bool) async -> StoreListDTO {

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// What `/api/health` says about a store.
 public struct StoreDescription: Sendable, Hashable {
     /// A one-line description, e.g. "In-memory demo store" or the store file's path.
@@ -11,14 +13,18 @@ public struct StoreDescription: Sendable, Hashable {
     /// Why a store that could write (`browser-demo --writable`, `Options.readOnly = false`) does not: a store
     /// with history tracking, a snapshot copy, a model without delete rules. Nil when it writes or never could.
     public var writeRefusal: String?
+    /// The store files read, when the store reads files: a store file, or a live context's persistent stores
+    /// that have one. What a host that named no store is known by (a Bonjour advertisement's store names).
+    public var files: [URL]
 
     public init(summary: String, model: ModelOrigin? = nil, capabilities: StoreCapabilities = .readOnly,
-                storeIdentifier: String? = nil, writeRefusal: String? = nil) {
+                storeIdentifier: String? = nil, writeRefusal: String? = nil, files: [URL] = []) {
         self.summary = summary
         self.model = model
         self.capabilities = capabilities
         self.storeIdentifier = storeIdentifier
         self.writeRefusal = writeRefusal
+        self.files = files
     }
 }
 

@@ -10,7 +10,8 @@ public import Foundation
 /// - `<UDID>/data/Containers/Shared/AppGroup/<UUID>/`: an App Group's container;
 /// - each container's `.com.apple.mobile_container_manager.metadata.plist` names it (`MCMMetadataIdentifier`:
 ///   the bundle ID or the group ID).
-/// macOS apps' sandbox containers (`~/Library/Containers/<bundle ID>/Data/`) are scanned the same way.
+/// macOS apps' sandbox containers (`~/Library/Containers/<bundle ID>/Data/`) are scanned the same way (by
+/// default on a Mac, `macContainersRoot(given:devicesRootGiven:)`).
 ///
 /// The scan never follows symbolic links, goes at most `maximumDepth` folders into a container, reads at most
 /// `maximumFiles` file headers, and passes over what it cannot read (noted in `skipped`), so one locked folder
@@ -63,6 +64,30 @@ public struct SimulatorStoreScan: Sendable {
     /// `~/Library/Containers`.
     public static var defaultMacContainersRoot: URL {
         FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Library/Containers")
+    }
+
+    /// The macOS apps' containers a scan includes: `given` (`--mac-root`) when there is one; else, on a Mac and
+    /// when no devices folder was given either, `home`'s `Library/Containers` if it exists. A devices folder given
+    /// (`--root`: a tree built for a test, another machine's copy) is scanned alone, so nothing of this Mac's
+    /// is mixed into it.
+    public static func macContainersRoot(given: URL?, devicesRootGiven: Bool,
+                                         home: URL = FileManager.default.homeDirectoryForCurrentUser,
+                                         onMac: Bool = runsOnMac) -> URL? {
+        if let given { return given }
+        guard onMac, !devicesRootGiven else { return nil }
+        let containers = home.appendingPathComponent("Library/Containers")
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: containers.path, isDirectory: &isFolder) && isFolder.boolValue
+            ? containers : nil
+    }
+
+    /// Whether this is macOS, where apps' sandbox containers are.
+    public static var runsOnMac: Bool {
+        #if os(macOS)
+        true
+        #else
+        false
+        #endif
     }
 
     /// Scans the simulators under `devicesRoot` and, when given, macOS containers under `macContainersRoot`.

@@ -152,7 +152,7 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     public func describe() async throws -> StoreDescription {
         StoreDescription(summary: url.standardizedFileURL.path, model: modelOrigin,
                          capabilities: writer == nil ? .readOnly : [.read, .write],
-                         storeIdentifier: storeIdentifier, writeRefusal: writeRefusal)
+                         storeIdentifier: storeIdentifier, writeRefusal: writeRefusal, files: [url])
     }
 
     public func schema() async throws -> StoreSchema {
