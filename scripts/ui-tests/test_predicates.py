@@ -340,6 +340,21 @@ def test_lab_column_facets_equal_the_api_and_a_value_filters_the_grid(driver, se
     wait_for(driver, lambda d: shown_total(d, "grid-page-indicator") == top["count"], message="the grid holds the value's count")
 
 
+def test_inspector_detail_facet_button_opens_the_attributes_facets(driver, server, api, wait_for, console_errors):
+    # The ▥ beside a value in the detail opens the facet panel on that attribute, for the list's filter.
+    where = "pageCount > 100"
+    book = api("/api/entities/Book", where=where, limit=1)["rows"][0]
+    open_inspector(driver, server, wait_for, entity="Book", id=book["id"], where=where)
+    wait_for(driver, lambda d: d.find_element(By.ID, "detail").get_attribute("data-id") == book["id"], message="the detail")
+    driver.find_element(By.CSS_SELECTOR, "#attr-table tr[data-attr='rating'] .facet-attr").click()
+    wait_for(driver, lambda d: d.find_element(By.ID, "facet-panel").get_attribute("data-state") == "ready"
+             and d.find_element(By.ID, "facet-panel").get_attribute("data-attr") == "rating", message="rating's facets")
+    facets = api("/api/entities/Book/facets", attr="rating", where=where)
+    expected = [[str(t["value"]), t["count"], False] for t in facets["top"]] + ([["nil", facets["nulls"], True]] if facets["nulls"] else [])
+    assert facet_values(driver) == expected
+    assert console_errors(driver) == []
+
+
 def test_inspector_histogram_bar_filters_its_range(driver, server, api, wait_for):
     open_inspector(driver, server, wait_for, entity="Book")
     driver.find_element(By.ID, "facets-btn").click()
