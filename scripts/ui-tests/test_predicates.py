@@ -295,6 +295,33 @@ def test_lab_cell_menu_filters_by_the_value_and_ands_it(driver, server, api, wai
     assert shown_total(driver, "grid-page-indicator") >= 1
 
 
+def test_inspector_row_menu_filters_by_the_values_the_row_shows(driver, server, api, wait_for, console_errors):
+    # A row shows its sorted attribute's value and its display attribute; its menu filters by either, ANDed.
+    from selenium.webdriver import ActionChains
+    where = "pageCount > 100"
+    open_inspector(driver, server, wait_for, entity="Book", where=where, sort="pageCount", order="desc")
+    wait_total_matches(driver, wait_for, api, "Book", "page-indicator", sort="pageCount", order="desc")
+    Select(driver.find_element(By.ID, "display-attr")).select_by_value("title")
+    book = api("/api/entities/Book", where=where, sort="pageCount", order="desc", limit=1)["rows"][0]
+    row = f'#record-list .record-row[data-id="{book["id"]}"]'
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"{row} .record-summary").text == book["attrs"]["title"].strip(),
+             message="the row named by its title")
+    ActionChains(driver).context_click(driver.find_element(By.CSS_SELECTOR, row)).perform()
+    items = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#row-menu [data-action='filter-value']"), message="the menu")
+    assert [i.get_attribute("data-attr") for i in items] == ["pageCount", "title"]
+    driver.find_element(By.CSS_SELECTOR, "#row-menu [data-action='filter-value'][data-attr='pageCount']").click()
+    expected = f"{where} AND pageCount == {book['attrs']['pageCount']}"
+    wait_for(driver, lambda d: url_where(d) == expected, message=expected)
+    wait_total_matches(driver, wait_for, api, "Book", "page-indicator", sort="pageCount", order="desc")
+    ActionChains(driver).context_click(wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, row), message="the row again")).perform()
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#row-menu [data-action='filter-value'][data-attr='title']"), message="the menu").click()
+    expected = f'{expected} AND title == {_module_call(driver, "predicate.js", "m.quote(args[0])", book["attrs"]["title"])}'
+    wait_for(driver, lambda d: url_where(d) == expected, message=expected)
+    _, total = wait_total_matches(driver, wait_for, api, "Book", "page-indicator", sort="pageCount", order="desc")
+    assert total >= 1
+    assert console_errors(driver) == []
+
+
 def test_inspector_detail_filters_by_a_value_and_by_nil(driver, server, api, wait_for):
     book = api("/api/entities/Book", where="summary == nil", limit=1)["rows"][0]
     open_inspector(driver, server, wait_for, entity="Book", id=book["id"])
