@@ -32,7 +32,9 @@
  *   Sidebar    #entity-filter, #hide-empty; .entity-item[data-depth][data-abstract] (sub-entities under their parent)
  *   Top bar    #model-line[data-source] (where the model came from; .is-warning when guessed from the tables)
  *   Records    #record-list (listbox, ArrowUp/ArrowDown/Home/End move the selection, PageUp/PageDown the page,
- *              Ctrl/Cmd+C copies the selected row's object ID, Shift+F10 / the context-menu key opens its copy menu)
+ *              Ctrl/Cmd+C copies the selected row's object ID, Shift+F10 / the context-menu key opens its menu:
+ *              #row-menu with [data-action=copy-id|copy-json] and, for the sorted attribute and the display attributes
+ *              the row shows, [data-action=filter-value][data-attr] ("Filter by this value"))
  *              > li.record-row[data-id][data-entity][aria-selected] with .record-summary, .record-sub and, when
  *              sorted, .record-sort-value (the sorted attribute's value)
  *              (.record-sub holds .record-entity when the row's entity differs from the selected one)

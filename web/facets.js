@@ -7,11 +7,12 @@
  *
  * API (docs/API.md): GET /api/entities/:name/facets?attr=&<the list's parameters> →
  *   {total, nulls, distinct, distinctExact, top:[{value, count}], others, min, max, histogram:[{from, to, count}],
- *    sampled, notes}
+ *    sampled, cut, notes} — with cut (total | values | range | records) what was not counted is null
  *
  *   open(attr, anchor)   opens the panel for an attribute of the list predicate.js describe() gives
  *
- * Elements: #facet-panel (role=dialog; data-state = loading | ready | error; data-attr) with select.fc-attr,
+ * Elements: #facet-panel (role=dialog; data-state = loading | ready | error; data-attr; data-cut when the answer was
+ * cut at its time limit) with select.fc-attr,
  * .fc-summary, button.fc-value[data-count] (.fc-value-text, .fc-count; data-nil for nil), .fc-others,
  * svg.fc-histogram > rect.fc-bar[data-from][data-to][data-count] (role=button, focusable), .fc-notes > li,
  * .fc-error, button.fc-close.
@@ -105,9 +106,14 @@ function histogram(attr, type, buckets) {
 
 function render(body, answer, attr, type) {
   const parts = [];
-  const distinct = `${formatCount(answer.distinct)}${answer.distinctExact ? '' : '+'} distinct`;
-  parts.push(el('p', 'fc-summary', `${formatCount(answer.total)} records · ${formatCount(answer.nulls)} nil · ${distinct}`));
-  const max = Math.max(1, answer.nulls, ...answer.top.map((t) => t.count));
+  // A facet cut at its time limit (answer.cut) sends null for what it did not count: the summary says only what it has.
+  const summary = [answer.total == null ? 'not counted' : `${formatCount(answer.total)} records`];
+  if (answer.nulls != null) summary.push(`${formatCount(answer.nulls)} nil`);
+  if (answer.distinct != null) summary.push(`${formatCount(answer.distinct)}${answer.distinctExact ? '' : '+'} distinct`);
+  parts.push(el('p', 'fc-summary', summary.join(' · ')));
+  if (answer.cut) panel.dataset.cut = answer.cut;
+  else delete panel.dataset.cut;
+  const max = Math.max(1, answer.nulls || 0, ...answer.top.map((t) => t.count));
   const list = el('div', 'fc-values');
   const row = (label, count, node, extra) => {
     const item = el('button', 'fc-value');

@@ -4,9 +4,10 @@ store against the sqlite3 shell running the equivalent SQL, in one run. Figures 
 
     scripts/bench/predicates.py [--books 1000000] [--runs 15]
 
-Ours: `predicate_bench.swift`, built in release into a package of its own under scripts/bench/.bench (the API
-routes for predicates belong to another part of issue 14), times `SQLiteStore.page` (100 records and the total)
-in process; each run asks an equivalent, distinct tree so the store's kept totals never answer for it. The shell
+Ours: `predicate_bench.swift`, built in release into a package of its own under scripts/bench/.bench, times
+`SQLiteStore.page` (100 records and the total) in process: the API's `where=` and `POST …/query` routes run the
+same call, and timing it without HTTP and JSON compares the store's work with the sqlite3 shell's. Each run asks
+an equivalent, distinct tree so the store's kept totals never answer for it. The shell
 (one long-lived `sqlite3` process, as bench.py) runs a COUNT and the first 100 rows. Targets (issue 14):
 
   - indexed equality with total (`pageCount == 300`, index Z_Book_byPageCount): ≤ 5 ms;

@@ -295,6 +295,33 @@ def test_lab_cell_menu_filters_by_the_value_and_ands_it(driver, server, api, wai
     assert shown_total(driver, "grid-page-indicator") >= 1
 
 
+def test_inspector_row_menu_filters_by_the_values_the_row_shows(driver, server, api, wait_for, console_errors):
+    # A row shows its sorted attribute's value and its display attribute; its menu filters by either, ANDed.
+    from selenium.webdriver import ActionChains
+    where = "pageCount > 100"
+    open_inspector(driver, server, wait_for, entity="Book", where=where, sort="pageCount", order="desc")
+    wait_total_matches(driver, wait_for, api, "Book", "page-indicator", sort="pageCount", order="desc")
+    Select(driver.find_element(By.ID, "display-attr")).select_by_value("title")
+    book = api("/api/entities/Book", where=where, sort="pageCount", order="desc", limit=1)["rows"][0]
+    row = f'#record-list .record-row[data-id="{book["id"]}"]'
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"{row} .record-summary").text == book["attrs"]["title"].strip(),
+             message="the row named by its title")
+    ActionChains(driver).context_click(driver.find_element(By.CSS_SELECTOR, row)).perform()
+    items = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#row-menu [data-action='filter-value']"), message="the menu")
+    assert [i.get_attribute("data-attr") for i in items] == ["pageCount", "title"]
+    driver.find_element(By.CSS_SELECTOR, "#row-menu [data-action='filter-value'][data-attr='pageCount']").click()
+    expected = f"{where} AND pageCount == {book['attrs']['pageCount']}"
+    wait_for(driver, lambda d: url_where(d) == expected, message=expected)
+    wait_total_matches(driver, wait_for, api, "Book", "page-indicator", sort="pageCount", order="desc")
+    ActionChains(driver).context_click(wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, row), message="the row again")).perform()
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#row-menu [data-action='filter-value'][data-attr='title']"), message="the menu").click()
+    expected = f'{expected} AND title == {_module_call(driver, "predicate.js", "m.quote(args[0])", book["attrs"]["title"])}'
+    wait_for(driver, lambda d: url_where(d) == expected, message=expected)
+    _, total = wait_total_matches(driver, wait_for, api, "Book", "page-indicator", sort="pageCount", order="desc")
+    assert total >= 1
+    assert console_errors(driver) == []
+
+
 def test_inspector_detail_filters_by_a_value_and_by_nil(driver, server, api, wait_for):
     book = api("/api/entities/Book", where="summary == nil", limit=1)["rows"][0]
     open_inspector(driver, server, wait_for, entity="Book", id=book["id"])
@@ -338,6 +365,21 @@ def test_lab_column_facets_equal_the_api_and_a_value_filters_the_grid(driver, se
     driver.find_elements(By.CSS_SELECTOR, "#facet-panel .fc-value")[0].click()
     wait_for(driver, lambda d: url_where(d) == f"pageCount > 100 AND rating == {top['value']}", message="the value's condition")
     wait_for(driver, lambda d: shown_total(d, "grid-page-indicator") == top["count"], message="the grid holds the value's count")
+
+
+def test_inspector_detail_facet_button_opens_the_attributes_facets(driver, server, api, wait_for, console_errors):
+    # The ▥ beside a value in the detail opens the facet panel on that attribute, for the list's filter.
+    where = "pageCount > 100"
+    book = api("/api/entities/Book", where=where, limit=1)["rows"][0]
+    open_inspector(driver, server, wait_for, entity="Book", id=book["id"], where=where)
+    wait_for(driver, lambda d: d.find_element(By.ID, "detail").get_attribute("data-id") == book["id"], message="the detail")
+    driver.find_element(By.CSS_SELECTOR, "#attr-table tr[data-attr='rating'] .facet-attr").click()
+    wait_for(driver, lambda d: d.find_element(By.ID, "facet-panel").get_attribute("data-state") == "ready"
+             and d.find_element(By.ID, "facet-panel").get_attribute("data-attr") == "rating", message="rating's facets")
+    facets = api("/api/entities/Book/facets", attr="rating", where=where)
+    expected = [[str(t["value"]), t["count"], False] for t in facets["top"]] + ([["nil", facets["nulls"], True]] if facets["nulls"] else [])
+    assert facet_values(driver) == expected
+    assert console_errors(driver) == []
 
 
 def test_inspector_histogram_bar_filters_its_range(driver, server, api, wait_for):

@@ -184,13 +184,13 @@ function appendFilterControls(cell, attr, value) {
     actions.append(filter);
   }
   if (facets.facetable(attribute.type)) {
-    const facets = el('button', 'attr-action facet-attr', '▥');
-    facets.type = 'button';
-    facets.dataset.opensFacets = '';
-    facets.title = `Facets of ${attr}: its values in the list, with counts`;
-    facets.setAttribute('aria-label', `Facets of ${attr}`);
-    facets.addEventListener('click', () => facets.open(attr, facets));
-    actions.append(facets);
+    const facetButton = el('button', 'attr-action facet-attr', '▥');
+    facetButton.type = 'button';
+    facetButton.dataset.opensFacets = '';
+    facetButton.title = `Facets of ${attr}: its values in the list, with counts`;
+    facetButton.setAttribute('aria-label', `Facets of ${attr}`);
+    facetButton.addEventListener('click', () => facets.open(attr, facetButton));
+    actions.append(facetButton);
   }
   if (actions.children.length) cell.append(actions);
 }

@@ -1,6 +1,6 @@
 /*
  * CoreDataBrowser — Inspector view: the records pane's list: loading a page, its rows (what changed since you
- * looked), the pager, the selection and the row's copy menu.
+ * looked), the pager, the selection and the row's menu (copy; filter by a value the row shows).
  */
 
 import { apiPath, getJSON, isAbort, restartFetch, shortId } from '../shared/api.js';
@@ -14,7 +14,7 @@ import * as predicate from '../predicate.js';
 import * as queryDrawer from '../query.js';
 import { loadDetail } from './detail.js';
 import { commitView, data, dom, errorText, inflight, listKey, setStatus, setView, since, view } from './state.js';
-import { lastOffset, nameOf, onPageStep, renderScope } from './toolbar.js';
+import { displayChoice, lastOffset, nameOf, onPageStep, renderScope } from './toolbar.js';
 
 // ---------------------------------------------------------------------------------------------
 // Records pane: list
@@ -183,6 +183,7 @@ function openRowMenu(id, x, y) {
     item('Copy object ID', 'copy-id', row.id),
     item('Copy row as JSON', 'copy-json', recordJSON(row)),
   );
+  menu.append(...filterItems(row));
   document.body.append(menu);
   const rect = menu.getBoundingClientRect();
   menu.style.left = `${Math.max(8, Math.min(x, window.innerWidth - rect.width - 8))}px`;
@@ -194,6 +195,30 @@ function openRowMenu(id, x, y) {
       dom.recordList.focus({ preventScroll: true });
     }
   });
+}
+
+/**
+ * "Filter by this value" for the values a row shows: the sorted attribute's (shown at its right) and the display
+ * attributes' (its name). Only the list's entity's attributes (a sub-entity's own attribute is not the list's);
+ * a display attribute only when its value is what the row shows (a non-empty string).
+ */
+function filterItems(row) {
+  const schema = data.entityByName.get(view.entity);
+  if (!schema || !row.attrs) return [];
+  const shownNames = displayChoice(view.entity).filter((name) => typeof row.attrs[name] === 'string' && row.attrs[name].trim());
+  const names = [...new Set([view.sort, ...shownNames].filter(Boolean))];
+  const items = [];
+  for (const name of names) {
+    const attribute = schema.attributes.find((a) => a.name === name);
+    if (!attribute || !Object.prototype.hasOwnProperty.call(row.attrs, name)) continue;
+    const node = predicate.conditionFor(name, row.attrs[name]);
+    if (!node) continue;
+    const button = menuItem('row-menu-item', `Filter by this ${name}`, 'filter-value', closeRowMenu, () => predicate.addCondition(node));
+    button.dataset.attr = name;
+    button.title = predicate.formatTree(node, () => attribute.type);
+    items.push(button);
+  }
+  return items;
 }
 
 function closeRowMenu() {

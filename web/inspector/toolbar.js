@@ -217,6 +217,7 @@ function renderScope() {
 
 export {
   describeExport,
+  displayChoice,
   describeQuery,
   lastOffset,
   nameOf,

@@ -108,6 +108,12 @@ open class NSExpression: NSObject {
     /// https://developer.apple.com/documentation/foundation/nsexpression/init(forconstantvalue:)
     /// `init(forConstantValue obj: Any?)`
     public init(forConstantValue obj: Any?) { super.init() }
+    /// https://developer.apple.com/documentation/foundation/nsexpression/init(forsubquery:usingiteratorvariable:predicate:)
+    /// `init(forSubquery expression: NSExpression, usingIteratorVariable variable: String, predicate: NSPredicate)`
+    public init(forSubquery expression: NSExpression, usingIteratorVariable variable: String, predicate: NSPredicate) { super.init() }
+    /// https://developer.apple.com/documentation/foundation/nsexpression/init(forfunction:arguments:)
+    /// `init(forFunction name: String, arguments parameters: [Any])`
+    public init(forFunction name: String, arguments parameters: [Any]) { super.init() }
     /// https://developer.apple.com/documentation/foundation/nsexpression/expressionforevaluatedobject()
     /// `class func expressionForEvaluatedObject() -> NSExpression`
     open class func expressionForEvaluatedObject() -> NSExpression { NSExpression() }

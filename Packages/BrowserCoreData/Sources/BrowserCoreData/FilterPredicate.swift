@@ -6,9 +6,14 @@ import CoreData
 /// string, so no search text, value or name is ever parsed as predicate syntax.
 ///
 /// Semantics as `RecordFilter` documents them, in Core Data's own terms:
-/// - `ANY`/`ALL` are `NSComparisonPredicate`'s `.any`/`.all` modifiers on the key path `relationship.keyPath`;
-///   `NONE` is `NOT (ANY …)` (true when nothing is related, as the contract says; Core Data's own `NONE`
-///   keyword is the same negation).
+/// - `ANY` is `NSComparisonPredicate`'s `.any` modifier on the key path `relationship.keyPath`; `NONE` is
+///   `NOT (ANY …)` (true when nothing is related, as the contract says; Core Data's own `NONE` keyword is the same
+///   negation).
+/// - `ALL` is `SUBQUERY(relationship, $x, NOT (condition on $x)).@count == 0` (as a `count:` function of the
+///   subquery): no related record fails the condition, so true when none is related, as the contract says. Not the
+///   `.all` modifier: Core Data's SQLite store is reputed to reject it with an Objective-C exception (which would
+///   end the inspected app), Apple's documentation allows at most one of ALL/ANY/IN per predicate sent to it, and
+///   Foundation's own `#Predicate` conversion writes `allSatisfy` as this subquery.
 /// - `@count` is the key path `relationship.@count`.
 /// - a to-one compared with a record is compared with its `NSManagedObjectID` (resolved through the context's
 ///   coordinator); an ID the coordinator does not know matches no record (`== id` false, `!= id` true).
@@ -33,7 +38,7 @@ enum FilterPredicate {
             let keyPath = relationship + "." + comparison.keyPath.description
             switch quantifier {
             case .any: return try make(comparison, keyPath: keyPath, modifier: .any, coordinator: coordinator)
-            case .all: return try make(comparison, keyPath: keyPath, modifier: .all, coordinator: coordinator)
+            case .all: return try every(relationship, comparison, coordinator: coordinator)
             case .none:
                 return NSCompoundPredicate(notPredicateWithSubpredicate:
                     try make(comparison, keyPath: keyPath, modifier: .any, coordinator: coordinator))
@@ -45,6 +50,23 @@ enum FilterPredicate {
                 modifier: .direct, type: operatorType(op), options: [])
         }
     }
+
+    /// `ALL relationship.keyPath op value` as `SUBQUERY(relationship, $x, NOT ($x.keyPath op value)).@count == 0`.
+    /// The key path is the validated model's names (`$x.` + names), never text to parse.
+    private static func every(_ relationship: String, _ comparison: FilterComparison,
+                              coordinator: NSPersistentStoreCoordinator?) throws -> NSPredicate {
+        let condition = try make(comparison, keyPath: "$\(iterator).\(comparison.keyPath.description)", modifier: .direct,
+                                 coordinator: coordinator)
+        let failing = NSExpression(forSubquery: NSExpression(forKeyPath: relationship), usingIteratorVariable: iterator,
+                                   predicate: NSCompoundPredicate(notPredicateWithSubpredicate: condition))
+        return NSComparisonPredicate(
+            leftExpression: NSExpression(forFunction: "count:", arguments: [failing]),
+            rightExpression: NSExpression(forConstantValue: NSNumber(value: 0)),
+            modifier: .direct, type: .equalTo, options: [])
+    }
+
+    /// The subquery's variable for one related record (variables have their own namespace: no attribute clashes).
+    private static let iterator = "x"
 
     private static func make(_ comparison: FilterComparison, keyPath: String, modifier: NSComparisonPredicate.Modifier,
                              coordinator: NSPersistentStoreCoordinator?) throws -> NSPredicate {

@@ -21,6 +21,9 @@ import Testing
         ("author.name BEGINSWITH[cd] \"emile\" AND pageCount < 300", ["Thérèse Raquin", "The Café Catalogue"]),
         ("ANY tags.name == \"science\"", ["Notes on the Analytical Engine", "Kindred"]),
         ("ALL tags.name == \"fiction\"", ["the lowercase book", "Germinal", "Kindred (Audio)"]),
+        // ALL is a SUBQUERY: options and a negated comparison inside it keep their meaning.
+        ("ALL tags.name BEGINSWITH[c] \"F\"", ["the lowercase book", "Germinal", "Kindred (Audio)"]),
+        ("NOT (ALL tags.name != \"science\")", ["Notes on the Analytical Engine", "Kindred"]),
         ("NONE tags.name == \"classic\"", ["The Café Catalogue", "Kindred", "the lowercase book", "Germinal", "Kindred (Audio)"]),
         ("tags.@count == 0", ["the lowercase book"]),
         ("tags.@count >= 2 AND inPrint == TRUE", ["Notes on the Analytical Engine", "Thérèse Raquin", "Germinal", "Kindred"]),
@@ -39,6 +42,20 @@ import Testing
             #expect(found == titles, "\(text)")
             #expect(page.total == titles.count, "\(text)")
         }
+    }
+
+    /// ALL reaches Core Data as a subquery counted to zero, never as the `.all` modifier the SQLite store is reputed
+    /// to reject (PLAN.md, Predicates: Live context).
+    @Test func allIsASubqueryOfTheRecordsThatFail() async throws {
+        let stack = try TestStack()
+        try await stack.seed { TestLibrary.insert(into: $0) }
+        let service = BrowserService(store: ManagedContextStore(context: stack.container.viewContext))
+        let explained = try await service.explain(of: "Book", parameters: RecordQueryParameters(predicateText: "ALL tags.name == \"fiction\""))
+        let predicate = try #require(explained.steps.first { $0.hasPrefix("predicate = ") })
+        #expect(predicate.contains("count:(SUBQUERY(tags, $x, NOT "), "\(predicate)")
+        #expect(predicate.contains("$x.name == \"fiction\""), "\(predicate)")
+        #expect(!predicate.contains("ALL "), "\(predicate)")
+        #expect(explained.total == 3)
     }
 
     @Test func aRecordIDIsComparedAsTheObjectAndAnUnknownOneMatchesNothing() async throws {

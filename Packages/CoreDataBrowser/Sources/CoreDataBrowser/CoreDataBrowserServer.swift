@@ -45,6 +45,11 @@ public final class CoreDataBrowserServer: Sendable {
         /// Core Data has started cannot be stopped); the in-memory demo store does not check. Default 30 s; nil for
         /// no limit. A request whose client leaves is stopped as soon as the store can (BrowserSQLite at once).
         public var requestTimeBudget: TimeInterval? = 30
+        /// Seconds a facet (`/api/entities/:name/facets`) counts before it answers with what it has counted, marked
+        /// `cut`, rather than a 503: a facet is a glance. Never more than three quarters of what is left of
+        /// `requestTimeBudget`, so the partial answer is sent in time. Default 10 s; nil: only that share limits it.
+        /// BrowserSQLite stops between its statements' parts; the stores that count in Swift stop between batches.
+        public var facetTimeBudget: TimeInterval? = FacetRequest.defaultTimeBudget
         /// How often the store is asked whether it changed while a browser listens to `/api/events` (never when
         /// none does). Default 0.25 s: a change reaches the page within about half a second.
         public var changePollInterval: TimeInterval = 0.25
@@ -142,11 +147,12 @@ public final class CoreDataBrowserServer: Sendable {
                 rescan: (@Sendable () async -> [ServedStore])? = nil) {
         self.options = options
         let readOnly = options.readOnly
+        let facetTimeBudget = options.facetTimeBudget
         let pollInterval = options.changePollInterval
         let heartbeatInterval = options.eventHeartbeatInterval
         self.catalog = StoreCatalog(stores: stores, rescan: rescan) { store in
             BrowserRoutes.router(
-                service: BrowserService(store: store, readOnly: readOnly),
+                service: BrowserService(store: store, readOnly: readOnly, facetTimeBudget: facetTimeBudget),
                 changes: ChangeFeed(store: store, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval))
         }
     }

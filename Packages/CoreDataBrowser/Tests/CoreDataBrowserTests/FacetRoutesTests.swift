@@ -33,6 +33,65 @@ extension EndToEndTests {
         #expect(searched["total"] as? Int == page["total"] as? Int)
     }
 
+    @Test func aFacetWithWhereCountsTheFilteredRecords() async throws {
+        let predicate = "pageCount > 300 AND rating != nil"
+        let filter = TestClient.encode(predicate)
+        let facet = try await client.get("/api/entities/Book/facets?attr=rating&top=50&where=\(filter)").object()
+        // The filtered records, read through the list with the same where=, counted here.
+        // Keyed by the value as JSON has it: a number, or the text of a non-finite Double ("NaN").
+        func key(_ value: Any?) -> String? {
+            if let number = value as? NSNumber { return "\(number.doubleValue)" }
+            return value as? String
+        }
+        var counts: [String: Int] = [:]
+        var nulls = 0
+        var offset = 0
+        var total = 0
+        repeat {
+            let page = try await client.get("/api/entities/Book?where=\(filter)&limit=500&offset=\(offset)").object()
+            total = try #require(page["total"] as? Int)
+            let rows = try #require(page["rows"] as? [[String: Any]])
+            for row in rows {
+                let rating = (row["attrs"] as? [String: Any])?["rating"]
+                if let value = key(rating) { counts[value, default: 0] += 1 } else if rating is NSNull { nulls += 1 }
+            }
+            offset += rows.count
+            if rows.isEmpty { break }
+        } while offset < total
+        let all = try #require(try await client.get("/api/entities/Book?limit=1").object()["total"] as? Int)
+        #expect(total > 0 && total < all, "the filter keeps some books, not all")
+        #expect(facet["total"] as? Int == total)
+        #expect(facet["nulls"] as? Int == nulls && nulls == 0, "rating != nil keeps no nil")
+        #expect(counts.values.reduce(0, +) == total)
+        let top = try #require(facet["top"] as? [[String: Any]])
+        #expect(!top.isEmpty && facet["distinct"] as? Int == counts.count)
+        for entry in top {
+            let value = try #require(key(entry["value"]))
+            #expect(entry["count"] as? Int == counts[value], "rating \(value)")
+        }
+        // The most frequent values, so nothing left out counts more than the last one shown.
+        #expect(counts.values.sorted(by: >).prefix(top.count).map { $0 } == top.compactMap { $0["count"] as? Int })
+        #expect(facet["others"] as? Int == total - top.compactMap { $0["count"] as? Int }.reduce(0, +))
+        #expect(facet["cut"] is NSNull)
+    }
+
+    @Test func aFacetPastItsTimeLimitAnswersTheRecordsItLookedAtMarkedCut() async throws {
+        // The demo store counts in Swift: with no time at all it looks at no record, and says so (200, not 503).
+        var options = CoreDataBrowserServer.Options.forTests()
+        options.facetTimeBudget = 0
+        let server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
+        defer { server.stop() }
+        let client = TestClient(base: try #require(try server.start().urls.first))
+        let reply = try await client.get("/api/entities/Book/facets?attr=pageCount&where=\(TestClient.encode("pageCount > 100"))")
+        #expect(reply.status == 200)
+        let facet = try reply.object()
+        #expect(facet["cut"] as? String == "records")
+        #expect(facet["sampled"] as? Int == 0 && facet["nulls"] as? Int == 0 && (facet["top"] as? [Any])?.isEmpty == true)
+        let page = try await client.get("/api/entities/Book?limit=1&where=\(TestClient.encode("pageCount > 100"))").object()
+        #expect(facet["total"] as? Int == page["total"] as? Int)
+        #expect((facet["notes"] as? [String])?.first?.contains("time limit") == true)
+    }
+
     @Test(arguments: [
         ("/api/entities/Book/facets", 400, "attr is required: the attribute whose values to count"),
         ("/api/entities/Book/facets?attr=nope", 400, "Cannot count Book.nope: it is not an attribute of Book"),
@@ -50,6 +109,29 @@ extension EndToEndTests {
 }
 
 extension StoreFileEndToEndTests {
+    @Test func aStoreFilesFacetPastItsTimeLimitIsCutNotA503() async throws {
+        let (server, client) = try Self.serve("wibosco-migration/CoreDataMigration_Example_3.sqlite") { $0.facetTimeBudget = 0 }
+        defer { server.stop() }
+        let entities = try await client.get("/api/entities").array()
+        let entity = try #require(entities.first { ($0["count"] as? Int ?? 0) > 0 })
+        let name = try #require(entity["name"] as? String)
+        let attribute = try #require((entity["attributes"] as? [[String: Any]])?.first { $0["type"] as? String == "String" }?["name"] as? String)
+        let reply = try await client.get("/api/entities/\(name)/facets?attr=\(attribute)&where=\(TestClient.encode("\(attribute) != nil"))")
+        #expect(reply.status == 200)
+        let facet = try reply.object()
+        #expect(facet["cut"] as? String == "total")
+        for key in ["total", "nulls", "distinct", "distinctExact", "others", "min", "max", "histogram"] {
+            #expect(facet[key] is NSNull, "\(key)")
+        }
+        #expect((facet["top"] as? [Any])?.isEmpty == true)
+        #expect((facet["notes"] as? [String])?.first?.contains("time limit") == true)
+        // The same server, the same facet with time: whole.
+        let (timely, timelyClient) = try Self.serve("wibosco-migration/CoreDataMigration_Example_3.sqlite")
+        defer { timely.stop() }
+        let whole = try await timelyClient.get("/api/entities/\(name)/facets?attr=\(attribute)&where=\(TestClient.encode("\(attribute) != nil"))").object()
+        #expect(whole["cut"] is NSNull && whole["total"] is Int)
+    }
+
     @Test func aStoreFilesFacetIsCountedInSQL() async throws {
         let (server, client) = try Self.serve("wibosco-migration/CoreDataMigration_Example_3.sqlite")
         defer { server.stop() }

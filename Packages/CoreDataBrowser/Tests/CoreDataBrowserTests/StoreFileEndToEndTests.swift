@@ -43,10 +43,13 @@ enum StoreFixtures {
 /// can be followed.
 @Suite(.serialized, .enabled(if: StoreFixtures.present, "needs shared/fixtures/coredata"))
 struct StoreFileEndToEndTests {
-    static func serve(_ relative: String, model: String? = nil) throws -> (CoreDataBrowserServer, TestClient) {
+    static func serve(_ relative: String, model: String? = nil,
+                      _ configure: (inout CoreDataBrowserServer.Options) -> Void = { _ in }) throws -> (CoreDataBrowserServer, TestClient) {
+        var options = CoreDataBrowserServer.Options.forTests()
+        configure(&options)
         let server = try CoreDataBrowserServer(storeURL: try StoreFixtures.copy(relative),
                                                modelURL: model.map { StoreFixtures.root.appendingPathComponent($0) },
-                                               options: .forTests())
+                                               options: options)
         let info = try server.start()
         return (server, TestClient(base: try #require(info.urls.first)))
     }

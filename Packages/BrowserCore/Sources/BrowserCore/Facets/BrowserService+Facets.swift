@@ -19,7 +19,8 @@ extension BrowserService {
             query: query, attribute: attribute,
             top: try Self.boundedCount(rawTop, name: "top", default: FacetRequest.defaultTop, maximum: FacetRequest.maximumTop),
             buckets: try Self.boundedCount(rawBuckets, name: "buckets", default: FacetRequest.defaultBuckets,
-                                           maximum: FacetRequest.maximumBuckets))
+                                           maximum: FacetRequest.maximumBuckets),
+            deadline: FacetRequest.deadline(seconds: facetTimeBudget))
         let counts = try await call { try await store.facets(request) }
         return FacetsDTO(request: request, counts: counts)
     }

@@ -1,5 +1,6 @@
 /// Counts a facet in Swift, over the records a cursor hands out: for stores that cannot ask a database (the
-/// in-memory store, a live context). Looks at `FacetRequest.sampleLimit` records at most and says so.
+/// in-memory store, a live context). Looks at `FacetRequest.sampleLimit` records at most and says so, and stops
+/// between batches once the facet's deadline has passed (`FacetCut.records`).
 public enum FacetCounter {
     public static func count(_ request: FacetRequest, total: Int, cursor: any RecordCursor) async throws -> FacetCounts {
         let name = request.attribute.name
@@ -12,7 +13,14 @@ public enum FacetCounter {
         var numbers: [Double] = []
         var smallest: (number: Double, value: AttributeValue)?
         var largest: (number: Double, value: AttributeValue)?
-        scanning: while let batch = try await cursor.next() {
+        var cut: FacetCut?
+        scanning: while true {
+            // Past the facet's deadline the records looked at so far are the answer (`FacetCut.records`).
+            if request.isPastDeadline, looked < min(total, FacetRequest.sampleLimit) {
+                cut = .records
+                break
+            }
+            guard let batch = try await cursor.next() else { break }
             let slot = batch.attributeNames.firstIndex(of: name)
             for row in 0..<batch.count {
                 if looked == FacetRequest.sampleLimit { break scanning }
@@ -36,7 +44,7 @@ public enum FacetCounter {
             total: total, nulls: nulls, top: top, distinct: min(counts.count, FacetRequest.distinctLimit),
             distinctIsExact: counts.count <= FacetRequest.distinctLimit,
             others: looked - nulls - top.reduce(0) { $0 + $1.count },
-            sampled: looked < total ? looked : nil)
+            sampled: looked < total ? looked : nil, cut: cut)
         if let smallest, let largest {
             answer.minimum = smallest.value
             answer.maximum = largest.value

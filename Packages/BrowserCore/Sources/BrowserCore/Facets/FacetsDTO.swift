@@ -3,17 +3,22 @@ public struct FacetsDTO: Encodable, Sendable, Hashable {
     public var entity: String
     public var attribute: String
     public var type: String
-    public var total: Int
-    public var nulls: Int
-    public var distinct: Int
-    public var distinctExact: Bool
+    /// Null (as are the other counts below) when the facet's deadline passed before it was counted (`cut`).
+    public var total: Int?
+    public var nulls: Int?
+    public var distinct: Int?
+    public var distinctExact: Bool?
+    /// Empty when the values were not counted (`cut`).
     public var top: [Value]
-    public var others: Int
+    public var others: Int?
     public var min: AttributeValue?
     public var max: AttributeValue?
     public var histogram: [Bucket]?
     /// The number of records the values were counted on, when not all of `total`.
     public var sampled: Int?
+    /// Where counting stopped at the facet's deadline (`FacetCut`'s names: total, values, range, records); null
+    /// when everything was counted.
+    public var cut: String?
     /// What the numbers mean when they are not exact, for the person reading them.
     public var notes: [String]
 
@@ -32,21 +37,33 @@ public struct FacetsDTO: Encodable, Sendable, Hashable {
         entity = request.query.entity
         attribute = request.attribute.name
         type = request.attribute.type.rawValue
-        total = counts.total
-        nulls = counts.nulls
-        distinct = counts.distinct
-        distinctExact = counts.distinctIsExact
-        top = counts.top.map { Value(value: $0.value, count: $0.count) }
-        others = counts.others
-        min = counts.minimum
-        max = counts.maximum
-        histogram = counts.histogram?.map { Bucket(from: $0.lower, to: $0.upper, count: $0.count) }
+        let valuesCounted = counts.cut != .total && counts.cut != .values
+        let rangeCounted = valuesCounted && counts.cut != .range
+        total = counts.cut == .total ? nil : counts.total
+        nulls = valuesCounted ? counts.nulls : nil
+        distinct = valuesCounted ? counts.distinct : nil
+        distinctExact = valuesCounted ? counts.distinctIsExact : nil
+        top = valuesCounted ? counts.top.map { Value(value: $0.value, count: $0.count) } : []
+        others = valuesCounted ? counts.others : nil
+        min = rangeCounted ? counts.minimum : nil
+        max = rangeCounted ? counts.maximum : nil
+        histogram = rangeCounted ? counts.histogram?.map { Bucket(from: $0.lower, to: $0.upper, count: $0.count) } : nil
         sampled = counts.sampled
+        cut = counts.cut?.rawValue
         notes = []
-        if let sampled = counts.sampled {
+        if let part = counts.cut {
+            let limit = "The facet stopped at its time limit (CoreDataBrowserServer.Options.facetTimeBudget)"
+            switch part {
+            case .total: notes.append("\(limit) before counting the list: nothing was counted. Narrow the list and ask again.")
+            case .values: notes.append("\(limit) after counting the list: its values were not counted. Narrow the list and ask again.")
+            case .range: notes.append("\(limit) after counting the values: the minimum, maximum and histogram are missing.")
+            case .records: notes.append("\(limit) after looking at \(counts.sampled ?? 0) of the list's \(counts.total) records: the counts are theirs.")
+            }
+        }
+        if let sampled = counts.sampled, counts.cut != .records, valuesCounted {
             notes.append("Counted on the first \(sampled) of the list's \(counts.total) records: the counts are a sample.")
         }
-        if !counts.distinctIsExact {
+        if valuesCounted, !counts.distinctIsExact {
             notes.append("More than \(FacetRequest.distinctLimit) different values: distinct says "
                 + "\(FacetRequest.distinctLimit), counted no further.")
         }
@@ -54,7 +71,7 @@ public struct FacetsDTO: Encodable, Sendable, Hashable {
 
     // Absent values are sent as null, so a client can tell "none" from a missing key.
     enum CodingKeys: String, CodingKey {
-        case entity, attribute, type, total, nulls, distinct, distinctExact, top, others, min, max, histogram, sampled, notes
+        case entity, attribute, type, total, nulls, distinct, distinctExact, top, others, min, max, histogram, sampled, cut, notes
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -72,6 +89,7 @@ public struct FacetsDTO: Encodable, Sendable, Hashable {
         try container.encode(max, forKey: .max)
         try container.encode(histogram, forKey: .histogram)
         try container.encode(sampled, forKey: .sampled)
+        try container.encode(cut, forKey: .cut)
         try container.encode(notes, forKey: .notes)
     }
 }

@@ -6,6 +6,9 @@ public struct BrowserService: Sendable {
     public let store: any BrowserStore
     /// The host's choice (`Options.readOnly`). Writes need it off *and* a store with the `write` capability.
     public let readOnly: Bool
+    /// Seconds a facet counts before answering with what it has, marked cut (`FacetRequest.deadline`): the host's
+    /// `Options.facetTimeBudget`. Nil: only the request's own budget limits it (a share of it, still).
+    public let facetTimeBudget: Double?
 
     /// How many related records `/api/object` lists per relationship (the rest are paged with
     /// `/api/object/related`).
@@ -15,9 +18,10 @@ public struct BrowserService: Sendable {
 
     private let displayAttributes = DisplayAttributes()
 
-    public init(store: any BrowserStore, readOnly: Bool = true) {
+    public init(store: any BrowserStore, readOnly: Bool = true, facetTimeBudget: Double? = FacetRequest.defaultTimeBudget) {
         self.store = store
         self.readOnly = readOnly
+        self.facetTimeBudget = facetTimeBudget
     }
 
     public func health() async throws(BrowserError) -> HealthDTO {

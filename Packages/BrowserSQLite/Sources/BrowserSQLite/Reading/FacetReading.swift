@@ -1,4 +1,5 @@
 import BrowserCore
+import CSQLite
 
 /// An attribute's facet counted by SQLite (`BrowserStore.facets`): one read transaction, the list's own FROM and
 /// WHERE (`listSQL`: sub-entity rows, filter, scope), and GROUP BY where an index on the column can serve it.
@@ -6,17 +7,30 @@ import BrowserCore
 /// Lists longer than `exactLimit` rows are counted on their first `FacetRequest.sampleLimit` rows (in key order)
 /// and the answer says so: a facet is a glance, and a full GROUP BY over tens of millions of rows on a phone's
 /// store would hold the store for seconds.
+///
+/// Bounded in time: the statements run under the facet's own deadline (`FacetRequest.deadline`, earlier than the
+/// request's), and when it passes the parts counted so far are answered, with `FacetCounts.cut` naming the first
+/// part missing (the list's size, its values, the range), instead of the request failing with a 503.
 extension RecordReader {
     /// Above this many records a facet is counted on a sample.
     static let exactFacetLimit = 1_000_000
 
     func facets(_ request: FacetRequest, of entity: EntityMapping, in connection: SQLiteConnection,
-                cache: ReadCache) throws -> FacetCounts {
+                cache: ReadCache, stop: QueryInterruption? = nil) throws -> FacetCounts {
+        // The facet's statements stop at its deadline, or when the request stops (then the request's error is
+        // thrown, as for any other read). Tests pass `stop` to cut after a given number of checks.
+        let enclosing = connection.interruption
+        let stop = stop ?? QueryInterruption(deadline: request.deadline, within: enclosing)
+        connection.interruption = stop
+        defer { connection.interruption = enclosing }
+
         let list = try listSQL(request.query, of: entity)
         // A whole entity's count is usually kept already; a filtered list is counted.
-        let total = request.query.filter == nil && request.query.scope == nil
-            ? try count(of: entity, in: connection, cache: cache)
-            : Int(try connection.scalar("SELECT count(*) FROM \(list.table)\(list.whereClause)", list.arguments)?.int64 ?? 0)
+        guard let total = try facetPart(stop, { () throws -> Int in
+            request.query.filter == nil && request.query.scope == nil
+                ? try count(of: entity, in: connection, cache: cache)
+                : Int(try connection.scalar("SELECT count(*) FROM \(list.table)\(list.whereClause)", list.arguments)?.int64 ?? 0)
+        }) else { return .cut(before: .total) }
         guard let attribute = entity.attribute(named: request.attribute.name), let column = attribute.column else {
             // No column (never stored): every record's value is nil.
             return FacetCounts(total: total, nulls: total, top: [], distinct: 0, distinctIsExact: true, others: 0)
@@ -32,12 +46,44 @@ extension RecordReader {
             source = "(SELECT \(value) AS v FROM \(list.table)\(list.whereClause))"
         }
         let arguments = list.arguments
-        if let answer = try facetFromGroups(request, attribute: attribute, source: source, arguments: arguments, total: total,
-                                            looked: sampled.map { min($0, total) } ?? total, sampled: sampled, in: connection) {
+        guard let grouped = try facetPart(stop, {
+            try facetFromGroups(request, attribute: attribute, source: source, arguments: arguments, total: total,
+                                looked: sampled.map { min($0, total) } ?? total, sampled: sampled, in: connection)
+        }) else { return .cut(before: .values, total: total, sampled: sampled) }
+        if let answer = grouped { return answer }
+        guard var answer = try facetPart(stop, {
+            try facetValues(request, attribute: attribute, source: source, arguments: arguments, total: total,
+                            sampled: sampled, in: connection)
+        }) else { return .cut(before: .values, total: total, sampled: sampled) }
+        guard request.hasRange, answer.others + answer.top.reduce(0, { $0 + $1.count }) > 0 else { return answer }
+        guard let range = try facetPart(stop, {
+            try facetRange(request, attribute: attribute, source: source, arguments: arguments, in: connection)
+        }) else {
+            answer.cut = .range
             return answer
         }
+        (answer.minimum, answer.maximum, answer.histogram) = range
+        return answer
+    }
 
-        // More different values than one pass may hold: each part asked of SQLite.
+    /// Runs one part of a facet under `stop`; nil when the facet's own deadline has passed before or during it
+    /// (the request's reasons to stop are thrown, as `SQLiteStore.perform` words them).
+    private func facetPart<T>(_ stop: QueryInterruption, _ body: () throws -> T) throws -> T? {
+        if stop.reason != nil {
+            if let reason = stop.enclosingReason { throw QueryInterruption.error(for: reason) }
+            return nil
+        }
+        do {
+            return try body()
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_INTERRUPT && stop.enclosingReason == nil {
+            return nil
+        }
+    }
+
+    /// The values' part when there are too many different ones for one pass: counts, the top values and the
+    /// distinct count, each asked of SQLite.
+    private func facetValues(_ request: FacetRequest, attribute: AttributeMapping, source: String, arguments: [SQLiteValue],
+                             total: Int, sampled: Int?, in connection: SQLiteConnection) throws -> FacetCounts {
         let counted = try connection.rows("SELECT count(*), count(v) FROM \(source)", arguments)
         let looked = Int(counted.first?[0].int64 ?? 0)
         let nonNull = Int(counted.first?[1].int64 ?? 0)
@@ -54,20 +100,23 @@ extension RecordReader {
         let distinct = Int(try connection.scalar(
             "SELECT count(*) FROM (SELECT DISTINCT v FROM \(source) WHERE v IS NOT NULL LIMIT \(FacetRequest.distinctLimit + 1))",
             arguments)?.int64 ?? 0)
-        var answer = FacetCounts(
+        return FacetCounts(
             total: total, nulls: looked - nonNull, top: top, distinct: min(distinct, FacetRequest.distinctLimit),
             distinctIsExact: distinct <= FacetRequest.distinctLimit, others: nonNull - top.reduce(0) { $0 + $1.count },
             sampled: sampled)
+    }
 
-        guard request.hasRange, nonNull > 0 else { return answer }
+    /// The range's part (a number or date with non-nil values): minimum, maximum and histogram, asked of SQLite.
+    private func facetRange(_ request: FacetRequest, attribute: AttributeMapping, source: String, arguments: [SQLiteValue],
+                            in connection: SQLiteConnection) throws -> (AttributeValue?, AttributeValue?, [FacetBucket]?) {
         let range = try connection.prepare("SELECT min(v), max(v) FROM \(source) WHERE v IS NOT NULL")
         try range.bind(arguments)
-        guard try range.step() else { return answer }
+        guard try range.step() else { return (nil, nil, nil) }
         let minimum = decoder.decode(range, column: 0, as: attribute)
         let maximum = decoder.decode(range, column: 1, as: attribute)
-        answer.minimum = minimum
-        answer.maximum = maximum
-        guard let low = FacetHistogram.number(minimum), let high = FacetHistogram.number(maximum) else { return answer }
+        guard let low = FacetHistogram.number(minimum), let high = FacetHistogram.number(maximum) else {
+            return (minimum, maximum, nil)
+        }
         let histogram = FacetHistogram(minimum: low, maximum: high, buckets: request.buckets,
                                        integral: request.attribute.type.isInteger)
         // The same arithmetic as FacetHistogram.index(of:) on the same doubles: subtract, divide, truncate toward
@@ -80,8 +129,7 @@ extension RecordReader {
             let index = min(max(Int(row[0].int64 ?? 0), 0), histogram.count - 1)
             bars[index] += Int(row[1].int64 ?? 0)
         }
-        answer.histogram = histogram.buckets(bars, as: request.attribute.type)
-        return answer
+        return (minimum, maximum, histogram.buckets(bars, as: request.attribute.type))
     }
 
     /// One pass for a column with at most `FacetRequest.distinctLimit` different values (most facets: a kind, a

@@ -14,6 +14,8 @@ final class QueryInterruption: @unchecked Sendable {
     }
 
     private let deadline: UInt64?
+    /// The request's interruption when this one is a shorter deadline inside it (a facet's): its reasons come first.
+    private let enclosing: QueryInterruption?
     /// Set from any thread (the task's cancellation handler), read on the store's queue: behind `lock`.
     private let lock = NSLock()
     private var cancelled = false
@@ -22,13 +24,25 @@ final class QueryInterruption: @unchecked Sendable {
 
     init(deadline: UInt64? = RequestBudget.deadline) {
         self.deadline = deadline
+        enclosing = nil
+    }
+
+    /// A part of a request that must stop earlier than the request (`deadline`), and also stops when the request
+    /// does (`enclosing`): the caller tells the two apart with `enclosingReason`.
+    init(deadline: UInt64?, within enclosing: QueryInterruption?) {
+        self.deadline = deadline
+        self.enclosing = enclosing
     }
 
     /// Stops after `checks` progress callbacks (test hook).
     init(stoppingAfterChecks checks: Int) {
         deadline = nil
+        enclosing = nil
         checksBeforeStopping = checks
     }
+
+    /// Why the enclosing request should stop, when it should (nil for an interruption of a whole request).
+    var enclosingReason: Reason? { enclosing?.reason }
 
     func cancel() {
         lock.lock()
@@ -38,6 +52,7 @@ final class QueryInterruption: @unchecked Sendable {
 
     /// Why the work should stop now, or nil to go on.
     var reason: Reason? {
+        if let stop = enclosing?.reason { return stop }
         lock.lock()
         defer { lock.unlock() }
         if cancelled { return .cancelled }

@@ -240,10 +240,17 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         return .value(SQLiteBlob(store: self, location: location))
     }
 
-    /// Counted in SQL in one read transaction (`FacetReading`).
+    /// Counted in SQL in one read transaction (`FacetReading`), until the facet's deadline.
     public func facets(_ request: FacetRequest) async throws -> FacetCounts {
+        try await facets(request, stop: nil)
+    }
+
+    /// `stop`: what ends the facet's statements instead of its deadline (tests cut it after a number of checks).
+    func facets(_ request: FacetRequest, stop: QueryInterruption?) async throws -> FacetCounts {
         let mapping = try entityMapping(request.query.entity)
-        return try await read { [reader] connection, cache in try reader.facets(request, of: mapping, in: connection, cache: cache) }
+        return try await read { [reader] connection, cache in
+            try reader.facets(request, of: mapping, in: connection, cache: cache, stop: stop)
+        }
     }
 
     /// Runs the page with its statements recorded (`StatementTrace`), then asks SQLite for each one's plan, in the
