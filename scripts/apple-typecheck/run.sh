@@ -8,17 +8,19 @@
 #
 # Built with swiftc directly (no SwiftPM): the stand-in is named `CoreData`, so the adapter's files compile
 # unmodified with their `import CoreData`, and `#if canImport(CoreData)` is true because the stand-in is found.
-# A second, tiny stand-in, `SwiftUI` (./SwiftUI/: Combine's ObservableObject and Published), lets the iOS demo's
-# BrowserController compile too; the demo's two view files need SwiftUI itself and are left to the macOS job.
+# Two more stand-ins let the whole iOS demo compile: `SwiftUI` (./SwiftUI/: the protocols, result builders, views,
+# modifiers and property wrappers the demo's two view files and its BrowserController use, with Apple's isolation:
+# View, Scene and App are `@MainActor`) and `UIKit` (./UIKit/: UIPasteboard), which the SwiftUI stand-in re-exports
+# as Apple's does on iOS. `@main` on the demo's App works because every module is compiled with -parse-as-library.
 #
 # Every module, the tests and the demo included, is compiled with `-emit-module -wmo`, never `-typecheck`:
 # `-typecheck` stops after type checking, and Swift 6's region-based isolation errors ("sending … risks causing
 # data races") are found later, on SIL, which only a real compile (`-emit-module` or `-c`) reaches.
 #
-# Everything that imports CoreData is compiled twice, once per signature set of the stand-in (see
-# CoreData/ManagedObjectContext.swift): `current` (the iOS 26 SDK, `perform`'s block `@Sendable`) and `xcode16`
-# (compiled with -D XCODE16_SDK: the same blocks without `@Sendable`), because code that passes one can fail
-# the other.
+# Everything that imports CoreData or SwiftUI is compiled twice, once per signature set of the stand-ins (see
+# CoreData/ManagedObjectContext.swift and SwiftUI/Modifiers.swift): `current` (the iOS 26 SDK: `perform`'s block
+# `@Sendable`, `.task`'s action `sending @isolated(any)`) and `xcode16` (compiled with -D XCODE16_SDK: the same
+# blocks without `@Sendable`, `.task`'s action `@Sendable`), because code that passes one can fail the other.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -55,21 +57,25 @@ compile "$shared" BrowserHTTP $(sources Packages/BrowserHTTP/Sources/BrowserHTTP
 compile "$shared" BrowserWebAssets $(sources Packages/BrowserWebAssets/Sources/BrowserWebAssets)
 compile "$shared" BrowserSQLite "${sqlite_maps[@]}" $(sources Packages/BrowserSQLite/Sources/BrowserSQLite)
 compile "$shared" BrowserMemory $(sources Packages/BrowserMemory/Sources/BrowserMemory)
-echo "built BrowserCore, BrowserHTTP, BrowserWebAssets, BrowserSQLite and BrowserMemory from their sources"
+compile "$shared" UIKit -enable-library-evolution $(sources scripts/apple-typecheck/UIKit)
+echo "built BrowserCore, BrowserHTTP, BrowserWebAssets, BrowserSQLite and BrowserMemory from their sources, and the UIKit stand-in"
 
-# stand_in <variant>: builds the stand-in for one signature set into $work/<variant>, with library evolution
-# so its enums are not frozen (as Apple's NS_ENUMs are not).
+# stand_in <variant>: builds the CoreData and SwiftUI stand-ins for one signature set into $work/<variant>, with
+# library evolution so their enums are not frozen (as Apple's are not).
 stand_in() {
   local variant=$1 flags=()
   [ "$variant" = xcode16 ] && flags=(-D XCODE16_SDK)
   mkdir -p "$work/$variant"
   compile "$work/$variant" CoreData -enable-library-evolution "${flags[@]}" $(sources scripts/apple-typecheck/CoreData)
+  compile "$work/$variant" SwiftUI -enable-library-evolution "${flags[@]}" $(sources scripts/apple-typecheck/SwiftUI)
 }
 
 demo=(Apps/iOSDemo/Sources/PersistenceController.swift Apps/iOSDemo/Sources/SeedData.swift)
 # The demo file that starts the server and listens again on returning to the foreground, compiled with DEBUG (where it
-# starts the server) and without, against a stand-in for the two SwiftUI (Combine) names it uses (./SwiftUI/).
+# starts the server) and without.
 demo_controller=Apps/iOSDemo/Sources/BrowserController.swift
+# The demo's two SwiftUI view files: the content view and the `@main` App.
+demo_views=(Apps/iOSDemo/Sources/ContentView.swift Apps/iOSDemo/Sources/LibraryDemoApp.swift)
 
 if [ "$self_test" = 1 ]; then
   # 1. A copy of the adapter with one Core Data call misspelt must fail.
@@ -134,7 +140,6 @@ if [ "$self_test" = 1 ]; then
 
   # 4. The demo's BrowserController is really compiled, in its DEBUG form: a copy calling a method the server does
   #    not have must fail.
-  compile "$shared" SwiftUI $(sources scripts/apple-typecheck/SwiftUI)
   compile "$work/current" BrowserCoreData $(sources Packages/BrowserCoreData/Sources/BrowserCoreData)
   compile "$work/current" CoreDataBrowser "${sqlite_maps[@]}" $(sources Packages/CoreDataBrowser/Sources/CoreDataBrowser)
   sed 's/let info = try server.start()   \/\/ also prints/let info = try server.restart()   \/\/ also prints/' "$demo_controller" > "$work/BrowserController.swift"
@@ -145,17 +150,36 @@ if [ "$self_test" = 1 ]; then
   fi
   echo "$output" | grep -m1 'error:' || true
   echo "apple-typecheck self-test: a mistake in the demo's BrowserController (DEBUG) fails the check"
+
+  # 5. The demo's view files are really compiled, with SwiftUI's isolation: a copy of LibraryDemoApp whose `.task`
+  #    hands main-actor state (a non-Sendable value the App holds) to a nonisolated async function must fail with the
+  #    region-based isolation error under both signature sets. It shows that the App is main-actor isolated, that
+  #    `.task`'s action inherits that isolation (under both forms of `task`) and that the views reach SIL diagnostics.
+  for variant in current xcode16; do
+    if output=$(compile "$work/$variant" iOSDemo "${demo[@]}" "$demo_controller" Apps/iOSDemo/Sources/ContentView.swift \
+        scripts/apple-typecheck/self-test/LibraryDemoApp-sendsMainActorState.swift 2>&1); then
+      echo "apple-typecheck self-test FAILED ($variant signatures): a view sending main-actor state off the main actor compiled" >&2
+      exit 1
+    fi
+    if ! echo "$output" | grep -q "sending 'self.launchLog' risks causing data races"; then
+      echo "apple-typecheck self-test FAILED ($variant signatures): the view fixture failed for another reason:" >&2
+      echo "$output" >&2
+      exit 1
+    fi
+    echo "$output" | grep -m1 'risks causing data races'
+    echo "apple-typecheck self-test ($variant signatures): a view's .task sending main-actor state to a nonisolated async function fails"
+  done
   exit 0
 fi
 
 for variant in current xcode16; do
   case "$variant" in
-    current) echo "== checking against the current SDK's signatures (perform's block @Sendable, iOS 26 SDK)" ;;
-    xcode16) echo "== checking against the Xcode 16 signatures (-D XCODE16_SDK: perform's block not @Sendable)" ;;
+    current) echo "== checking against the current SDK's signatures (iOS 26 SDK: perform's block @Sendable, .task's action sending @isolated(any))" ;;
+    xcode16) echo "== checking against the Xcode 16 signatures (-D XCODE16_SDK: perform's block not @Sendable, .task's action @Sendable)" ;;
   esac
   out="$work/$variant"
   stand_in "$variant"
-  echo "built the CoreData stand-in ($variant)"
+  echo "built the CoreData and SwiftUI stand-ins ($variant)"
 
   # 1. The adapter.
   compile "$out" BrowserCoreData $(sources Packages/BrowserCoreData/Sources/BrowserCoreData)
@@ -170,13 +194,12 @@ for variant in current xcode16; do
   compile "$out" BrowserCoreDataTests "${sqlite_maps[@]}" $(sources Packages/BrowserCoreData/Tests/BrowserCoreDataTests)
   echo "compiled Packages/BrowserCoreData/Tests ($variant)"
 
-  # 4. The iOS demo app: its Core Data files (its seed is BrowserMemory's DemoSeed) and the controller that starts
-  #    the server, in debug and release form. Its two SwiftUI view files (the App and the content view) cannot be
-  #    compiled here: there is no SwiftUI on Linux, and a stand-in for its view builders would prove little.
-  [ -f "$work/SwiftUI.swiftmodule" ] || compile "$work" SwiftUI $(sources scripts/apple-typecheck/SwiftUI)
-  compile "$out" iOSDemo -I "$work" "${sqlite_maps[@]}" -D DEBUG "${demo[@]}" "$demo_controller"
-  compile "$out" iOSDemo -I "$work" "${sqlite_maps[@]}" "${demo[@]}" "$demo_controller"
-  echo "compiled the iOS demo's Core Data files and BrowserController.swift (DEBUG and not), not its two view files ($variant)"
+  # 4. The iOS demo app, every source as one module as Xcode builds it: its Core Data files (its seed is
+  #    BrowserMemory's DemoSeed), the controller that starts the server, and its two SwiftUI view files (the
+  #    content view and the `@main` App), in debug and release form, against the SwiftUI and UIKit stand-ins.
+  compile "$out" iOSDemo "${sqlite_maps[@]}" -D DEBUG "${demo[@]}" "$demo_controller" "${demo_views[@]}"
+  compile "$out" iOSDemo "${sqlite_maps[@]}" "${demo[@]}" "$demo_controller" "${demo_views[@]}"
+  echo "compiled the whole iOS demo: its Core Data files, BrowserController.swift, ContentView.swift and LibraryDemoApp.swift (DEBUG and not) ($variant)"
 
   # "Copy as Swift": the Core Data code BrowserCore writes for each view of its golden test.
   compile "$out" FetchRequestGolden Packages/BrowserCore/Tests/Golden/CoreDataFetchRequests.swift

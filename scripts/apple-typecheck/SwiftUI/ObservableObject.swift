@@ -1,7 +1,7 @@
 // The part of Apple's `SwiftUI` module the iOS demo's BrowserController uses: Combine's `ObservableObject` and
 // `Published`, which SwiftUI re-exports. Only what that file needs, with Apple's Swift signatures, so the file that
-// starts the server and rebinds it on returning to the foreground is compiled here too (the demo's views, which
-// need SwiftUI's view builders, are not; the macOS CI job builds them with Xcode).
+// starts the server and rebinds it on returning to the foreground is compiled here too. The rest of this stand-in
+// (Protocols.swift, PropertyWrappers.swift, Views.swift, Modifiers.swift) is what the demo's two view files need.
 
 /// https://developer.apple.com/documentation/combine/observableobject
 /// `protocol ObservableObject : AnyObject` (its `objectWillChange` publisher is left out: the demo never reads it).
