@@ -50,14 +50,14 @@ func everyValueType(context: NSManagedObjectContext) -> NSFetchRequest<NSManaged
 func relationships(context: NSManagedObjectContext) -> NSFetchRequest<NSManagedObject> {
     // Record IDs are resolved through your context's coordinator (`context`: your NSManagedObjectContext).
     let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
-    request.predicate = NSPredicate(format: "%K == %@ OR (ANY %K LIKE[c] %@ AND NOT %K > %@) OR ALL %K != nil OR NONE %K ENDSWITH %@", argumentArray: [
+    request.predicate = NSPredicate(format: "%K == %@ OR (ANY %K LIKE[c] %@ AND NOT %K > %@) OR SUBQUERY(%K, $x, NOT ($x.name != nil)).@count == 0 OR NONE %K ENDSWITH %@", argumentArray: [
         "author",
         context.persistentStoreCoordinator!.managedObjectID(forURIRepresentation: URL(string: "x-coredata://11111111-2222-3333-4444-555555555555/Author/p3")!)!,
         "tags.name",
         "*fic*",
         "tags.@count",
         3,
-        "tags.name",
+        "tags",
         "tags.name",
         "x",
     ])

@@ -48,6 +48,14 @@ struct CoreDataFetchRequestWriter {
             append(part, nested: true)
         case .comparison(let comparison):
             append(comparison, prefix: "", keyPath: comparison.keyPath.description)
+        case .quantified(.all, let relationship, let comparison):
+            // Not `ALL`: Core Data's SQLite store is reputed to raise on the ALL modifier (an Objective-C exception
+            // the app cannot catch), so the code says what the live adapter builds and what Apple's own `#Predicate`
+            // writes for `allSatisfy`: no related object fails the condition.
+            format += "SUBQUERY(%K, $x, NOT ("
+            arguments.append(SwiftLiteral.string(relationship))
+            append(comparison, prefix: "", keyPath: nil)
+            format += ")).@count == 0"
         case .quantified(let quantifier, let relationship, let comparison):
             append(comparison, prefix: quantifier.rawValue + " ", keyPath: relationship + "." + comparison.keyPath.description)
         case .count(let relationship, let op, let number):
@@ -56,9 +64,16 @@ struct CoreDataFetchRequestWriter {
         }
     }
 
-    private mutating func append(_ comparison: FilterComparison, prefix: String, keyPath: String) {
-        format += prefix + "%K " + comparison.op.rawValue + PredicateText.options(comparison.options) + " "
-        arguments.append(SwiftLiteral.string(keyPath))
+    /// - Parameter keyPath: the `%K` argument; nil inside a SUBQUERY, where the path starts at its variable and is
+    ///   written into the format (`$x.name`, reserved words escaped with `#` as in `PredicateText`).
+    private mutating func append(_ comparison: FilterComparison, prefix: String, keyPath: String?) {
+        if let keyPath {
+            format += prefix + "%K "
+            arguments.append(SwiftLiteral.string(keyPath))
+        } else {
+            format += prefix + "$x." + PredicateText.keyPath(comparison.keyPath) + " "
+        }
+        format += comparison.op.rawValue + PredicateText.options(comparison.options) + " "
         switch comparison.operand {
         case .value(.null):
             format += "nil"
