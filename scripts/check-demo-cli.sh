@@ -35,6 +35,8 @@ expect "unreadable token file" 2 'browser-demo: --token-file: cannot read /nonex
 short_token_file=$(mktemp)
 echo short >"$short_token_file"
 expect "token file with a bad token" 2 "browser-demo: --token-file $short_token_file: The pairing token must be" --token-file "$short_token_file" --port 0
+chmod 644 "$short_token_file"
+expect "token file others can read" 2 "browser-demo: --token-file: $short_token_file can be read by other users (mode 644): chmod 600" --token-file "$short_token_file" --port 0
 rm -f "$short_token_file"
 CDB_PAIRING_TOKEN=short expect "bad token in the environment" 2 'browser-demo: CDB_PAIRING_TOKEN: The pairing token must be' --port 0 --loopback
 expect "simulators with a store" 2 'browser-demo: simulators finds the stores itself: it takes no --store or --model' simulators --store x.sqlite
@@ -181,6 +183,7 @@ serve_and_check "--token" '
   [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ] &&
   [ "$(status "$url")" = 200 ] && grep -q "pairing token required" "$log"' --token "$token"
 printf '%s\n' "$token" >"$caches/token-file"
+chmod 600 "$caches/token-file"
 serve_and_check "--token-file" '
   [ "$url" = "${url%%/?token=*}/?token=$token" ] && base=${url%%/?token=*} &&
   [ "$(status "$base/api/health")" = 401 ] &&

@@ -55,7 +55,7 @@ struct DemoArguments: Equatable {
                        by default a token is required beyond loopback, generated and remembered for 7 days.
                        Other users of this machine can read --token in the process list: prefer --token-file or
                        the environment variable \(tokenVariable)
-      --token-file F   require the token held in file F (its first line); the file should be readable by you only
+      --token-file F   require the token held in file F (its first line); refused unless only you can read it
       --no-token-anyone-on-the-network-can-read-the-store
                        serve every interface without a token
       --writable       let the UI and API create, edit and delete records (off by default: read-only). A store

@@ -58,6 +58,11 @@ if let token = arguments.token {
     guard let data = FileManager.default.contents(atPath: path) else {
         fail("--token-file: cannot read \(path)", code: 2)
     }
+    // A token others on this machine can read is no secret (as ssh refuses such a key file).
+    if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 {
+        fail("--token-file: \(path) can be read by other users (mode \(String(mode & 0o777, radix: 8))): "
+            + "chmod 600 \(path)", code: 2)
+    }
     let firstLine = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
     options.pairingToken = .token(firstLine.trimmingCharacters(in: .whitespaces))
 } else if arguments.noToken {
