@@ -7,7 +7,14 @@ import Foundation
 /// consistent even while the app writes; a file copy of a live WAL store could pair an old database with a newer
 /// `-wal`. The copy goes beside the store (`<name>.cdbrowser-backup-<UTC time>.sqlite`) unless the host names a
 /// folder; external-data files (`.<name>_SUPPORT`) are not copied (no write here changes them).
+///
+/// Each run that writes makes one, so they would pile up beside a store someone edits every day: after a new one
+/// is made, only the newest `kept` of that store's backups in the folder stay (ours only: names we write, for this
+/// store's name; anything else in the folder is never touched).
 enum StoreBackup {
+    /// Backups of one store kept in its folder, the new one included.
+    static let kept = 5
+
     static func make(of files: StoreFiles, into folder: URL?, on connection: SQLiteConnection, now: Date = Date()) throws -> String {
         let directory = folder?.standardizedFileURL.path ?? files.directory
         let name = ((files.path as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -25,6 +32,35 @@ enum StoreBackup {
         let statement = try connection.prepare("VACUUM INTO ?")
         try statement.bind([.text(path)])
         _ = try statement.step()
+        pruneOlder(of: name, in: directory)
         return path
+    }
+
+    /// Removes all but the newest `kept` backups of the store named `name` in `directory` (by modification date;
+    /// the name's time breaks ties). A backup that cannot be removed stays: pruning never fails a write.
+    static func pruneOlder(of name: String, in directory: String) {
+        let prefix = "\(name).cdbrowser-backup-"
+        let fileManager = FileManager.default
+        guard let names = try? fileManager.contentsOfDirectory(atPath: directory) else { return }
+        let backups = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".sqlite") && isStamp($0.dropFirst(prefix.count).dropLast(7)) }
+            .map { file -> (file: String, modified: Date) in
+                let path = (directory as NSString).appendingPathComponent(file)
+                return (file, (try? fileManager.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantPast)
+            }
+            .sorted { ($0.modified, $0.file) > ($1.modified, $1.file) }
+        for old in backups.dropFirst(kept) {
+            try? fileManager.removeItem(atPath: (directory as NSString).appendingPathComponent(old.file))
+        }
+    }
+
+    /// `20261126T020000Z` or `20261126T020000Z-2`: what `make` writes after the prefix, so a store whose name
+    /// merely starts like ours (`Library.cdbrowser-backup-notes.sqlite`) is never taken for a backup.
+    private static func isStamp(_ text: Substring) -> Bool {
+        let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        let stamp = parts[0]
+        guard stamp.count == 16, stamp.dropFirst(8).first == "T", stamp.last == "Z",
+              stamp.enumerated().allSatisfy({ index, character in index == 8 || index == 15 || character.isASCII && character.isNumber })
+        else { return false }
+        return parts.count == 1 || (parts[1].allSatisfy { $0.isASCII && $0.isNumber } && !parts[1].isEmpty)
     }
 }
