@@ -5,10 +5,13 @@ import Foundation
 
 /// A store file copied into an `InMemoryStore` through the store API (every record of every root entity by pages,
 /// then every relationship through `related`), so the in-memory evaluator (`FilterMatcher`) can be asked the
-/// oracle's questions about the same records. `FileAndMemoryPredicateTests` (CoreDataBrowserTests) mirrors a
-/// fixture the same way; test targets cannot share code, and the oracle's harness lives here.
+/// oracle's questions (`PredicateEquivalenceTests`) and generated trees (`FileAndMemoryPredicateTests`) about the
+/// same records.
 struct MemoryMirror {
     let memory: InMemoryStore
+    let schema: StoreSchema
+    /// Every record of each concrete entity, as the file gave it (in primary-key order).
+    let records: [String: [StoredRecord]]
     /// The file's IDs → the mirror's, and back.
     let toMemory: [ObjectID: ObjectID]
     let toFile: [ObjectID: ObjectID]
@@ -42,7 +45,7 @@ struct MemoryMirror {
                 }
             }
         }
-        return MemoryMirror(memory: memory, toMemory: ids,
+        return MemoryMirror(memory: memory, schema: schema, records: records, toMemory: ids,
                             toFile: Dictionary(uniqueKeysWithValues: ids.map { ($0.value, $0.key) }))
     }
 

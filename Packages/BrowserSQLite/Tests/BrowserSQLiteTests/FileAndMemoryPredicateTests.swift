@@ -11,52 +11,23 @@ import Testing
 ///
 /// `sqliteEvaluatesEveryTree` false restricts the trees to `CONTAINS[cd]` and `==` on the entity's own String
 /// attributes (what the store file reader evaluated before it compiled whole trees), to bisect a difference.
-@Suite(.serialized, .enabled(if: StoreFixtures.present, "needs shared/fixtures/coredata"))
+@Suite(.serialized, .enabled(if: Fixtures.available, "needs shared/fixtures/coredata"))
 struct FileAndMemoryPredicateTests {
     static let sqliteEvaluatesEveryTree = true
 
-    /// The store file and its mirror in memory, with the map from the file's IDs to the mirror's.
+    /// A copy of the fixture (kept alive by `folder`), the store file on it and its mirror in memory.
     struct Mirror {
+        let folder: TemporaryDirectory
         let file: SQLiteStore
-        let memory: InMemoryStore
-        let schema: StoreSchema
-        let ids: [ObjectID: ObjectID]
-        /// Every record of each concrete entity, as the file gave it.
-        let records: [String: [StoredRecord]]
+        let memory: MemoryMirror
+        var schema: StoreSchema { memory.schema }
+        var records: [String: [StoredRecord]] { memory.records }
     }
 
     static func mirror(_ relative: String) async throws -> Mirror {
-        let file = try SQLiteStore.open(storeAt: try StoreFixtures.copy(relative))
-        let schema = try await file.schema()
-        let memory = InMemoryStore(schema: schema, storeIdentifier: "MIRROR")
-        var ids: [ObjectID: ObjectID] = [:]
-        var records: [String: [StoredRecord]] = [:]
-        // Root by root in primary-key order, so the mirror's keys keep the file's order.
-        for root in schema.entities where root.parent == nil {
-            var query = RecordQuery(entity: root.name, limit: RecordQuery.maximumLimit)
-            while true {
-                let page = try await file.page(query)
-                for record in page.records {
-                    let values = record.values.filter { schema.entity(named: record.entity)?.attribute(named: $0.key) != nil }
-                    ids[record.id] = try await memory.insert(record.entity, values)
-                    records[record.entity, default: []].append(record)
-                }
-                guard page.records.count == query.limit else { break }
-                query.offset += query.limit
-            }
-        }
-        for (entity, list) in records {
-            for relationship in schema.entity(named: entity)?.relationships ?? [] {
-                for record in list {
-                    let related = try await file.related(from: record.id, through: relationship.name, limit: 100_000)
-                    for target in related.records {
-                        guard let source = ids[record.id], let mapped = ids[target.id] else { continue }
-                        try await memory.relate(source, relationship.name, mapped)
-                    }
-                }
-            }
-        }
-        return Mirror(file: file, memory: memory, schema: schema, ids: ids, records: records)
+        let folder = TemporaryDirectory()
+        let file = try SQLiteStore.open(storeAt: try folder.copyStore(relative))
+        return Mirror(folder: folder, file: file, memory: try await MemoryMirror.of(file))
     }
 
     @Test(arguments: ["coredataplus/SampleModel2/SampleModel2_V1.sqlite"])
@@ -71,13 +42,13 @@ struct FileAndMemoryPredicateTests {
                 let checked = try RecordFilter.validated(tree, for: schemaEntity, in: mirror.schema)
                 let text = PredicateText.format(checked)
                 let fileQuery = RecordQuery(entity: entity, filter: checked, limit: RecordQuery.maximumLimit)
-                let memoryQuery = RecordQuery(entity: entity, filter: Self.mapObjects(checked, mirror.ids), limit: RecordQuery.maximumLimit)
+                let memoryQuery = RecordQuery(entity: entity, filter: mirror.memory.mapped(checked), limit: RecordQuery.maximumLimit)
                 let filePage = try await mirror.file.page(fileQuery)
-                let memoryPage = try await mirror.memory.page(memoryQuery)
+                let memoryPage = try await mirror.memory.memory.page(memoryQuery)
                 #expect(filePage.total == memoryPage.total, "\(entity): \(text)")
-                #expect(filePage.records.map { mirror.ids[$0.id] } == memoryPage.records.map(\.id), "\(entity): \(text)")
+                #expect(filePage.records.map { mirror.memory.toMemory[$0.id] } == memoryPage.records.map(\.id), "\(entity): \(text)")
                 compared += 1
-                if memoryPage.total > 0, memoryPage.total < (try await mirror.memory.page(RecordQuery(entity: entity, limit: 1))).total {
+                if memoryPage.total > 0, memoryPage.total < (try await mirror.memory.memory.page(RecordQuery(entity: entity, limit: 1))).total {
                     selective += 1
                 }
             }
@@ -85,25 +56,6 @@ struct FileAndMemoryPredicateTests {
         #expect(compared >= 60)
         // Values drawn from the data: many predicates select some records but not all.
         #expect(selective * 4 >= compared, "\(selective) of \(compared) predicates selected some but not all records")
-    }
-
-    /// The tree with each record ID replaced by the mirror's.
-    static func mapObjects(_ filter: RecordFilter, _ ids: [ObjectID: ObjectID]) -> RecordFilter {
-        func map(_ comparison: FilterComparison) -> FilterComparison {
-            var result = comparison
-            if case .object(let uri) = comparison.operand, let id = try? ObjectID(uri: uri), let mapped = ids[id] {
-                result.operand = .object(mapped.uri)
-            }
-            return result
-        }
-        switch filter {
-        case .all(let parts): return .all(parts.map { mapObjects($0, ids) })
-        case .any(let parts): return .any(parts.map { mapObjects($0, ids) })
-        case .not(let part): return .not(mapObjects(part, ids))
-        case .comparison(let comparison): return .comparison(map(comparison))
-        case .quantified(let quantifier, let relationship, let comparison): return .quantified(quantifier, relationship: relationship, map(comparison))
-        case .count: return filter
-        }
     }
 }
 
