@@ -137,7 +137,8 @@ def test_malformed_escapes_in_a_url_parameter_are_a_message_not_a_blank_page(dri
         query = "&".join(f"{name}={value}" for name in (names if parameter == "*" else [parameter]))
         driver.get(f"{server}{path}?{query}")
         wait_for(driver, lambda d: d.execute_script(drawn), message=f"{path} drawn with a malformed {parameter}")
-        time.sleep(0.3)  # requests the first state started have answered
+        wait_for(driver, lambda d: d.execute_script("return document.documentElement.dataset.apiPending === '0'"),
+                 message="every request the page started answered")
         assert driver.find_element(By.TAG_NAME, "body").text.strip(), "a blank page"
         assert not console_errors(driver), f"{path}?{query}"
 
@@ -158,7 +159,7 @@ def _ui_pages() -> list[str]:
 
 
 @pytest.mark.parametrize("page", _ui_pages())
-def test_every_page_runs_under_its_content_security_policy_without_a_violation(driver, server, page):
+def test_every_page_runs_under_its_content_security_policy_without_a_violation(driver, server, wait_for, page):
     with urllib.request.urlopen(f"{server}{page}", timeout=15) as response:
         policy = response.headers["Content-Security-Policy"] or ""
     assert "default-src 'self'" in policy and "object-src 'none'" in policy and "frame-ancestors 'none'" in policy
@@ -166,7 +167,10 @@ def test_every_page_runs_under_its_content_security_policy_without_a_violation(d
     driver.get(f"{server}{page}")
     driver.execute_script("window.__cspViolations = []; document.addEventListener('securitypolicyviolation', e => "
                           "window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));")
-    time.sleep(1.5)
+    # The page has loaded and every API request it started has answered (what it draws from them, drawn).
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.readyState === 'complete' && (document.documentElement.dataset.apiPending ?? '0') === '0'"),
+        message=f"{page} loaded with its requests answered")
     violations += driver.execute_script("return window.__cspViolations")
     violations += [entry["message"] for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
     assert not violations, violations

@@ -52,9 +52,25 @@ function sendJSON(method, path, body) {
   return request(storeAPI(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
+/** How many API requests are in flight, kept on `<html data-api-pending>`: a test waits for "every request the
+ *  page started has answered" on it instead of pausing. */
+function countPending(delta) {
+  const root = document.documentElement;
+  root.dataset.apiPending = String((Number(root.dataset.apiPending) || 0) + delta);
+}
+
 /** One request and its JSON answer; a refusal is an ApiError with the server's message and error object. Never from
  *  or into the browser's cache: store data stays off the disk (the server says no-store too). */
 async function request(url, init) {
+  countPending(1);
+  try {
+    return await answer(url, init);
+  } finally {
+    countPending(-1);
+  }
+}
+
+async function answer(url, init) {
   let response;
   try {
     response = await fetch(url, { ...init, cache: 'no-store' });
