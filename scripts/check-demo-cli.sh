@@ -36,7 +36,7 @@ short_token_file=$(mktemp)
 echo short >"$short_token_file"
 expect "token file with a bad token" 2 "browser-demo: --token-file $short_token_file: The pairing token must be" --token-file "$short_token_file" --port 0
 chmod 644 "$short_token_file"
-expect "token file others can read" 2 "browser-demo: --token-file: $short_token_file can be read by other users (mode 644): chmod 600" --token-file "$short_token_file" --port 0
+expect "token file others can read" 2 "browser-demo: --token-file: other users can read or change $(realpath "$short_token_file") (mode 644): chmod 600" --token-file "$short_token_file" --port 0
 rm -f "$short_token_file"
 CDB_PAIRING_TOKEN=short expect "bad token in the environment" 2 'browser-demo: CDB_PAIRING_TOKEN: The pairing token must be' --port 0 --loopback
 expect "simulators with a store" 2 'browser-demo: simulators finds the stores itself: it takes no --store or --model' simulators --store x.sqlite
@@ -184,10 +184,12 @@ serve_and_check "--token" '
   [ "$(status "$url")" = 200 ] && grep -q "pairing token required" "$log"' --token "$token"
 printf '%s\n' "$token" >"$caches/token-file"
 chmod 600 "$caches/token-file"
+# Through a symlink (its own mode is 777): the file it points to is what counts.
+ln -sf "$caches/token-file" "$caches/token-link"
 serve_and_check "--token-file" '
   [ "$url" = "${url%%/?token=*}/?token=$token" ] && base=${url%%/?token=*} &&
   [ "$(status "$base/api/health")" = 401 ] &&
-  [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ]' --token-file "$caches/token-file"
+  [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ]' --token-file "$caches/token-link"
 CDB_PAIRING_TOKEN="$token" serve_and_check "the token from CDB_PAIRING_TOKEN" '
   [ "$url" = "${url%%/?token=*}/?token=$token" ] && base=${url%%/?token=*} &&
   [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ]' --loopback

@@ -58,10 +58,12 @@ if let token = arguments.token {
     guard let data = FileManager.default.contents(atPath: path) else {
         fail("--token-file: cannot read \(path)", code: 2)
     }
-    // A token others on this machine can read is no secret (as ssh refuses such a key file).
-    if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 {
-        fail("--token-file: \(path) can be read by other users (mode \(String(mode & 0o777, radix: 8))): "
-            + "chmod 600 \(path)", code: 2)
+    // A token others on this machine can read (or replace) is no secret, as ssh refuses such a key file. The file
+    // a symlink points to is what is read, so its mode is what counts (a symlink's own is always 777).
+    let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    if let mode = (try? FileManager.default.attributesOfItem(atPath: target))?[.posixPermissions] as? Int, mode & 0o066 != 0 {
+        fail("--token-file: other users can read or change \(target) (mode \(String(mode & 0o777, radix: 8))): "
+            + "chmod 600 \(target)", code: 2)
     }
     let firstLine = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
     options.pairingToken = .token(firstLine.trimmingCharacters(in: .whitespaces))

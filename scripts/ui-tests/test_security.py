@@ -137,7 +137,7 @@ def test_malformed_escapes_in_a_url_parameter_are_a_message_not_a_blank_page(dri
         query = "&".join(f"{name}={value}" for name in (names if parameter == "*" else [parameter]))
         driver.get(f"{server}{path}?{query}")
         wait_for(driver, lambda d: d.execute_script(drawn), message=f"{path} drawn with a malformed {parameter}")
-        wait_for(driver, lambda d: d.execute_script("return document.documentElement.dataset.apiPending === '0'"),
+        wait_for(driver, lambda d: d.execute_script("return (document.documentElement.dataset.apiPending ?? '0') === '0'"),
                  message="every request the page started answered")
         assert driver.find_element(By.TAG_NAME, "body").text.strip(), "a blank page"
         assert not console_errors(driver), f"{path}?{query}"

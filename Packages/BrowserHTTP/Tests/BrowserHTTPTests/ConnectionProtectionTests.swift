@@ -127,9 +127,11 @@ struct ConnectionProtectionTests {
         limits.firstRequestTimeout = 60  // the silent ones would otherwise stay this long
         limits.silentConnectionGrace = 0  // silent from the start: the order, not the clock, decides
         try await withServer(limits: limits) { _, port in
-            // Every slot taken by a different address that never sends a byte (accepted in this order: the
-            // listener's queue is first in, first out).
+            // Every slot taken by a different address that never sends a whole request (accepted in this order:
+            // the listener's queue is first in, first out); two send the start of one, which does not save them.
             let silent = try (2...5).map { try RawHTTPClient(port: port, from: "127.0.0.\($0)", readTimeout: 10) }
+            silent[0].send("G")
+            silent[2].send("GET / HTTP/1.1\r\n")
             // The owner is served instead of being refused with 503 …
             let owner = try RawHTTPClient(port: port)
             owner.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -144,6 +146,30 @@ struct ConnectionProtectionTests {
             }
             let fifth = try RawHTTPClient(port: port, from: "127.0.2.1")
             #expect(await fifth.readResponse()?.status == 503)
+        }
+    }
+
+    /// A connection reclaimed for a newcomer from its own address leaves that address's count as it was: the
+    /// address can still open as many as its cap allows.
+    @Test func aSlotReclaimedFromTheNewcomersOwnAddressKeepsItsCountRight() async throws {
+        var limits = HTTPServerLimits()
+        limits.maxConnections = 2
+        limits.maxConnectionsPerAddress = 2
+        limits.firstRequestTimeout = 60
+        limits.silentConnectionGrace = 0
+        try await withServer(limits: limits) { _, port in
+            let ownSilent = try RawHTTPClient(port: port, readTimeout: 10)
+            let otherSilent = try RawHTTPClient(port: port, from: "127.0.0.2", readTimeout: 10)
+            // Full; a newcomer from 127.0.0.1 takes its own address's silent slot …
+            let first = try RawHTTPClient(port: port)
+            first.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await first.readResponse()?.status == 200)
+            #expect(await ownSilent.waitForClose() == .closed)
+            // … and 127.0.0.1 holds one connection, so a second (its cap is two) takes the other silent slot.
+            let second = try RawHTTPClient(port: port)
+            second.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await second.readResponse()?.status == 200)
+            #expect(await otherSilent.waitForClose() == .closed)
         }
     }
 

@@ -94,5 +94,8 @@ struct FacetDeadlineTests {
         #expect(FacetRequest.deadline(seconds: 2, within: nil, now: now) == now + 2 * second)
         #expect(FacetRequest.deadline(seconds: nil, within: nil, now: now) == nil)
         #expect(FacetRequest.deadline(seconds: 0, within: nil, now: now) == now)
+        // No own limit given as infinity: the request's share decides, and nothing traps.
+        #expect(FacetRequest.deadline(seconds: .infinity, within: now + 4 * second, now: now) == now + 3 * second)
+        #expect((FacetRequest.deadline(seconds: .infinity, within: nil, now: now) ?? 0) > now + 1_000_000 * second)
     }
 }

@@ -328,8 +328,9 @@ struct StoreWriteTests {
         for (index, name) in (older + untouched).enumerated() {
             let url = folder.appendingPathComponent(name)
             try Data("x".utf8).write(to: url)
-            // Older files first, a day apart, all before the backup the write makes now.
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86_400 * Double(20 - index))],
+            // Modification dates in the future, newest for the oldest name: the names' times decide, and the backup
+            // just made is never the one removed.
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 86_400 * Double(20 - index))],
                                                   ofItemAtPath: url.path)
         }
         try await store.update(id("Book", 1), expecting: 1, RecordChanges(attributes: ["title": .string("After")]))

@@ -47,7 +47,8 @@ public struct FacetRequest: Sendable, Hashable {
     public static func deadline(seconds: Double?, within requestDeadline: UInt64? = RequestBudget.deadline,
                                 now: UInt64? = nil) -> UInt64? {
         let now = now ?? DispatchTime.now().uptimeNanoseconds
-        let own = seconds.map { now + UInt64(max(0, $0) * 1_000_000_000) }
+        // Clamped: a host may give `.infinity` (no own limit), which would trap converted as it is.
+        let own = seconds.map { now &+ UInt64(min(max(0, $0) * 1_000_000_000, Double(UInt64.max / 4))) }
         let share = requestDeadline.map { now + UInt64(Double($0 > now ? $0 - now : 0) * requestBudgetShare) }
         switch (own, share) {
         case let (own?, share?): return min(own, share)

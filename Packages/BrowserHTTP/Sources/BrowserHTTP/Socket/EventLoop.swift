@@ -298,7 +298,7 @@ final class EventLoop: @unchecked Sendable {
             if !admitted, fromAddress < budget.perAddress,
                let yielding = SlotReclaiming.connectionToClose(
                    forNewcomerFrom: peer, among: connections.values, admittedPerAddress: admittedPerAddress,
-                   now: Platform.nowNanoseconds(), silentGrace: UInt64(max(0, limits.silentConnectionGrace) * 1e9)) {
+                   now: Platform.nowNanoseconds(), silentGrace: Self.nanoseconds(limits.silentConnectionGrace)) {
                 // Full: clients filling every slot must not keep the owner out (see SlotReclaiming).
                 yielding.close()  // `remove` frees its slot
                 admitted = true
@@ -315,7 +315,8 @@ final class EventLoop: @unchecked Sendable {
             connections[connection.id] = connection
             if admitted {
                 admittedCount += 1
-                if let peer { admittedPerAddress[peer] = fromAddress + 1 }
+                // Counted afresh: a reclaimed connection from the same address was just subtracted.
+                if let peer { admittedPerAddress[peer, default: 0] += 1 }
                 connection.start()
             } else {
                 connection.reject(
@@ -323,6 +324,11 @@ final class EventLoop: @unchecked Sendable {
                     admittedCount < budget.admitted ? "Too many connections from this address" : "Too many connections")
             }
         }
+    }
+
+    /// A limit in seconds as nanoseconds, clamped (a host may set `.infinity` to turn a rule off).
+    static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
+        UInt64(min(max(0, seconds) * 1_000_000_000, Double(UInt64.max / 2)))
     }
 
     private func fireTimeouts() {

@@ -77,16 +77,27 @@ final class HTTPConnection {
 
     private(set) var state: State = .reading
     private(set) var deadline: UInt64?
-    /// False until the client sends its first byte (`SlotReclaiming`: a silent connection may give up its slot).
-    private(set) var hasSpoken = false
+    /// False until a whole request has been read from it (`SlotReclaiming`: a connection that has not sent one may
+    /// give up its slot; a byte or a partial head does not count, or one byte per connection would keep the slot).
+    private(set) var hasSentARequest = false
     /// When `accept()` returned it (`Platform.nowNanoseconds`).
     let acceptedAt = Platform.nowNanoseconds()
 
-    /// Nothing is being answered on it: it waits for (the rest of) a request, or its last answer was sent and it
-    /// only waits for the client to close (lingering close).
+    /// No whole request has come on it yet (part of a head may have): `SlotReclaiming`'s second rule, once the
+    /// connection is older than the grace. Bytes waiting in the kernel do not save it: a browser's request arrives
+    /// well within the grace, and a client sending a byte at a time would otherwise keep its slot.
+    var isStillWithoutARequest: Bool {
+        guard case .reading = state else { return false }
+        return !hasSentARequest
+    }
+
+    /// Nothing is being answered on it, and nothing of a request is pending: it waits for its first or next request
+    /// with no bytes of one received or waiting in the kernel, or its last answer was sent and it only waits for the
+    /// client to close (lingering close). An upload in progress or a request about to be read is never idle.
     var isIdleForReclaiming: Bool {
         switch state {
-        case .reading, .draining: return true
+        case .reading: return !decoder.isMidRequest && Platform.peek(fd) <= 0
+        case .draining: return true
         case .handling, .producing, .writing, .closed: return false
         }
     }
@@ -316,7 +327,6 @@ final class HTTPConnection {
     private func readRequestBytes() {
         let count = Platform.recv(fd, loop.readBuffer)
         if count > 0 {
-            hasSpoken = true
             decoder.feed(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
             // The request timeout runs from the first byte of a request.
             if deadlineKind == .idle, decoder.isMidRequest {
@@ -347,6 +357,7 @@ final class HTTPConnection {
             }
             return
         }
+        hasSentARequest = true
         requestMethod = request.method
         requestVersion = request.version
         requestKeepAlive = request.isKeepAlive

@@ -32,35 +32,39 @@ enum StoreBackup {
         let statement = try connection.prepare("VACUUM INTO ?")
         try statement.bind([.text(path)])
         _ = try statement.step()
-        pruneOlder(of: name, in: directory)
+        pruneOlder(of: name, in: directory, keeping: path)
         return path
     }
 
-    /// Removes all but the newest `kept` backups of the store named `name` in `directory` (by modification date;
-    /// the name's time breaks ties). A backup that cannot be removed stays: pruning never fails a write.
-    static func pruneOlder(of name: String, in directory: String) {
+    /// Removes all but the newest `kept` backups of the store named `name` in `directory`, newest by the time in
+    /// their names (a copied or touched file keeps its place), never `made`, the one just written. A backup that
+    /// cannot be removed stays: pruning never fails a write.
+    static func pruneOlder(of name: String, in directory: String, keeping made: String) {
         let prefix = "\(name).cdbrowser-backup-"
-        let fileManager = FileManager.default
-        guard let names = try? fileManager.contentsOfDirectory(atPath: directory) else { return }
-        let backups = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".sqlite") && isStamp($0.dropFirst(prefix.count).dropLast(7)) }
-            .map { file -> (file: String, modified: Date) in
-                let path = (directory as NSString).appendingPathComponent(file)
-                return (file, (try? fileManager.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantPast)
-            }
-            .sorted { ($0.modified, $0.file) > ($1.modified, $1.file) }
-        for old in backups.dropFirst(kept) {
-            try? fileManager.removeItem(atPath: (directory as NSString).appendingPathComponent(old.file))
+        let madeName = (made as NSString).lastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let others = names.compactMap { file -> (file: String, stamp: String, attempt: Int)? in
+            guard file != madeName, file.hasPrefix(prefix), file.hasSuffix(".sqlite"),
+                  let (stamp, attempt) = stamp(file.dropFirst(prefix.count).dropLast(".sqlite".count)) else { return nil }
+            return (file, stamp, attempt)
+        }
+        let newestFirst = others.sorted { ($0.stamp, $0.attempt) > ($1.stamp, $1.attempt) }
+        for old in newestFirst.dropFirst(kept - 1) {
+            try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(old.file))
         }
     }
 
-    /// `20261126T020000Z` or `20261126T020000Z-2`: what `make` writes after the prefix, so a store whose name
-    /// merely starts like ours (`Library.cdbrowser-backup-notes.sqlite`) is never taken for a backup.
-    private static func isStamp(_ text: Substring) -> Bool {
+    /// `20261126T020000Z` (attempt 1) or `20261126T020000Z-2`: what `make` writes after the prefix; nil for
+    /// anything else, so a file whose name merely starts like ours (`Library.cdbrowser-backup-notes.sqlite`) is
+    /// never taken for a backup.
+    private static func stamp(_ text: Substring) -> (String, Int)? {
         let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         let stamp = parts[0]
         guard stamp.count == 16, stamp.dropFirst(8).first == "T", stamp.last == "Z",
               stamp.enumerated().allSatisfy({ index, character in index == 8 || index == 15 || character.isASCII && character.isNumber })
-        else { return false }
-        return parts.count == 1 || (parts[1].allSatisfy { $0.isASCII && $0.isNumber } && !parts[1].isEmpty)
+        else { return nil }
+        if parts.count == 1 { return (String(stamp), 1) }
+        guard parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), let attempt = Int(parts[1]) else { return nil }
+        return (String(stamp), attempt)
     }
 }
