@@ -205,7 +205,10 @@ function openRowMenu(id, x, y) {
 function filterItems(row) {
   const schema = data.entityByName.get(view.entity);
   if (!schema || !row.attrs) return [];
-  const shownNames = displayChoice(view.entity).filter((name) => typeof row.attrs[name] === 'string' && row.attrs[name].trim());
+  // The names the row's label is made of (as nameOf chooses them: the record's own entity's choice first).
+  const own = displayChoice(row.entity);
+  const shownNames = (own.length ? own : displayChoice(view.entity))
+    .filter((name) => typeof row.attrs[name] === 'string' && row.attrs[name].trim());
   const names = [...new Set([view.sort, ...shownNames].filter(Boolean))];
   const items = [];
   for (const name of names) {
