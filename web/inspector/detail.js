@@ -15,10 +15,10 @@ import * as content from '../content.js';
 import * as facets from '../facets.js';
 import * as predicate from '../predicate.js';
 import { editingButtons, resumeEditing } from './editing.js';
-import { markSelectedEntity, selectEntity } from './entities.js';
+import { selectEntity, showList } from './entities.js';
 import { loadPage, markSelectedRecord } from './record-list.js';
 import { commitView, data, dom, emptyView, errorText, inflight, setStatus, setView, since, urlForView, view } from './state.js';
-import { nameOf, renderToolbar, syncSearchInput } from './toolbar.js';
+import { nameOf } from './toolbar.js';
 
 // ---------------------------------------------------------------------------------------------
 // Detail pane
@@ -312,12 +312,7 @@ function onDetailClick(event) {
 
 /** Lists the destination's records restricted to what one record reaches through a relationship. */
 function showRelatedList(destination, relatedTo, via) {
-  setView({ ...emptyView(), entity: destination, limit: view.limit, relatedTo, via, id: view.id });
-  commitView('push');
-  markSelectedEntity();
-  renderToolbar();
-  syncSearchInput();
-  loadPage();
+  showList({ ...emptyView(), entity: destination, limit: view.limit, relatedTo, via, id: view.id }, { detail: false });
 }
 
 /**
@@ -340,13 +335,7 @@ async function openRelated(id, entity) {
   } catch (_) {
     offset = 0; // the detail pane then says what is wrong with the record
   }
-  setView({ ...emptyView(), entity, limit: view.limit, offset, id });
-  commitView('push');
-  markSelectedEntity();
-  renderToolbar();
-  syncSearchInput();
-  loadPage();
-  loadDetail();
+  showList({ ...emptyView(), entity, limit: view.limit, offset, id });
 }
 
 export {

@@ -140,13 +140,19 @@ function onEntityClick(event) {
 }
 
 function selectEntity(name) {
-  setView({ ...emptyView(), entity: name, limit: view.limit });
+  showList({ ...emptyView(), entity: name, limit: view.limit });
+}
+
+/** Moves to another list (a new history entry): the sidebar's mark, the toolbar, the search box and the page follow,
+ *  and the detail unless `detail` is false (the record shown stays, as when its relationship's list opens). */
+function showList(nextView, { detail = true } = {}) {
+  setView(nextView);
   commitView('push');
   markSelectedEntity();
   renderToolbar();
   syncSearchInput();
   loadPage();
-  loadDetail();
+  if (detail) loadDetail();
 }
 
 export {
@@ -157,4 +163,5 @@ export {
   onEntityFilterInput,
   onHideEmptyChange,
   selectEntity,
+  showList,
 };

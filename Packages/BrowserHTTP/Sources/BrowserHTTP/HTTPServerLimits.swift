@@ -44,8 +44,8 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// Exceeded → closed without a response.
     public var firstRequestTimeout: TimeInterval = 5
 
-    /// Seconds after which a connection that has sent nothing may give its slot to a newcomer when every slot
-    /// is taken (`SlotReclaiming`'s second rule). Default 1 s: far longer than a browser takes to send its
+    /// Seconds after which a connection that has not sent a whole request may give its slot to a newcomer when
+    /// every slot is taken (`SlotReclaiming`'s second rule). Default 1 s: far longer than a browser takes to send its
     /// request after connecting, far shorter than `firstRequestTimeout`.
     public var silentConnectionGrace: TimeInterval = 1
 
