@@ -3,10 +3,11 @@ import BrowserCore
 import Foundation
 import Testing
 
-/// `SearchCounting` (a search's total read as one column, matched on a second thread) counts exactly what
+/// `SearchCounting` (a search's total read as one column, folded and matched as it is read, in two halves at
+/// once with a `ScanPartner`) counts exactly what
 /// `SELECT COUNT(*) … WHERE cdb_contains(column, ?)` counts, and what `TextFolding.contains` says row by row:
 /// text off and on the byte fast path (Hangul, combining marks, emoji), NULLs, a blob stored in the text column,
-/// a sub-entity's rows only; in batches of a few bytes (many hand-overs) and in one.
+/// a sub-entity's rows only; on one connection and in two halves read at once.
 struct SearchCountingTests {
     static let texts: [String?] = [
         "Café crème", "CAFE", "cafe\u{301}", "caf", nil, "Straße", "STRASSE", "strasse", "한국어 카페", "카페",
@@ -29,7 +30,6 @@ struct SearchCountingTests {
     @Test(arguments: ["cafe", "CAFÉ", "strasse", "카페", "ωμεγα", "本", "naive", "file", "", "👩‍💻", "no such text"])
     func countsAsSQLAndAsTextFolding(needle: String) async throws {
         let (synthetic, rows) = try Self.makeStore()
-        let store = try SQLiteStore.open(storeAt: synthetic.storeURL, model: synthetic.modelURL)
         let connection = try SQLiteConnection(path: synthetic.storeURL.path, readOnly: true)
         try FoldedContainsFunction.register(on: connection)
         let folded = TextFolding.fold(needle, options: .caseAndDiacriticInsensitive)
@@ -39,15 +39,20 @@ struct SearchCountingTests {
             let sql = try connection.scalar("SELECT COUNT(*) FROM \"ZITEM\" WHERE \(condition.map { $0 + " AND " } ?? "")"
                 + "cdb_contains(\"ZTITLE\", ?)", arguments + [.text(folded)])?.int64
             #expect(sql == Int64(expected), "\(entity) \(needle)")
-            for batchBytes in [1, 40, 1 << 20] {
-                var counting = SearchCounting(column: "ZTITLE", foldedNeedle: Array(folded.utf8))
-                counting.batchBytes = batchBytes
-                #expect(try counting.count(table: "\"ZITEM\"", condition: condition, arguments: arguments, in: connection) == expected,
-                        "\(entity) \(needle) batches of \(batchBytes) bytes")
-            }
-            // Through the store: a full first page makes it count (a short one would say the total itself).
+            let counting = SearchCounting(column: "ZTITLE", foldedNeedle: Array(folded.utf8))
+            #expect(try counting.count(table: "\"ZITEM\"", condition: condition, arguments: arguments, in: connection, partner: nil) == expected,
+                    "\(entity) \(needle) on one connection")
+            // Through the store: a full first page makes it count (a short one would say the total itself), in
+            // two halves (the partner lowered to split these few rows), then on one connection.
             let query = RecordQuery(entity: entity, filter: .contains("title", needle), limit: 1)
-            #expect(try await store.page(query).total == expected, "\(entity) \(needle) page")
+            for minimumRows in [1, Int.max] {
+                // A store each: the count is kept per filter until the data changes.
+                let store = try SQLiteStore.open(storeAt: synthetic.storeURL, model: synthetic.modelURL)
+                let partner = try #require(store.scanPartner)
+                partner.minimumRows = minimumRows
+                #expect(try await store.page(query).total == expected, "\(entity) \(needle) page, partner from \(minimumRows) rows")
+                #expect(partner.partCounts() == (minimumRows == 1 && expected >= 1 ? 1 : 0, 0), "\(entity) \(needle)")
+            }
         }
     }
 }

@@ -23,12 +23,19 @@ import BrowserCore
 ///   benchmark's store. A sort of the whole entity by an unindexed attribute with no kept order yet also asks for
 ///   that order: `KeptOrderBuilder` builds it in the background once this read has ended, so no request pays for
 ///   it; the pages after it read by key.
+/// - **Sorted in halves** — SQLite must sort a whole entity of at least `ScanPartner.minimumRows` rows (no kept
+///   order yet: the first requests of a sort), the page lies within its first `halvesMaximumRows` rows and the store
+///   has a `ScanPartner`: each half of the table's primary keys is sorted at the same time, on its own core and
+///   connection in the request's snapshot, for its first `offset + limit` keys; the page is the same slice of
+///   those keys sorted once more (`Z_PK IN (…)`, SQLite's order), then read by key. The full scan is the floor of
+///   a first sort; split in two it takes about half.
 ///
 /// The total: an unfiltered list's is the entity's count (kept until the data changes). A filtered or scoped
 /// list's is kept by its SQL until the data changes; else a short, non-empty page (or an empty first page) is the
 /// total, read in the same transaction (a search with fewer matches than a page scans the table once, not twice);
 /// else it is counted: a search of one text attribute (`CONTAINS[cd]`, the search box) by `SearchCounting`
-/// (SQLite reads the column, a second thread folds and matches), any other filter by `SELECT COUNT(*)`.
+/// (the column alone, folded and matched as it is read, in two halves at once with a `ScanPartner`), any other
+/// filter by `SELECT COUNT(*)`.
 struct PagePlan {
     enum Route {
         case checkpoints
@@ -37,6 +44,8 @@ struct PagePlan {
         /// One SQL query with LIMIT and OFFSET. `keysFirst`: SQLite sorts (no index orders the first key), so it
         /// sorts the keys alone and the page's records are then read by key.
         case sql(keysFirst: Bool)
+        /// SQLite sorts each half of the table's keys for the first `offset + limit`, at once on two connections.
+        case sortedInHalves
     }
 
     var route: Route
@@ -47,9 +56,15 @@ struct PagePlan {
 }
 
 enum PagePlanner {
+    /// The deepest page (`offset + limit`) sorted in halves: each half hands over that many keys, sorted once more
+    /// in one `IN (…)` (Apple's SQLite binds at most 32,766 values).
+    static let halvesMaximumRows = 2_000
+
     /// The plan for `query`'s page. `rowCount` is the entity's count when the list is unfiltered and unscoped (it
-    /// is the page's total then), nil otherwise.
-    static func plan(_ query: RecordQuery, of entity: EntityMapping, rowCount: Int?, cache: ReadCache) -> PagePlan {
+    /// is the page's total then), nil otherwise. `partnerMinimumRows`: the store's `ScanPartner.minimumRows`, nil
+    /// when it has no partner.
+    static func plan(_ query: RecordQuery, of entity: EntityMapping, rowCount: Int?, cache: ReadCache,
+                     partnerMinimumRows: Int? = nil) -> PagePlan {
         let stride = KeyCheckpoints.stride
         let wholeEntity = query.filter == nil && query.scope == nil
         guard let sort = query.sort else {
@@ -74,6 +89,16 @@ enum PagePlanner {
                 : PagePlan(route: .sql(keysFirst: true), reason: sortsKeys + "the matching rows' keys, then reads the page's records by key.")
         }
         let key = SortedKeys.Key(entity: entity.name, column: column)
+        // SQLite sorts: in two halves at once when the entity is large and the page near enough to the start.
+        let sortedInHalves = partnerMinimumRows.map { rowCount >= $0 && query.offset + query.limit <= Self.halvesMaximumRows } ?? false
+        func sorting(_ reason: String, toBuild: (kind: SortedKeys.Request.Kind, key: SortedKeys.Key)? = nil) -> PagePlan {
+            guard sortedInHalves else { return PagePlan(route: .sql(keysFirst: true), toBuild: toBuild, reason: sortsKeys + reason) }
+            return PagePlan(route: .sortedInHalves, toBuild: toBuild, reason: "Page: SQLite sorts each half of \(entity.name)'s "
+                + "primary keys at the same time, on two connections in the same snapshot (one core each), for the first "
+                + "\(query.offset + query.limit) keys; the page's keys are taken from those, and its records read by key."
+                + (toBuild == nil ? "" : " The order of \(entity.name) by \(sort.attribute) is now built in the background, "
+                    + "and later pages of this sort read by key."))
+        }
         if indexed {
             guard query.offset >= 2 * stride else { return PagePlan(route: .sql(keysFirst: false), reason: throughIndex + ".") }
             if let checkpoints = cache.indexCheckpoints(key) {
@@ -90,11 +115,11 @@ enum PagePlanner {
                 + "memory (\(kept.keys.count) keys, built in the background after the first request of this sort); the page is read by key.")
         }
         guard rowCount <= SortedKeys.maximumRows else {
-            return PagePlan(route: .sql(keysFirst: true), reason: sortsKeys + "every row's key, then reads the page's records by key "
-                + "(\(entity.name) has more than \(SortedKeys.maximumRows) rows, too many to keep their order in memory).")
+            return sorting("every row's key, then reads the page's records by key (\(entity.name) has more than "
+                + "\(SortedKeys.maximumRows) rows, too many to keep their order in memory).")
         }
-        return PagePlan(route: .sql(keysFirst: true), toBuild: (.order, key), reason: sortsKeys + "every row's key, then reads the "
-            + "page's records by key. The order of \(entity.name) by \(sort.attribute) is now built in the background, and later pages of this sort read by key.")
+        return sorting("every row's key, then reads the page's records by key. The order of \(entity.name) by "
+            + "\(sort.attribute) is now built in the background, and later pages of this sort read by key.", toBuild: (.order, key))
     }
 
     /// How a filtered list's count is read when it is counted (see the total above): `SearchCounting` for the

@@ -96,12 +96,13 @@ struct RecordReader: Sendable {
         return Int(try connection.scalar(sql, arguments)?.int64 ?? 0)
     }
 
-    /// The page the query asks for, read the way `PagePlanner` decides.
+    /// The page the query asks for, read the way `PagePlanner` decides. `partner` reads half of a whole-table
+    /// scan on the other core (a store read in place), nil for none.
     func page(_ query: RecordQuery, of entity: EntityMapping, in connection: SQLiteConnection,
-              cache: ReadCache) throws -> RecordPage {
+              cache: ReadCache, partner: ScanPartner? = nil) throws -> RecordPage {
         let trace = connection.trace
         let rowCount = query.filter == nil && query.scope == nil ? try count(of: entity, in: connection, cache: cache) : nil
-        let plan = PagePlanner.plan(query, of: entity, rowCount: rowCount, cache: cache)
+        let plan = PagePlanner.plan(query, of: entity, rowCount: rowCount, cache: cache, partnerMinimumRows: partner?.minimumRows)
         trace?.note(plan.reason)
         if let (kind, key) = plan.toBuild, let rowCount {
             cache.requestBuild(buildRequest(kind, key, of: entity, rowCount: rowCount))
@@ -117,10 +118,16 @@ struct RecordReader: Sendable {
             return RecordPage(total: sorted.keys.count, records: try records(keys, of: entity, in: connection))
         case .sql(let keysFirst):
             sortsKeysFirst = keysFirst
+        case .sortedInHalves:
+            sortsKeysFirst = true
         }
         let list = try listSQL(query, of: entity)
         let projection = projection(for: entity)
         let order = list.order.map { "\($0.sql) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
+        if case .sortedInHalves = plan.route, let partner,
+           let keys = try keysSortedInHalves(query, list: list, order: order, partner: partner, in: connection) {
+            return RecordPage(total: rowCount ?? 0, records: try records(keys, of: entity, in: connection))
+        }
         let select = sortsKeysFirst ? "\(list.table).\"Z_PK\"" : projection.selectList()
         let sql = "SELECT \(select) FROM \(list.table)\(list.whereClause) ORDER BY \(order) LIMIT ? OFFSET ?"
         let arguments = list.arguments + list.order.flatMap(\.arguments) + [.integer(Int64(query.limit)), .integer(Int64(query.offset))]
@@ -141,16 +148,37 @@ struct RecordReader: Sendable {
                 return query.offset + records.count
             }
             if let counting = PagePlanner.searchCounting(query, of: entity) {
-                trace?.note("Total: counted in one read of \(counting.column), matched on a second thread.")
+                trace?.note("Total: counted in one read of \(counting.column), folded and matched as it is read.")
                 var arguments: [SQLiteValue] = []
                 return try counting.count(table: list.table, condition: rowCondition(of: entity, arguments: &arguments),
-                                          arguments: arguments, in: connection)
+                                          arguments: arguments, in: connection, partner: partner)
             }
             trace?.note("Total: counted with one query.")
             return Int(try connection.scalar("SELECT COUNT(*) FROM \(list.table)\(list.whereClause)", list.arguments)?.int64 ?? 0)
         }
         if !counted { trace?.note("Total: kept from an earlier page of the same list (until the data changes).") }
         return RecordPage(total: total, records: records)
+    }
+
+    /// The keys of the page of a sort SQLite has to do, sorted in two halves of the table at once (`PagePlan.Route
+    /// .sortedInHalves`): the first `offset + limit` keys of each half hold the first `offset + limit` of the
+    /// whole, whose page is then sorted out of those in SQL (the same order, collation and tie-break). Nil when
+    /// the table is too small to split (a plain sort is read instead).
+    private func keysSortedInHalves(_ query: RecordQuery, list: ListSQL, order: String, partner: ScanPartner,
+                                    in connection: SQLiteConnection) throws -> [Int64]? {
+        let top = Int64(query.offset + query.limit)
+        let orderArguments = list.order.flatMap(\.arguments)
+        guard let halves = try partner.halves(of: list.table, in: connection, minimumSpan: 2, { connection, range in
+            try connection.rows("SELECT \(list.table).\"Z_PK\" FROM \(list.table)\(range.adding(to: list.whereClause)) ORDER BY \(order) LIMIT ?",
+                                list.arguments + range.arguments + orderArguments + [.integer(top)]).map { $0[0].int64 ?? 0 }
+        }) else { return nil }
+        let candidates = halves.lower + halves.upper
+        guard !candidates.isEmpty else { return [] }
+        let placeholders = Array(repeating: "?", count: candidates.count).joined(separator: ", ")
+        return try connection.rows(
+            "SELECT \(list.table).\"Z_PK\" FROM \(list.table) WHERE \(list.table).\"Z_PK\" IN (\(placeholders)) ORDER BY \(order) LIMIT ? OFFSET ?",
+            candidates.map(SQLiteValue.integer) + orderArguments + [.integer(Int64(query.limit)), .integer(Int64(query.offset))]
+        ).map { $0[0].int64 ?? 0 }
     }
 
     /// The offset of record `id` among the query's records in the query's order, or nil when it is not one of

@@ -48,6 +48,8 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     private let queue: DispatchQueue
     /// Builds the kept orders `PagePlanner` asks for, off the request path.
     let keptOrders: KeptOrderBuilder
+    /// Reads half of a whole-table scan on the other core; nil for a private snapshot (or when it could not open).
+    let scanPartner: ScanPartner?
 
     /// Opens a Core Data / SwiftData SQLite store for reading.
     ///
@@ -142,6 +144,9 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         self.queue = queue
         keptOrders = KeptOrderBuilder(path: connection.mode == .inPlace ? connection.files.path : nil,
                                       cache: connection.cache, storeQueue: queue)
+        // Opened now, before any request's transaction begins (its first reading of the data version must precede
+        // them). A partner that cannot open only costs speed: every scan is read on the store's connection.
+        scanPartner = connection.mode == .snapshot ? nil : try? ScanPartner(path: connection.files.path, prepare: Self.prepareConnection)
     }
 
     /// The store's UUID (`Z_METADATA.Z_UUID`), the `storeIdentifier` of its object IDs.
@@ -179,8 +184,8 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
 
     public func page(_ query: RecordQuery) async throws -> RecordPage {
         let mapping = try entityMapping(query.entity)
-        return try await read { [reader] connection, cache in
-            try reader.page(query, of: mapping, in: connection, cache: cache)
+        return try await read { [reader, scanPartner] connection, cache in
+            try reader.page(query, of: mapping, in: connection, cache: cache, partner: scanPartner)
         }
     }
 
@@ -257,14 +262,14 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     /// same read transaction.
     public func explain(_ query: RecordQuery) async throws -> QueryExplanationDTO {
         let mapping = try entityMapping(query.entity)
-        return try await read { [reader] connection, cache in
+        return try await read { [reader, scanPartner] connection, cache in
             let trace = StatementTrace()
             connection.trace = trace
             let started = DispatchTime.now().uptimeNanoseconds
             let page: RecordPage
             do {
                 defer { connection.trace = nil }
-                page = try reader.page(query, of: mapping, in: connection, cache: cache)
+                page = try reader.page(query, of: mapping, in: connection, cache: cache, partner: scanPartner)
             }
             let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
             let statements = try trace.entries.map { try QueryPlanReading.statement($0, in: connection) }
