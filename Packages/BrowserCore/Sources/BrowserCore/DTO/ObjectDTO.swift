@@ -56,3 +56,61 @@ public struct ObjectReferenceDTO: Encodable, Sendable, Hashable {
         self.summary = summary
     }
 }
+
+/// Members in sorted-key order, as `BrowserJSON` sorts them; no `version` member when there is none.
+extension ObjectDTO: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.beginObject()
+        json.appendKey("attrs")
+        json.appendObject(attrs)
+        json.appendKey("entity")
+        json.appendString(entity)
+        json.appendKey("id")
+        json.appendString(id)
+        json.appendKey("relationships")
+        json.appendArray(relationships)
+        json.appendKey("summary")
+        json.appendString(summary)
+        if let version {
+            json.appendKey("version")
+            json.appendInteger(version)
+        }
+        json.endObject()
+    }
+}
+
+/// Members in sorted-key order.
+extension RelationshipItemsDTO: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.beginObject()
+        json.appendKey("count")
+        json.appendInteger(Int64(count))
+        json.appendKey("destination")
+        json.appendString(destination)
+        json.appendKey("included")
+        json.appendInteger(Int64(included))
+        json.appendKey("items")
+        json.appendArray(items)
+        json.appendKey("name")
+        json.appendString(name)
+        json.appendKey("ordered")
+        json.appendBool(ordered)
+        json.appendKey("toMany")
+        json.appendBool(toMany)
+        json.endObject()
+    }
+}
+
+/// Members in sorted-key order.
+extension ObjectReferenceDTO: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.beginObject()
+        json.appendKey("entity")
+        json.appendString(entity)
+        json.appendKey("id")
+        json.appendString(id)
+        json.appendKey("summary")
+        json.appendString(summary)
+        json.endObject()
+    }
+}

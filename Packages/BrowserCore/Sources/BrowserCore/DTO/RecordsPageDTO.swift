@@ -27,3 +27,35 @@ public struct RowDTO: Encodable, Sendable, Hashable {
         self.attrs = attrs
     }
 }
+
+/// Members in sorted-key order, as `BrowserJSON` sorts them.
+extension RecordsPageDTO: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.beginObject()
+        json.appendKey("limit")
+        json.appendInteger(Int64(limit))
+        json.appendKey("offset")
+        json.appendInteger(Int64(offset))
+        json.appendKey("rows")
+        json.appendArray(rows)
+        json.appendKey("total")
+        json.appendInteger(Int64(total))
+        json.endObject()
+    }
+}
+
+/// Members in sorted-key order.
+extension RowDTO: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.beginObject()
+        json.appendKey("attrs")
+        json.appendObject(attrs)
+        json.appendKey("entity")
+        json.appendString(entity)
+        json.appendKey("id")
+        json.appendString(id)
+        json.appendKey("summary")
+        json.appendString(summary)
+        json.endObject()
+    }
+}

@@ -326,20 +326,38 @@ public actor RecordExportStream {
         }
         let line = ExportedLine(id: batch.id(at: row).uri, entity: entity.name, summary: summary,
                                 attrs: attrs, relationships: related)
-        bytes.append(contentsOf: try BrowserJSON.encode(line))
+        JSONBytes.append(line, to: &bytes)
         bytes.append(0x0A)
     }
 
-    private struct ExportedLine: Encodable {
+    // Internal rather than private so `JSONBytesTests` can hold their written bytes to their `Encodable` output.
+
+    /// One NDJSON line: written as `BrowserJSON` encodes it, straight into the export's buffer.
+    struct ExportedLine: Encodable, JSONWritable {
         let id: String
         let entity: String
         let summary: String
         let attrs: [String: ExportedAttribute]
         let relationships: [String: ExportedRelationship]
+
+        func writeJSON(into json: inout JSONBytes) {
+            json.beginObject()
+            json.appendKey("attrs")
+            json.appendObject(attrs)
+            json.appendKey("entity")
+            json.appendString(entity)
+            json.appendKey("id")
+            json.appendString(id)
+            json.appendKey("relationships")
+            json.appendObject(relationships)
+            json.appendKey("summary")
+            json.appendString(summary)
+            json.endObject()
+        }
     }
 
     /// A value as the API sends it, or a binary value with its bytes (`{"type":"binary","bytes":N,"base64":"…"}`).
-    private enum ExportedAttribute: Encodable {
+    enum ExportedAttribute: Encodable, JSONWritable {
         case value(AttributeValue)
         case base64(bytes: Int, text: String)
 
@@ -355,10 +373,26 @@ public actor RecordExportStream {
             case .base64(let bytes, let text): try Binary(bytes: bytes, base64: text).encode(to: encoder)
             }
         }
+
+        func writeJSON(into json: inout JSONBytes) {
+            switch self {
+            case .value(let value):
+                value.writeJSON(into: &json)
+            case .base64(let bytes, let text):
+                json.beginObject()
+                json.appendKey("base64")
+                json.appendString(text)
+                json.appendKey("bytes")
+                json.appendInteger(Int64(bytes))
+                json.appendKey("type")
+                json.appendString("binary")
+                json.endObject()
+            }
+        }
     }
 
     /// `{"id","entity","summary"}` or null for a to-one, `{"count":N}` for a to-many, `{"error":"…"}`.
-    private enum ExportedRelationship: Encodable {
+    enum ExportedRelationship: Encodable, JSONWritable {
         case toOne(ObjectReferenceDTO?)
         case toMany(Int)
         case unreadable(String)
@@ -373,6 +407,25 @@ public actor RecordExportStream {
             case .toOne(nil): try container.encodeNil()
             case .toMany(let count): try container.encode(Count(count: count))
             case .unreadable(let reason): try container.encode(Failure(error: reason))
+            }
+        }
+
+        func writeJSON(into json: inout JSONBytes) {
+            switch self {
+            case .toOne(let reference?):
+                reference.writeJSON(into: &json)
+            case .toOne(nil):
+                json.appendNull()
+            case .toMany(let count):
+                json.beginObject()
+                json.appendKey("count")
+                json.appendInteger(Int64(count))
+                json.endObject()
+            case .unreadable(let reason):
+                json.beginObject()
+                json.appendKey("error")
+                json.appendString(reason)
+                json.endObject()
             }
         }
     }

@@ -41,7 +41,7 @@ extension AttributeValue: Encodable {
         case .string(let text), .uri(let text):
             try container.encode(text)
         case .integer(let number):
-            if number > Self.maxExactJavaScriptInteger || number < -Self.maxExactJavaScriptInteger {
+            if Self.isBeyondJavaScriptPrecision(number) {
                 try container.encode(String(number))
             } else {
                 try container.encode(number)
@@ -51,8 +51,7 @@ extension AttributeValue: Encodable {
         case .float(let number):
             if let word = Self.nonFiniteWord(Double(number)) { try container.encode(word) } else { try container.encode(number) }
         case .decimal(let number):
-            // A string keeps every digit; a JSON number would go through Double in most clients.
-            try container.encode(number.isNaN ? "NaN" : number.description)
+            try container.encode(Self.decimalText(number))
         case .boolean(let flag):
             try container.encode(flag)
         case .date(let date):
@@ -64,6 +63,15 @@ extension AttributeValue: Encodable {
         case .undecodable(let message):
             try container.encode(TaggedValue(type: "error", bytes: nil, message: message))
         }
+    }
+
+    private static func isBeyondJavaScriptPrecision(_ number: Int64) -> Bool {
+        number > maxExactJavaScriptInteger || number < -maxExactJavaScriptInteger
+    }
+
+    /// The text of a decimal: a string keeps every digit; a JSON number would go through Double in most clients.
+    private static func decimalText(_ number: Decimal) -> String {
+        number.isNaN ? "NaN" : number.description
     }
 
     /// JSONEncoder refuses non-finite numbers and would fail the whole response; they go out as words.
@@ -79,5 +87,49 @@ extension AttributeValue: Encodable {
         let type: String
         let bytes: Int?
         let message: String?
+    }
+}
+
+/// The same rules as `encode(to:)`, written straight as bytes (a records page holds thousands of values).
+extension AttributeValue: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        switch self {
+        case .null:
+            json.appendNull()
+        case .string(let text), .uri(let text):
+            json.appendString(text)
+        case .integer(let number):
+            if Self.isBeyondJavaScriptPrecision(number) {
+                json.appendQuoted { DecimalText.appendInteger(number, to: &$0) }
+            } else {
+                json.appendInteger(number)
+            }
+        case .double(let number):
+            if let word = Self.nonFiniteWord(number) { json.appendString(word) } else { json.appendNumber(number) }
+        case .float(let number):
+            if let word = Self.nonFiniteWord(Double(number)) { json.appendString(word) } else { json.appendNumber(number) }
+        case .decimal(let number):
+            json.appendString(Self.decimalText(number))
+        case .boolean(let flag):
+            json.appendBool(flag)
+        case .date(let date):
+            json.appendQuoted { ISO8601Timestamp.append(date, to: &$0) }
+        case .uuid(let uuid):
+            json.appendQuoted { UUIDText.append(uuid, to: &$0) }
+        case .binary(let byteCount):
+            json.beginObject()
+            json.appendKey("bytes")
+            json.appendInteger(Int64(byteCount))
+            json.appendKey("type")
+            json.appendString("binary")
+            json.endObject()
+        case .undecodable(let message):
+            json.beginObject()
+            json.appendKey("message")
+            json.appendString(message)
+            json.appendKey("type")
+            json.appendString("error")
+            json.endObject()
+        }
     }
 }
