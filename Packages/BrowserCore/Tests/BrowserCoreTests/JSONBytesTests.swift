@@ -105,6 +105,18 @@ struct JSONBytesTests {
         }
     }
 
+    @Test func randomDecimals() throws {
+        var generator = SeededGenerator(state: 0xDEC1)
+        for _ in 0..<300 {
+            // Mantissas of up to 64 bits are written from their storage, longer ones through `description`.
+            let significand = Decimal(generator.next() >> UInt64.random(in: 0...63, using: &generator))
+                * (Bool.random(using: &generator) ? Decimal(generator.next()) : 1)
+            let value = Decimal(sign: Bool.random(using: &generator) ? .minus : .plus,
+                                exponent: Int.random(in: -40...40, using: &generator), significand: significand)
+            try Self.expectIdentical(AttributeValue.decimal(value))
+        }
+    }
+
     @Test func randomDatesAndUUIDs() throws {
         var generator = SeededGenerator(state: 0xDA7E)
         for _ in 0..<300 {
@@ -171,10 +183,32 @@ struct JSONBytesTests {
         try Self.expectIdentical([ObjectReferenceDTO]())
     }
 
+    /// Rows after the first reuse its key order when they have the same keys; a row whose keys differ (even by
+    /// its last key only, or with the same count) is sorted afresh.
+    @Test func rowsSharingOrChangingKeys() throws {
+        let keySets: [[String]] = [["b", "a", "c"], ["a", "b", "c"], ["a", "b", "d"], ["a", "b", "0"], ["a", "b"], [], ["c", "b", "a"],
+                                   ["a"], ["b"], ["B", "a", "b"], ["b", "B", "a"]]
+        let rows = keySets.map { keys in
+            RowDTO(id: "i", entity: "E", summary: "s", attrs: Dictionary(uniqueKeysWithValues: keys.map { ($0, AttributeValue.string($0)) }))
+        }
+        try Self.expectIdentical(RecordsPageDTO(total: rows.count, offset: 0, limit: 100, rows: rows))
+        try Self.expectIdentical(RecordsPageDTO(total: rows.count, offset: 0, limit: 100, rows: rows.reversed()))
+    }
+
     @Test func randomPages() throws {
         var generator = SeededGenerator(state: 0x9A6E5)
         for _ in 0..<150 {
-            let rows = (0..<Int.random(in: 0...12, using: &generator)).map { _ in Self.randomRow(using: &generator) }
+            var rows = (0..<Int.random(in: 0...12, using: &generator)).map { _ in Self.randomRow(using: &generator) }
+            if Bool.random(using: &generator), let first = rows.first {
+                // As a store's pages are: every row with the same attributes, now and then one more or one other.
+                for index in rows.indices {
+                    rows[index].attrs = first.attrs.mapValues { _ in Self.randomValue(using: &generator) }
+                    if Int.random(in: 0..<4, using: &generator) == 0 { rows[index].attrs[Self.randomText(using: &generator)] = .null }
+                    if Int.random(in: 0..<4, using: &generator) == 0, let key = first.attrs.keys.randomElement(using: &generator) {
+                        rows[index].attrs[key] = nil
+                    }
+                }
+            }
             let page = RecordsPageDTO(total: Int.random(in: 0...Int.max, using: &generator), offset: Int.random(in: 0...1_000_000, using: &generator),
                                       limit: Int.random(in: 0...1000, using: &generator), rows: rows)
             try Self.expectIdentical(page)

@@ -11,6 +11,9 @@
 /// - object keys in the lexicographic order of their UTF-8 bytes (`"B"` before `"a"`, `"10"` before `"2"`).
 struct JSONBytes {
     private(set) var bytes: [UInt8]
+    /// The sorted keys of the last dictionary written: the rows of a page almost always share their keys, so
+    /// each row after the first is written in this order without sorting (see `appendObject(_:)`).
+    private var recentKeyOrder: [String] = []
 
     init(bytes: [UInt8] = []) {
         self.bytes = bytes
@@ -83,12 +86,27 @@ struct JSONBytes {
 
     /// A dictionary as an object, its keys sorted as JSONEncoder sorts them.
     mutating func appendObject(_ members: [String: some JSONWritable]) {
+        let start = bytes.count
+        if members.count == recentKeyOrder.count {
+            // Same count and every key found means the same key set: the order holds. Otherwise start again.
+            if appendMembers(members, in: recentKeyOrder) { return }
+            bytes.removeSubrange(start...)
+        }
+        recentKeyOrder = members.keys.sorted(by: Self.keyPrecedes)
+        appendMembers(members, in: recentKeyOrder)
+    }
+
+    /// The object of `members` in `order`, or false (having written part of it) when `order` names a missing key.
+    @discardableResult
+    private mutating func appendMembers(_ members: [String: some JSONWritable], in order: [String]) -> Bool {
         beginObject()
-        for (key, value) in members.sorted(by: { Self.keyPrecedes($0.key, $1.key) }) {
+        for key in order {
+            guard let value = members[key] else { return false }
             appendKey(key)
             value.writeJSON(into: &self)
         }
         endObject()
+        return true
     }
 
     mutating func appendArray(_ elements: [some JSONWritable]) {

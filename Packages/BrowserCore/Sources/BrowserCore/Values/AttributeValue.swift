@@ -51,7 +51,8 @@ extension AttributeValue: Encodable {
         case .float(let number):
             if let word = Self.nonFiniteWord(Double(number)) { try container.encode(word) } else { try container.encode(number) }
         case .decimal(let number):
-            try container.encode(Self.decimalText(number))
+            // A string keeps every digit; a JSON number would go through Double in most clients.
+            try container.encode(number.isNaN ? "NaN" : number.description)
         case .boolean(let flag):
             try container.encode(flag)
         case .date(let date):
@@ -67,11 +68,6 @@ extension AttributeValue: Encodable {
 
     private static func isBeyondJavaScriptPrecision(_ number: Int64) -> Bool {
         number > maxExactJavaScriptInteger || number < -maxExactJavaScriptInteger
-    }
-
-    /// The text of a decimal: a string keeps every digit; a JSON number would go through Double in most clients.
-    private static func decimalText(_ number: Decimal) -> String {
-        number.isNaN ? "NaN" : number.description
     }
 
     /// JSONEncoder refuses non-finite numbers and would fail the whole response; they go out as words.
@@ -109,7 +105,8 @@ extension AttributeValue: JSONWritable {
         case .float(let number):
             if let word = Self.nonFiniteWord(Double(number)) { json.appendString(word) } else { json.appendNumber(number) }
         case .decimal(let number):
-            json.appendString(Self.decimalText(number))
+            // `DecimalValueText` writes `description` (and `NaN`) without a String: digits, `-`, `.`, no escapes.
+            json.appendQuoted { DecimalValueText.append(number, to: &$0) }
         case .boolean(let flag):
             json.appendBool(flag)
         case .date(let date):
