@@ -161,7 +161,24 @@ struct JSONBytesTests {
         }
         #expect(String(decoding: try BrowserJSON.encode(Both()), as: UTF8.self) == #""writer""#)
         #expect(String(decoding: try BrowserJSON.encode([Both()]), as: UTF8.self) == #"["writer"]"#)
-        #expect(String(decoding: try BrowserJSON.encode(["k": Both()]), as: UTF8.self) == #"{"k":"encoder"}"#)
+        #expect(String(decoding: try BrowserJSON.encode(["k": Both()]), as: UTF8.self) == #"{"k":"writer"}"#)
+        #expect(String(decoding: try BrowserJSON.encode(["k": [Both()]]), as: UTF8.self) == #"{"k":["writer"]}"#)
+    }
+
+    /// The standard types DTOs are made of, alone and in arrays and dictionaries (which `BrowserJSON` writes too).
+    @Test func standardTypesAndContainers() throws {
+        for text in Self.texts {
+            try Self.expectIdentical(text)
+        }
+        try Self.expectIdentical(Self.texts)
+        try Self.expectIdentical(Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, $0) }))
+        try Self.expectIdentical(Dictionary(uniqueKeysWithValues: Self.keys.enumerated().map { ($1, [$0, -$0, .max, .min]) }))
+        try Self.expectIdentical([true, false])
+        try Self.expectIdentical(Self.integers)
+        try Self.expectIdentical([Int.max, Int.min, 0, -1, 1])
+        try Self.expectIdentical([[String: Int]]())
+        try Self.expectIdentical([String: [Int64]]())
+        try Self.expectIdentical([[String: Bool]](repeating: [:], count: 3))
     }
 
     // MARK: Objects

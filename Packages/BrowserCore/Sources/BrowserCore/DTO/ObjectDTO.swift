@@ -61,19 +61,13 @@ public struct ObjectReferenceDTO: Encodable, Sendable, Hashable {
 extension ObjectDTO: JSONWritable {
     func writeJSON(into json: inout JSONBytes) {
         json.beginObject()
-        json.appendKey("attrs")
-        json.appendObject(attrs)
-        json.appendKey("entity")
-        json.appendString(entity)
-        json.appendKey("id")
-        json.appendString(id)
-        json.appendKey("relationships")
-        json.appendArray(relationships)
-        json.appendKey("summary")
-        json.appendString(summary)
+        json.appendMember("attrs", attrs)
+        json.appendMember("entity", entity)
+        json.appendMember("id", id)
+        json.appendMember("relationships", relationships)
+        json.appendMember("summary", summary)
         if let version {
-            json.appendKey("version")
-            json.appendInteger(version)
+            json.appendMember("version", version)
         }
         json.endObject()
     }
@@ -83,20 +77,13 @@ extension ObjectDTO: JSONWritable {
 extension RelationshipItemsDTO: JSONWritable {
     func writeJSON(into json: inout JSONBytes) {
         json.beginObject()
-        json.appendKey("count")
-        json.appendInteger(Int64(count))
-        json.appendKey("destination")
-        json.appendString(destination)
-        json.appendKey("included")
-        json.appendInteger(Int64(included))
-        json.appendKey("items")
-        json.appendArray(items)
-        json.appendKey("name")
-        json.appendString(name)
-        json.appendKey("ordered")
-        json.appendBool(ordered)
-        json.appendKey("toMany")
-        json.appendBool(toMany)
+        json.appendMember("count", count)
+        json.appendMember("destination", destination)
+        json.appendMember("included", included)
+        json.appendMember("items", items)
+        json.appendMember("name", name)
+        json.appendMember("ordered", ordered)
+        json.appendMember("toMany", toMany)
         json.endObject()
     }
 }
@@ -105,12 +92,9 @@ extension RelationshipItemsDTO: JSONWritable {
 extension ObjectReferenceDTO: JSONWritable {
     func writeJSON(into json: inout JSONBytes) {
         json.beginObject()
-        json.appendKey("entity")
-        json.appendString(entity)
-        json.appendKey("id")
-        json.appendString(id)
-        json.appendKey("summary")
-        json.appendString(summary)
+        json.appendMember("entity", entity)
+        json.appendMember("id", id)
+        json.appendMember("summary", summary)
         json.endObject()
     }
 }

@@ -32,14 +32,10 @@ public struct RowDTO: Encodable, Sendable, Hashable {
 extension RecordsPageDTO: JSONWritable {
     func writeJSON(into json: inout JSONBytes) {
         json.beginObject()
-        json.appendKey("limit")
-        json.appendInteger(Int64(limit))
-        json.appendKey("offset")
-        json.appendInteger(Int64(offset))
-        json.appendKey("rows")
-        json.appendArray(rows)
-        json.appendKey("total")
-        json.appendInteger(Int64(total))
+        json.appendMember("limit", limit)
+        json.appendMember("offset", offset)
+        json.appendMember("rows", rows)
+        json.appendMember("total", total)
         json.endObject()
     }
 }
@@ -48,14 +44,10 @@ extension RecordsPageDTO: JSONWritable {
 extension RowDTO: JSONWritable {
     func writeJSON(into json: inout JSONBytes) {
         json.beginObject()
-        json.appendKey("attrs")
-        json.appendObject(attrs)
-        json.appendKey("entity")
-        json.appendString(entity)
-        json.appendKey("id")
-        json.appendString(id)
-        json.appendKey("summary")
-        json.appendString(summary)
+        json.appendMember("attrs", attrs)
+        json.appendMember("entity", entity)
+        json.appendMember("id", id)
+        json.appendMember("summary", summary)
         json.endObject()
     }
 }

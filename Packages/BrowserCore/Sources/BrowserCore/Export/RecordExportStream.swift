@@ -342,16 +342,11 @@ public actor RecordExportStream {
 
         func writeJSON(into json: inout JSONBytes) {
             json.beginObject()
-            json.appendKey("attrs")
-            json.appendObject(attrs)
-            json.appendKey("entity")
-            json.appendString(entity)
-            json.appendKey("id")
-            json.appendString(id)
-            json.appendKey("relationships")
-            json.appendObject(relationships)
-            json.appendKey("summary")
-            json.appendString(summary)
+            json.appendMember("attrs", attrs)
+            json.appendMember("entity", entity)
+            json.appendMember("id", id)
+            json.appendMember("relationships", relationships)
+            json.appendMember("summary", summary)
             json.endObject()
         }
     }
@@ -380,12 +375,9 @@ public actor RecordExportStream {
                 value.writeJSON(into: &json)
             case .base64(let bytes, let text):
                 json.beginObject()
-                json.appendKey("base64")
-                json.appendString(text)
-                json.appendKey("bytes")
-                json.appendInteger(Int64(bytes))
-                json.appendKey("type")
-                json.appendString("binary")
+                json.appendMember("base64", text)
+                json.appendMember("bytes", bytes)
+                json.appendMember("type", "binary")
                 json.endObject()
             }
         }
@@ -418,13 +410,11 @@ public actor RecordExportStream {
                 json.appendNull()
             case .toMany(let count):
                 json.beginObject()
-                json.appendKey("count")
-                json.appendInteger(Int64(count))
+                json.appendMember("count", count)
                 json.endObject()
             case .unreadable(let reason):
                 json.beginObject()
-                json.appendKey("error")
-                json.appendString(reason)
+                json.appendMember("error", reason)
                 json.endObject()
             }
         }

@@ -71,9 +71,15 @@ struct JSONBytes {
         bytes.append(UInt8(ascii: "{"))
     }
 
-    /// A member's key and colon, after a comma unless it is the object's first member. The caller writes members
-    /// in sorted-key order: for a struct its keys in that order, for a dictionary through `appendObject(_:)`.
-    mutating func appendKey(_ key: String) {
+    /// A member of an object: its key, then its value. The caller writes members in sorted-key order: a struct's
+    /// writer its keys in that order, a dictionary through `appendObject(_:)`.
+    mutating func appendMember(_ key: String, _ value: some JSONWritable) {
+        appendKey(key)
+        value.writeJSON(into: &self)
+    }
+
+    /// A member's key and colon, after a comma unless it is the object's first member.
+    private mutating func appendKey(_ key: String) {
         // A value never ends in `{`, so the last byte tells whether this is the first member.
         if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
         appendString(key)
@@ -102,8 +108,7 @@ struct JSONBytes {
         beginObject()
         for key in order {
             guard let value = members[key] else { return false }
-            appendKey(key)
-            value.writeJSON(into: &self)
+            appendMember(key, value)
         }
         endObject()
         return true

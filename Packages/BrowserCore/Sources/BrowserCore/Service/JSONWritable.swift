@@ -18,9 +18,43 @@ extension JSONWritable {
     }
 }
 
-/// A list of writable values (the pages of an object export's related items are `[ObjectReferenceDTO]`).
+// The standard types the DTOs are made of, written as `JSONEncoder` writes them, so that a DTO's writer names each
+// member once (`json.appendMember("id", id)`). Float and Double are left out: JSONEncoder refuses their non-finite
+// values, which `AttributeValue` sends as words.
+
+extension String: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.appendString(self)
+    }
+}
+
+extension Bool: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.appendBool(self)
+    }
+}
+
+extension Int: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.appendInteger(Int64(self))
+    }
+}
+
+extension Int64: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.appendInteger(self)
+    }
+}
+
 extension Array: JSONWritable where Element: JSONWritable {
     func writeJSON(into json: inout JSONBytes) {
         json.appendArray(self)
+    }
+}
+
+/// An object with its keys sorted, as `JSONEncoder` writes a `String`-keyed dictionary.
+extension Dictionary: JSONWritable where Key == String, Value: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.appendObject(self)
     }
 }

@@ -115,17 +115,13 @@ extension AttributeValue: JSONWritable {
             json.appendQuoted { UUIDText.append(uuid, to: &$0) }
         case .binary(let byteCount):
             json.beginObject()
-            json.appendKey("bytes")
-            json.appendInteger(Int64(byteCount))
-            json.appendKey("type")
-            json.appendString("binary")
+            json.appendMember("bytes", byteCount)
+            json.appendMember("type", "binary")
             json.endObject()
         case .undecodable(let message):
             json.beginObject()
-            json.appendKey("message")
-            json.appendString(message)
-            json.appendKey("type")
-            json.appendString("error")
+            json.appendMember("message", message)
+            json.appendMember("type", "error")
             json.endObject()
         }
     }
