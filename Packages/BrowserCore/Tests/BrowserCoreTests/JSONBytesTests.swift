@@ -215,17 +215,7 @@ struct JSONBytesTests {
     @Test func randomPages() throws {
         var generator = SeededGenerator(state: 0x9A6E5)
         for _ in 0..<150 {
-            var rows = (0..<Int.random(in: 0...12, using: &generator)).map { _ in Self.randomRow(using: &generator) }
-            if Bool.random(using: &generator), let first = rows.first {
-                // As a store's pages are: every row with the same attributes, now and then one more or one other.
-                for index in rows.indices {
-                    rows[index].attrs = first.attrs.mapValues { _ in Self.randomValue(using: &generator) }
-                    if Int.random(in: 0..<4, using: &generator) == 0 { rows[index].attrs[Self.randomText(using: &generator)] = .null }
-                    if Int.random(in: 0..<4, using: &generator) == 0, let key = first.attrs.keys.randomElement(using: &generator) {
-                        rows[index].attrs[key] = nil
-                    }
-                }
-            }
+            let rows = Self.randomRows(count: Int.random(in: 0...12, using: &generator), using: &generator)
             let page = RecordsPageDTO(total: Int.random(in: 0...Int.max, using: &generator), offset: Int.random(in: 0...1_000_000, using: &generator),
                                       limit: Int.random(in: 0...1000, using: &generator), rows: rows)
             try Self.expectIdentical(page)
@@ -256,10 +246,11 @@ struct JSONBytesTests {
     @Test func randomExportLines() throws {
         typealias Line = RecordExportStream.ExportedLine
         var generator = SeededGenerator(state: 0xE9B0E7)
-        for _ in 0..<150 {
-            let row = Self.randomRow(using: &generator)
+        var writer = JSONBytes()
+        // Written by one writer, as an export writes a batch: lines mostly share their keys, as a batch's do.
+        for row in (0..<15).flatMap({ _ in Self.randomRows(count: 10, using: &generator) }) {
             var attrs = row.attrs.mapValues(RecordExportStream.ExportedAttribute.value)
-            attrs[Self.randomText(using: &generator)] = .base64(bytes: Int.random(in: 0...1 << 40, using: &generator),
+            attrs[Bool.random(using: &generator) ? "cover" : Self.randomText(using: &generator)] = .base64(bytes: Int.random(in: 0...1 << 40, using: &generator),
                                                                  text: Self.randomText(using: &generator))
             var relationships: [String: RecordExportStream.ExportedRelationship] = [:]
             for _ in 0..<Int.random(in: 0...5, using: &generator) {
@@ -269,17 +260,34 @@ struct JSONBytesTests {
                 case 2: .toMany(Int.random(in: 0...1_000_000, using: &generator))
                 default: .unreadable(Self.randomText(using: &generator))
                 }
-                relationships[Self.randomText(using: &generator)] = relationship
+                let name = Bool.random(using: &generator) ? Self.randomText(using: &generator)
+                    : ["author", "tags", "publisher"].randomElement(using: &generator)!
+                relationships[name] = relationship
             }
             let line = Line(id: row.id, entity: row.entity, summary: row.summary, attrs: attrs, relationships: relationships)
             try Self.expectIdentical(line)
             var buffer = Array("earlier line\n".utf8)
-            JSONBytes.append(line, to: &buffer)
+            writer.append(line, to: &buffer)
             #expect(buffer == Array("earlier line\n".utf8) + (try Self.encoderBytes(line)))
         }
     }
 
     // MARK: Random values
+
+    /// Rows of random keys, or, half the time, as a store's pages are: every row with the first row's keys, now
+    /// and then one more or one fewer.
+    private static func randomRows(count: Int, using generator: inout SeededGenerator) -> [RowDTO] {
+        var rows = (0..<count).map { _ in randomRow(using: &generator) }
+        guard Bool.random(using: &generator), let first = rows.first else { return rows }
+        for index in rows.indices {
+            rows[index].attrs = first.attrs.mapValues { _ in randomValue(using: &generator) }
+            if Int.random(in: 0..<4, using: &generator) == 0 { rows[index].attrs[randomText(using: &generator)] = .null }
+            if Int.random(in: 0..<4, using: &generator) == 0, let key = first.attrs.keys.randomElement(using: &generator) {
+                rows[index].attrs[key] = nil
+            }
+        }
+        return rows
+    }
 
     private static func randomRow(using generator: inout SeededGenerator) -> RowDTO {
         var attrs: [String: AttributeValue] = [:]

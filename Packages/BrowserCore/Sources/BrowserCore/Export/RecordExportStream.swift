@@ -95,10 +95,11 @@ public actor RecordExportStream {
     private func write(_ batch: ExportBatch, layout: BatchLayout) throws -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(max(batch.count * 128, lastChunkSize + lastChunkSize / 8))
+        var json = JSONBytes()
         for row in 0..<batch.count {
             switch options.format {
             case .csv: try appendCSV(row: row, of: batch, layout: layout, to: &bytes)
-            case .ndjson: try appendNDJSON(row: row, of: batch, layout: layout, to: &bytes)
+            case .ndjson: try appendNDJSON(row: row, of: batch, layout: layout, to: &bytes, writer: &json)
             }
         }
         return bytes
@@ -285,7 +286,8 @@ public actor RecordExportStream {
 
     // MARK: NDJSON
 
-    private func appendNDJSON(row: Int, of batch: ExportBatch, layout: BatchLayout, to bytes: inout [UInt8]) throws {
+    private func appendNDJSON(row: Int, of batch: ExportBatch, layout: BatchLayout, to bytes: inout [UInt8],
+                              writer json: inout JSONBytes) throws {
         let entity = layout.entities[batch.entityIndexes[row]]
         let base = row * batch.attributeNames.count
         var attrs: [String: ExportedAttribute] = [:]
@@ -326,7 +328,7 @@ public actor RecordExportStream {
         }
         let line = ExportedLine(id: batch.id(at: row).uri, entity: entity.name, summary: summary,
                                 attrs: attrs, relationships: related)
-        JSONBytes.append(line, to: &bytes)
+        json.append(line, to: &bytes)
         bytes.append(0x0A)
     }
 

@@ -11,20 +11,21 @@
 /// - object keys in the lexicographic order of their UTF-8 bytes (`"B"` before `"a"`, `"10"` before `"2"`).
 struct JSONBytes {
     private(set) var bytes: [UInt8]
-    /// The sorted keys of the last dictionary written: the rows of a page almost always share their keys, so
-    /// each row after the first is written in this order without sorting (see `appendObject(_:)`).
-    private var recentKeyOrder: [String] = []
+    /// The sorted keys of the last dictionary written with each count of keys: the rows of a page almost always
+    /// share their keys, so each row after the first is written in this order without sorting (an export's lines
+    /// hold two dictionaries, attributes and relationships, mostly of different counts; see `appendObject(_:)`).
+    private var recentKeyOrders: [Int: [String]] = [:]
 
     init(bytes: [UInt8] = []) {
         self.bytes = bytes
     }
 
-    /// Appends `value`'s JSON to `buffer` without copying it (an export writes a million lines into one buffer).
-    static func append(_ value: some JSONWritable, to buffer: inout [UInt8]) {
-        var json = JSONBytes()
-        swap(&json.bytes, &buffer)
-        value.writeJSON(into: &json)
-        swap(&json.bytes, &buffer)
+    /// Appends `value`'s JSON to `buffer` without copying it: an export writes a million lines into its buffers,
+    /// through one `JSONBytes` that keeps its key orders from line to line.
+    mutating func append(_ value: some JSONWritable, to buffer: inout [UInt8]) {
+        swap(&bytes, &buffer)
+        value.writeJSON(into: &self)
+        swap(&bytes, &buffer)
     }
 
     // MARK: Scalars
@@ -93,13 +94,14 @@ struct JSONBytes {
     /// A dictionary as an object, its keys sorted as JSONEncoder sorts them.
     mutating func appendObject(_ members: [String: some JSONWritable]) {
         let start = bytes.count
-        if members.count == recentKeyOrder.count {
+        if let order = recentKeyOrders[members.count] {
             // Same count and every key found means the same key set: the order holds. Otherwise start again.
-            if appendMembers(members, in: recentKeyOrder) { return }
+            if appendMembers(members, in: order) { return }
             bytes.removeSubrange(start...)
         }
-        recentKeyOrder = members.keys.sorted(by: Self.keyPrecedes)
-        appendMembers(members, in: recentKeyOrder)
+        let order = members.keys.sorted(by: Self.keyPrecedes)
+        recentKeyOrders[members.count] = order
+        appendMembers(members, in: order)
     }
 
     /// The object of `members` in `order`, or false (having written part of it) when `order` names a missing key.
