@@ -56,3 +56,45 @@ public struct ObjectReferenceDTO: Encodable, Sendable, Hashable {
         self.summary = summary
     }
 }
+
+/// Members in sorted-key order, as `BrowserJSON` sorts them; no `version` member when there is none.
+extension ObjectDTO: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.beginObject()
+        json.appendMember("attrs", attrs)
+        json.appendMember("entity", entity)
+        json.appendMember("id", id)
+        json.appendMember("relationships", relationships)
+        json.appendMember("summary", summary)
+        if let version {
+            json.appendMember("version", version)
+        }
+        json.endObject()
+    }
+}
+
+/// Members in sorted-key order.
+extension RelationshipItemsDTO: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.beginObject()
+        json.appendMember("count", count)
+        json.appendMember("destination", destination)
+        json.appendMember("included", included)
+        json.appendMember("items", items)
+        json.appendMember("name", name)
+        json.appendMember("ordered", ordered)
+        json.appendMember("toMany", toMany)
+        json.endObject()
+    }
+}
+
+/// Members in sorted-key order.
+extension ObjectReferenceDTO: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.beginObject()
+        json.appendMember("entity", entity)
+        json.appendMember("id", id)
+        json.appendMember("summary", summary)
+        json.endObject()
+    }
+}

@@ -27,3 +27,27 @@ public struct RowDTO: Encodable, Sendable, Hashable {
         self.attrs = attrs
     }
 }
+
+/// Members in sorted-key order, as `BrowserJSON` sorts them.
+extension RecordsPageDTO: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.beginObject()
+        json.appendMember("limit", limit)
+        json.appendMember("offset", offset)
+        json.appendMember("rows", rows)
+        json.appendMember("total", total)
+        json.endObject()
+    }
+}
+
+/// Members in sorted-key order.
+extension RowDTO: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        json.beginObject()
+        json.appendMember("attrs", attrs)
+        json.appendMember("entity", entity)
+        json.appendMember("id", id)
+        json.appendMember("summary", summary)
+        json.endObject()
+    }
+}

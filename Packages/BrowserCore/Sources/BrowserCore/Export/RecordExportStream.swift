@@ -95,10 +95,11 @@ public actor RecordExportStream {
     private func write(_ batch: ExportBatch, layout: BatchLayout) throws -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(max(batch.count * 128, lastChunkSize + lastChunkSize / 8))
+        var json = JSONBytes()
         for row in 0..<batch.count {
             switch options.format {
             case .csv: try appendCSV(row: row, of: batch, layout: layout, to: &bytes)
-            case .ndjson: try appendNDJSON(row: row, of: batch, layout: layout, to: &bytes)
+            case .ndjson: try appendNDJSON(row: row, of: batch, layout: layout, to: &bytes, writer: &json)
             }
         }
         return bytes
@@ -285,7 +286,8 @@ public actor RecordExportStream {
 
     // MARK: NDJSON
 
-    private func appendNDJSON(row: Int, of batch: ExportBatch, layout: BatchLayout, to bytes: inout [UInt8]) throws {
+    private func appendNDJSON(row: Int, of batch: ExportBatch, layout: BatchLayout, to bytes: inout [UInt8],
+                              writer json: inout JSONBytes) throws {
         let entity = layout.entities[batch.entityIndexes[row]]
         let base = row * batch.attributeNames.count
         var attrs: [String: ExportedAttribute] = [:]
@@ -326,20 +328,33 @@ public actor RecordExportStream {
         }
         let line = ExportedLine(id: batch.id(at: row).uri, entity: entity.name, summary: summary,
                                 attrs: attrs, relationships: related)
-        bytes.append(contentsOf: try BrowserJSON.encode(line))
+        json.append(line, to: &bytes)
         bytes.append(0x0A)
     }
 
-    private struct ExportedLine: Encodable {
+    // Internal rather than private so `JSONBytesTests` can hold their written bytes to their `Encodable` output.
+
+    /// One NDJSON line: written as `BrowserJSON` encodes it, straight into the export's buffer.
+    struct ExportedLine: Encodable, JSONWritable {
         let id: String
         let entity: String
         let summary: String
         let attrs: [String: ExportedAttribute]
         let relationships: [String: ExportedRelationship]
+
+        func writeJSON(into json: inout JSONBytes) {
+            json.beginObject()
+            json.appendMember("attrs", attrs)
+            json.appendMember("entity", entity)
+            json.appendMember("id", id)
+            json.appendMember("relationships", relationships)
+            json.appendMember("summary", summary)
+            json.endObject()
+        }
     }
 
     /// A value as the API sends it, or a binary value with its bytes (`{"type":"binary","bytes":N,"base64":"…"}`).
-    private enum ExportedAttribute: Encodable {
+    enum ExportedAttribute: Encodable, JSONWritable {
         case value(AttributeValue)
         case base64(bytes: Int, text: String)
 
@@ -355,10 +370,23 @@ public actor RecordExportStream {
             case .base64(let bytes, let text): try Binary(bytes: bytes, base64: text).encode(to: encoder)
             }
         }
+
+        func writeJSON(into json: inout JSONBytes) {
+            switch self {
+            case .value(let value):
+                value.writeJSON(into: &json)
+            case .base64(let bytes, let text):
+                json.beginObject()
+                json.appendMember("base64", text)
+                json.appendMember("bytes", bytes)
+                json.appendMember("type", "binary")
+                json.endObject()
+            }
+        }
     }
 
     /// `{"id","entity","summary"}` or null for a to-one, `{"count":N}` for a to-many, `{"error":"…"}`.
-    private enum ExportedRelationship: Encodable {
+    enum ExportedRelationship: Encodable, JSONWritable {
         case toOne(ObjectReferenceDTO?)
         case toMany(Int)
         case unreadable(String)
@@ -373,6 +401,23 @@ public actor RecordExportStream {
             case .toOne(nil): try container.encodeNil()
             case .toMany(let count): try container.encode(Count(count: count))
             case .unreadable(let reason): try container.encode(Failure(error: reason))
+            }
+        }
+
+        func writeJSON(into json: inout JSONBytes) {
+            switch self {
+            case .toOne(let reference?):
+                reference.writeJSON(into: &json)
+            case .toOne(nil):
+                json.appendNull()
+            case .toMany(let count):
+                json.beginObject()
+                json.appendMember("count", count)
+                json.endObject()
+            case .unreadable(let reason):
+                json.beginObject()
+                json.appendMember("error", reason)
+                json.endObject()
             }
         }
     }

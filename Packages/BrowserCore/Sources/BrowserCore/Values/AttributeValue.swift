@@ -41,7 +41,7 @@ extension AttributeValue: Encodable {
         case .string(let text), .uri(let text):
             try container.encode(text)
         case .integer(let number):
-            if number > Self.maxExactJavaScriptInteger || number < -Self.maxExactJavaScriptInteger {
+            if Self.isBeyondJavaScriptPrecision(number) {
                 try container.encode(String(number))
             } else {
                 try container.encode(number)
@@ -66,6 +66,10 @@ extension AttributeValue: Encodable {
         }
     }
 
+    private static func isBeyondJavaScriptPrecision(_ number: Int64) -> Bool {
+        number > maxExactJavaScriptInteger || number < -maxExactJavaScriptInteger
+    }
+
     /// JSONEncoder refuses non-finite numbers and would fail the whole response; they go out as words.
     private static func nonFiniteWord(_ number: Double) -> String? {
         if number.isNaN { return "NaN" }
@@ -79,5 +83,46 @@ extension AttributeValue: Encodable {
         let type: String
         let bytes: Int?
         let message: String?
+    }
+}
+
+/// The same rules as `encode(to:)`, written straight as bytes (a records page holds thousands of values).
+extension AttributeValue: JSONWritable {
+    func writeJSON(into json: inout JSONBytes) {
+        switch self {
+        case .null:
+            json.appendNull()
+        case .string(let text), .uri(let text):
+            json.appendString(text)
+        case .integer(let number):
+            if Self.isBeyondJavaScriptPrecision(number) {
+                json.appendQuoted { DecimalText.appendInteger(number, to: &$0) }
+            } else {
+                json.appendInteger(number)
+            }
+        case .double(let number):
+            if let word = Self.nonFiniteWord(number) { json.appendString(word) } else { json.appendNumber(number) }
+        case .float(let number):
+            if let word = Self.nonFiniteWord(Double(number)) { json.appendString(word) } else { json.appendNumber(number) }
+        case .decimal(let number):
+            // `DecimalValueText` writes `description` (and `NaN`) without a String: digits, `-`, `.`, no escapes.
+            json.appendQuoted { DecimalValueText.append(number, to: &$0) }
+        case .boolean(let flag):
+            json.appendBool(flag)
+        case .date(let date):
+            json.appendQuoted { ISO8601Timestamp.append(date, to: &$0) }
+        case .uuid(let uuid):
+            json.appendQuoted { UUIDText.append(uuid, to: &$0) }
+        case .binary(let byteCount):
+            json.beginObject()
+            json.appendMember("bytes", byteCount)
+            json.appendMember("type", "binary")
+            json.endObject()
+        case .undecodable(let message):
+            json.beginObject()
+            json.appendMember("message", message)
+            json.appendMember("type", "error")
+            json.endObject()
+        }
     }
 }
