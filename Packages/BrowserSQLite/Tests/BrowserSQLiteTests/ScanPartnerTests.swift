@@ -90,6 +90,31 @@ struct ScanPartnerTests {
         #expect(explained.statements.filter { $0.sql.contains("\"Z_PK\" > ?") }.count == 1)
     }
 
+    /// A new search's page and total from one read of the column, in two halves and on one connection: the
+    /// matching rows in primary-key order (or reversed), for a common word and a rare one, at several offsets.
+    @Test(arguments: [false, true])
+    func searchPagesReadInOneScanAreTheMatchingRowsInKeyOrder(descending: Bool) async throws {
+        let (synthetic, rows) = try SortedPagesTests.makeStore()
+        let order: BrowserCore.SortOrder = descending ? .descending : .ascending
+        for minimumRows in [1, Int.max] {
+            for needle in ["CAFE", "éclair 3", "zebra 6", "no such title"] {
+                for (offset, limit) in [(0, 10), (7, 25), (40, 100), (0, 1)] {
+                    // A store each: a kept total would send later pages down the paging route instead.
+                    let store = try SQLiteStore.open(storeAt: synthetic.storeURL, model: synthetic.modelURL)
+                    try #require(store.scanPartner).minimumRows = minimumRows
+                    let matching = rows.filter { $0.title.map { TextFolding.contains($0, needle) } ?? false }.map(\.key).sorted()
+                    let all = descending ? Array(matching.reversed()) : matching
+                    let page = try await store.page(RecordQuery(entity: "Item", filter: .contains("title", needle), order: order,
+                                                                limit: limit, offset: offset))
+                    #expect(page.total == matching.count, "\(needle) from \(minimumRows)")
+                    #expect(page.records.map(\.id.primaryKey) == Array(all.dropFirst(offset).prefix(limit)),
+                            "\(needle) offset \(offset) limit \(limit) from \(minimumRows)")
+                    #expect(try #require(store.scanPartner).partCounts().read == (minimumRows == 1 ? 1 : 0))
+                }
+            }
+        }
+    }
+
     @Test func aStoppedRequestStopsItsPartnersPartToo() throws {
         let synthetic = try ItemStore.make((1...20_000).map { ItemRow(key: Int64($0), title: "café \($0)", special: false) })
         // The partner opens (and reads its data version) before the request's transaction begins, as in a store.

@@ -30,6 +30,12 @@ import BrowserCore
 ///   those keys sorted once more (`Z_PK IN (…)`, SQLite's order), then read by key. The full scan is the floor of
 ///   a first sort; split in two it takes about half.
 ///
+/// - **Search scan** — a new search of one text attribute (`CONTAINS[cd]`, the search box; its total not kept yet)
+///   in primary-key order, the page within the first `halvesMaximumRows` matches: one read of the column
+///   (`SearchCounting`, in two halves at once with a `ScanPartner`) gives the total and the page's keys together.
+///   Instead of reading the page in SQL and then counting, which scanned the table twice for a common word and,
+///   for a rare one, once through one SQL function call per row on one core.
+///
 /// The total: an unfiltered list's is the entity's count (kept until the data changes). A filtered or scoped
 /// list's is kept by its SQL until the data changes; else a short, non-empty page (or an empty first page) is the
 /// total, read in the same transaction (a search with fewer matches than a page scans the table once, not twice);
@@ -46,6 +52,8 @@ struct PagePlan {
         case sql(keysFirst: Bool)
         /// SQLite sorts each half of the table's keys for the first `offset + limit`, at once on two connections.
         case sortedInHalves
+        /// One read of the searched column gives the total and the page's keys.
+        case searchScan(SearchCounting)
     }
 
     var route: Route
@@ -62,11 +70,19 @@ enum PagePlanner {
 
     /// The plan for `query`'s page. `rowCount` is the entity's count when the list is unfiltered and unscoped (it
     /// is the page's total then), nil otherwise. `partnerMinimumRows`: the store's `ScanPartner.minimumRows`, nil
-    /// when it has no partner.
+    /// when it has no partner. `totalKept`: a filtered list's total is kept from an earlier page.
     static func plan(_ query: RecordQuery, of entity: EntityMapping, rowCount: Int?, cache: ReadCache,
-                     partnerMinimumRows: Int? = nil) -> PagePlan {
+                     partnerMinimumRows: Int? = nil, totalKept: Bool = false) -> PagePlan {
         let stride = KeyCheckpoints.stride
         let wholeEntity = query.filter == nil && query.scope == nil
+        if query.sort == nil, !totalKept, query.offset + query.limit <= Self.halvesMaximumRows,
+           let counting = searchCounting(query, of: entity) {
+            let halves = partnerMinimumRows.map { " (in two halves of the primary key at once, on two connections in the "
+                + "same snapshot, when the table has at least \($0) keys)" } ?? ""
+            return PagePlan(route: .searchScan(counting), reason: "Page: a new search in primary-key order: one read of "
+                + "\(counting.column)\(halves), folded and matched as it is read, gives the total and the page's keys together; "
+                + "the page's records are then read by key.")
+        }
         guard let sort = query.sort else {
             if wholeEntity, query.offset >= 2 * stride {
                 return PagePlan(route: .checkpoints, reason: "Page: primary-key order far from the start, so it starts from a "

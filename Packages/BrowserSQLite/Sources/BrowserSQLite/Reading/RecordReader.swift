@@ -102,7 +102,10 @@ struct RecordReader: Sendable {
               cache: ReadCache, partner: ScanPartner? = nil) throws -> RecordPage {
         let trace = connection.trace
         let rowCount = query.filter == nil && query.scope == nil ? try count(of: entity, in: connection, cache: cache) : nil
-        let plan = PagePlanner.plan(query, of: entity, rowCount: rowCount, cache: cache, partnerMinimumRows: partner?.minimumRows)
+        let list = try listSQL(query, of: entity)
+        let totalKept = rowCount == nil && cache.keptFilteredCount(entity.name, condition: list.whereClause, arguments: list.arguments) != nil
+        let plan = PagePlanner.plan(query, of: entity, rowCount: rowCount, cache: cache, partnerMinimumRows: partner?.minimumRows,
+                                    totalKept: totalKept)
         trace?.note(plan.reason)
         if let (kind, key) = plan.toBuild, let rowCount {
             cache.requestBuild(buildRequest(kind, key, of: entity, rowCount: rowCount))
@@ -120,8 +123,14 @@ struct RecordReader: Sendable {
             sortsKeysFirst = keysFirst
         case .sortedInHalves:
             sortsKeysFirst = true
+        case .searchScan(let counting):
+            var arguments: [SQLiteValue] = []
+            let found = try counting.matches(table: list.table, condition: rowCondition(of: entity, arguments: &arguments),
+                                             arguments: arguments, keysWanted: query.offset + query.limit,
+                                             descending: query.order == .descending, in: connection, partner: partner)
+            let total = cache.filteredCount(entity.name, condition: list.whereClause, arguments: list.arguments) { found.count }
+            return RecordPage(total: total, records: try records(Array(found.keys.dropFirst(query.offset)), of: entity, in: connection))
         }
-        let list = try listSQL(query, of: entity)
         let projection = projection(for: entity)
         let order = list.order.map { "\($0.sql) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
         if case .sortedInHalves = plan.route, let partner,

@@ -85,6 +85,11 @@ final class ReadCache {
 
     /// The cached number of records of `entity` matching `condition` (a filter's and scope's WHERE clause) with
     /// `arguments` bound, or `compute`'s answer, remembered.
+    /// The kept count of a filtered list, if it is kept.
+    func keptFilteredCount(_ entity: String, condition: String, arguments: [SQLiteValue]) -> Int? {
+        filteredCounts[FilteredCountKey(entity: entity, condition: condition, arguments: arguments)]
+    }
+
     func filteredCount(_ entity: String, condition: String, arguments: [SQLiteValue],
                        compute: () throws -> Int) rethrows -> Int {
         let key = FilteredCountKey(entity: entity, condition: condition, arguments: arguments)
