@@ -25,6 +25,9 @@ expect "unknown argument" 2 'browser-demo: unknown argument "--bogus"' --bogus
 expect "port not a number" 2 'browser-demo: --port needs a number from 0 to 65535, got "abc"' --port abc
 expect "port too large" 2 'browser-demo: --port needs a number from 0 to 65535, got "70000"' --port 70000
 expect "port without value" 2 'browser-demo: --port needs a value' --port
+expect "connections per address not a number" 2 'browser-demo: --max-connections-per-address needs a number from 1 to 512, got "many"' --max-connections-per-address many
+expect "connections per address zero" 2 'browser-demo: --max-connections-per-address needs a number from 1 to 512, got "0"' --max-connections-per-address 0
+expect "connections per address too large" 2 'browser-demo: --max-connections-per-address needs a number from 1 to 512, got "513"' --max-connections-per-address 513
 expect "model without store" 2 'browser-demo: --model needs --store' --model x.momd
 expect "missing store file" 1 'browser-demo: No such file' --store /nonexistent/store.sqlite --port 0
 expect "token without value" 2 'browser-demo: --token needs a value' --token
@@ -198,6 +201,23 @@ serve_and_check "no token, explicitly" '
   --no-token-anyone-on-the-network-can-read-the-store
 serve_and_check "loopback needs no token" '
   [ "$(status "$url/api/health")" = 200 ] && grep -q "no pairing token required (listening on 127.0.0.1 only)" "$log"' --loopback
+# connections URL N: opens N connections from this address at once, asks /api/health on each (all kept open), and
+# prints how many were answered 200 and how many 503.
+connections() {
+  python3 - "$@" <<'PY'
+import socket, sys, urllib.parse
+url, count = urllib.parse.urlsplit(sys.argv[1]), int(sys.argv[2])
+sockets = [socket.create_connection((url.hostname, url.port), timeout=10) for _ in range(count)]
+statuses = []
+for each in sockets:
+    each.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+for each in sockets:
+    statuses.append(each.recv(64).split(b" ")[1].decode())
+print(statuses.count("200"), statuses.count("503"))
+PY
+}
+serve_and_check "32 connections from one address by default" '[ "$(connections "$url" 40)" = "32 8" ]' --loopback
+serve_and_check "--max-connections-per-address" '[ "$(connections "$url" 40)" = "40 0" ]' --loopback --max-connections-per-address 40
 first=""
 serve_and_check "default: a generated token beyond loopback" '
   first=${url##*?token=} && [ ${#first} = 22 ] && [ "$(status "${url%%/?token=*}/api/health")" = 401 ] &&

@@ -27,6 +27,11 @@ struct DemoArguments: Equatable {
     var advertise = false
     /// `--writable`: turn writes on (`Options.readOnly = false`) for whatever is served.
     var writable = false
+    /// `--max-connections-per-address`: `HTTPServerLimits.maxConnectionsPerAddress`, nil for its default.
+    var maxConnectionsPerAddress: Int?
+
+    /// The largest `--max-connections-per-address` taken: the server's whole connection cap is 512 at most.
+    static let maxConnectionsPerAddressLimit = 512
 
     /// Read when neither `--token` nor `--token-file` is given (the process's environment is private to its user).
     static let tokenVariable = "CDB_PAIRING_TOKEN"
@@ -36,7 +41,7 @@ struct DemoArguments: Equatable {
 
     static let usage = """
     Usage: browser-demo [--port N] [--loopback] [--store PATH [--model PATH] | --store PATH --store PATH …]
-                        [--web-root DIR] [--advertise] [--writable]
+                        [--web-root DIR] [--advertise] [--writable] [--max-connections-per-address N]
                         [--token T | --token-file F | --no-token-anyone-on-the-network-can-read-the-store]
            browser-demo simulators [--list] [--root DIR] [--mac-root DIR] [serving options above]
            browser-demo discover [--timeout SECONDS]
@@ -58,6 +63,10 @@ struct DemoArguments: Equatable {
       --token-file F   require the token held in file F (its first line); refused unless only you can read it
       --no-token-anyone-on-the-network-can-read-the-store
                        serve every interface without a token
+      --max-connections-per-address N
+                       at most N open connections from one client address (default 32, at most 512): raise it
+                       when many clients reach the server through one address (an SSH tunnel, a proxy) or
+                       for a load test from one machine
       --writable       let the UI and API create, edit and delete records (off by default: read-only). A store
                        file is written in place only when it can be written safely; otherwise the server says why
                        not (a read-only file, a store with persistent history or Core Data triggers, a model
@@ -144,6 +153,13 @@ struct DemoArguments: Equatable {
                 result.advertise = true
             case "--writable":
                 result.writable = true
+            case "--max-connections-per-address":
+                let text = try value(for: argument)
+                guard let count = Int(text), (1...Self.maxConnectionsPerAddressLimit).contains(count) else {
+                    throw Invalid(message: "--max-connections-per-address needs a number from 1 to "
+                        + "\(Self.maxConnectionsPerAddressLimit), got \"\(text)\"")
+                }
+                result.maxConnectionsPerAddress = count
             default:
                 throw Invalid(message: "unknown argument \"\(argument)\"")
             }

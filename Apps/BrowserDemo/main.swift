@@ -49,6 +49,7 @@ options.port = arguments.port
 options.bindAddress = arguments.loopback ? .loopback : .allInterfaces
 options.webRoot = arguments.webRoot.map { URL(fileURLWithPath: $0) }
 options.readOnly = !arguments.writable
+if let perAddress = arguments.maxConnectionsPerAddress { options.limits.maxConnectionsPerAddress = perAddress }
 /// Where the token came from, for the message when it is not a valid token.
 var tokenSource = "--token"
 if let token = arguments.token {
