@@ -545,6 +545,8 @@ def run_store_benchmark(args, info: dict, store: str, model: str, work: str) -> 
                         fresh_ours()
                     samples[name].append(time_call(lambda: call({**query, **variant(run + 1)})))
             row = {"key": query["key"], "label": query["label"], "note": query["note"], "first": first,
+                   # A fresh server or a new word each run: every run is a first request, and the warm-up one sample.
+                   "everyRunFirst": bool(query.get("freshServer") or query.get("variants")),
                    "p50": {n: percentile(s, 0.5) for n, s in samples.items()},
                    "p95": {n: percentile(s, 0.95) for n, s in samples.items()},
                    "requests": {"ours": query["ours"], "sqlite3": query["sqlite3"], "datasette": query["datasette"]}}
@@ -755,13 +757,18 @@ def render_issue_11(report: dict) -> list[str]:
         best = datasette_best(row)
         lines.append(f"| {row['label']} | {text} | {fmt(row['p50']['ours'])} / {fmt(row['p95']['ours'])} | {fmt(best)} | "
                      f"{ratio(row['p50']['ours'], best)} | {'yes' if meets(row) else '**no**'} |")
-    slower = [f"{row['key']} (first {fmt(row['first']['ours'])}, p95 {fmt(row['p95']['ours'])}, "
-              f"+{row['p95']['ours'] - row['first']['ours']:.2f} ms)"
-              for row in store["queries"] if row["p95"]["ours"] > row["first"]["ours"]]
+    repeated = [row for row in store["queries"] if not row.get("everyRunFirst")]
+    slower_p50 = [f"{row['key']} (first {fmt(row['first']['ours'])}, p50 {fmt(row['p50']['ours'])})"
+                  for row in repeated if row["p50"]["ours"] > row["first"]["ours"]]
+    slower_p95 = [f"{row['key']} +{row['p95']['ours'] - row['first']['ours']:.2f} ms"
+                  for row in repeated if row["p95"]["ours"] > row["first"]["ours"]]
     peak_mb = store["peakRSSkB"] / 1024
     lines += ["",
-              "- No request slower than the first (every query's p95 ≤ its first, untimed request): "
-              + ("met." if not slower else "**not met** for " + "; ".join(slower) + "."),
+              "- No request slower than the first (each query's later requests against its first, untimed one; the "
+              "rows whose every run is a first request, a fresh server or a new word, are left out): at p50 "
+              + ("met for every query" if not slower_p50 else "**not met** for " + "; ".join(slower_p50))
+              + "; at p95 " + ("met for every query." if not slower_p95 else "**not met**, by "
+                               + ", ".join(slower_p95) + " (one or two slow runs of 15)."),
               f"- Peak resident memory ≤ {MEMORY_TARGET_MB} MB: {'met' if peak_mb <= MEMORY_TARGET_MB else '**not met**'} "
               f"({peak_mb:.1f} MB).",
               f"- Start-up to first answer < {START_TARGET_MS} ms: "
