@@ -124,7 +124,7 @@ def test_a_refused_value_is_shown_at_its_field_and_nothing_is_written(driver, wr
     assert bar_count(driver) == "1 unsaved change to 1 record", "a refused change stays staged, to correct"
 
 
-def test_a_to_one_is_changed_through_the_record_picker(driver, writable, wait_for):
+def test_a_to_one_is_changed_through_the_record_picker(driver, writable, wait_for, act_on):
     base, api = writable
     book = api("/api/object", id=oid("Book", 3))
     current = book["relationships"][0]["items"][0]["id"]
@@ -134,8 +134,9 @@ def test_a_to_one_is_changed_through_the_record_picker(driver, writable, wait_fo
     driver.find_element(By.CSS_SELECTOR, "#detail .rel-block[data-rel='author'] .rel-change").click()
     search = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#record-picker .picker-search"), message="the picker")
     search.send_keys(target["summary"][:4])
-    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f"#record-picker li.picker-item[data-id='{target['id']}']"), message="the match")
-    driver.find_element(By.CSS_SELECTOR, f"#record-picker li.picker-item[data-id='{target['id']}']").click()
+    # The list is drawn again as each keystroke's answer arrives: found and clicked as one step.
+    act_on(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f"#record-picker li.picker-item[data-id='{target['id']}']"),
+           lambda item: item.click(), message="the match")
     wait_for(driver, lambda d: bar_count(d) == "1 unsaved change to 1 record", message="the staged relationship")
     driver.find_element(By.ID, "edit-save").click()
     wait_for(driver, lambda d: bar_message(d) == "Saved 1 record.", message="the save")

@@ -19,9 +19,21 @@ struct JSONBytesTests {
                                                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
         let expected = try encoderBytes(value)
         let written = Array(value.jsonData)
-        #expect(written == expected, "\(String(decoding: written, as: UTF8.self)) ≠ \(String(decoding: expected, as: UTF8.self))",
+        #expect(sameJSON(written, expected), "\(String(decoding: written, as: UTF8.self)) ≠ \(String(decoding: expected, as: UTF8.self))",
                 sourceLocation: sourceLocation)
-        #expect(Array(try BrowserJSON.encode(value)) == expected, sourceLocation: sourceLocation)
+        #expect(sameJSON(Array(try BrowserJSON.encode(value)), expected), sourceLocation: sourceLocation)
+    }
+
+    /// Byte for byte where Foundation is swift-foundation's open build (Linux): the writer copies its rules. Apple's
+    /// own Foundation sorts keys with `NSString` comparison and prints some floats its own way, so there the two
+    /// documents must mean the same (the writer's bytes are then the Linux ones, on every platform).
+    static func sameJSON(_ written: [UInt8], _ expected: [UInt8]) -> Bool {
+        #if canImport(Darwin)
+        let parse = { (bytes: [UInt8]) in try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) as? NSObject }
+        return parse(written) != nil && parse(written) == parse(expected)
+        #else
+        return written == expected
+        #endif
     }
 
     // MARK: Samples
@@ -268,7 +280,8 @@ struct JSONBytesTests {
             try Self.expectIdentical(line)
             var buffer = Array("earlier line\n".utf8)
             writer.append(line, to: &buffer)
-            #expect(buffer == Array("earlier line\n".utf8) + (try Self.encoderBytes(line)))
+            #expect(Array(buffer.prefix(13)) == Array("earlier line\n".utf8))
+            #expect(Self.sameJSON(Array(buffer.dropFirst(13)), try Self.encoderBytes(line)))
         }
     }
 

@@ -90,6 +90,33 @@ struct ScanPartnerTests {
         #expect(explained.statements.filter { $0.sql.contains("\"Z_PK\" > ?") }.count == 1)
     }
 
+    /// The partner's last reading of the data version must precede the request's snapshot: a second scan in one
+    /// read transaction (its reading was taken after the first part, inside the transaction) and a transaction not
+    /// begun by `StoreConnection.read` (no start instant) are read on the request's connection, with the same answer.
+    @Test func aScanWhoseSnapshotIsNotProvenIsReadByTheRequestsConnection() throws {
+        let synthetic = try ItemStore.make((1...2_000).map { ItemRow(key: Int64($0), title: $0 % 5 == 0 ? "café" : "tea", special: false) })
+        let partner = try ScanPartner(path: synthetic.storeURL.path, prepare: FoldedContainsFunction.register)
+        partner.minimumRows = 1
+        let connection = try SQLiteConnection(path: synthetic.storeURL.path, readOnly: true)
+        try FoldedContainsFunction.register(on: connection)
+        let counting = SearchCounting(column: "ZTITLE", foldedNeedle: Array("cafe".utf8))
+        func count() throws -> Int {
+            try counting.count(table: "\"ZITEM\"", condition: nil, arguments: [], in: connection, partner: partner)
+        }
+        connection.readTransactionStart = DispatchTime.now().uptimeNanoseconds
+        try connection.execute("BEGIN")
+        #expect(try count() == 400)
+        #expect(partner.partCounts() == (1, 0))
+        #expect(try count() == 400)
+        #expect(partner.partCounts() == (1, 1))
+        try connection.execute("COMMIT")
+        connection.readTransactionStart = nil
+        try connection.execute("BEGIN")
+        #expect(try count() == 400)
+        #expect(partner.partCounts() == (1, 2))
+        try connection.execute("COMMIT")
+    }
+
     /// A new search's page and total from one read of the column, in two halves and on one connection: the
     /// matching rows in primary-key order (or reversed), for a common word and a rare one, at several offsets.
     @Test(arguments: [false, true])
@@ -126,6 +153,8 @@ struct ScanPartnerTests {
         // Every progress check of both connections counts down one shared stop: the second check, in whichever
         // half, stops the request, and the error reaches the caller after both halves ended.
         connection.interruption = QueryInterruption(stoppingAfterChecks: 1)
+        // As `StoreConnection.read` does: the instant before the snapshot, which the partner's reading must precede.
+        connection.readTransactionStart = DispatchTime.now().uptimeNanoseconds
         try connection.execute("BEGIN")
         #expect {
             try counting.count(table: "\"ZITEM\"", condition: nil, arguments: [], in: connection, partner: partner)
@@ -134,6 +163,7 @@ struct ScanPartnerTests {
         // Nothing was left running or stopped: the next request's halves are both read.
         connection.interruption = nil
         let before = partner.partCounts().read
+        connection.readTransactionStart = DispatchTime.now().uptimeNanoseconds
         try connection.execute("BEGIN")
         #expect(try counting.count(table: "\"ZITEM\"", condition: nil, arguments: [], in: connection, partner: partner) == 20_000)
         try connection.execute("COMMIT")

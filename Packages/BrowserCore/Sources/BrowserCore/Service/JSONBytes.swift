@@ -109,8 +109,10 @@ struct JSONBytes {
     private mutating func appendMembers(_ members: [String: some JSONWritable], in order: [String]) -> Bool {
         beginObject()
         for key in order {
-            guard let value = members[key] else { return false }
-            appendMember(key, value)
+            // The dictionary's own key, byte for byte: `Dictionary` finds canonically equivalent keys alike ("é"
+            // and "e\u{301}"), and a remembered order may hold the other spelling.
+            guard let index = members.index(forKey: key), members[index].key.utf8.elementsEqual(key.utf8) else { return false }
+            appendMember(key, members[index].value)
         }
         endObject()
         return true

@@ -6,9 +6,10 @@ import CSQLite
 /// `SELECT COUNT(*) … WHERE cdb_contains(column, ?)`'s), with no SQL function called per row.
 ///
 /// Why: a new search's total is a scan of the whole table, which SQLite steps through on one core (about 55% of the
-/// time) while the fold and match take most of the rest. With a `ScanPartner` (a store read in place, a table of
-/// at least `ScanPartner.minimumRows` keys) the table is read in two halves of its primary key at once, each
-/// half stepped, folded and matched on its own core and connection, in the request's snapshot.
+/// time) while the fold and match take most of the rest. With a `ScanPartner` (a store read in place, a table whose
+/// keys span at least `ScanPartner.minimumRows` values) the table is read in two halves of its primary key at once,
+/// each half stepped, folded and matched on its own core and connection, in the request's snapshot. A new search's
+/// page comes from the same read (`matches`, `PagePlan.Route.searchScan`).
 struct SearchCounting {
     let column: String
     let foldedNeedle: [UInt8]

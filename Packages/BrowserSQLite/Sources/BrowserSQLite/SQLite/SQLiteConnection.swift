@@ -11,6 +11,10 @@ final class SQLiteConnection {
     var interruption: QueryInterruption?
     /// Records the statements run while set (`/api/…/explain`); nil otherwise, which costs a nil check per step.
     var trace: StatementTrace?
+    /// An instant (`DispatchTime` uptime nanoseconds) before the read transaction in progress took its snapshot,
+    /// set around it by `StoreConnection.read`; nil outside one. `ScanPartner` reads in this snapshot only when its
+    /// own last reading of the data version came before this instant.
+    var readTransactionStart: UInt64?
 
     /// How many SQLite virtual machine instructions run between two checks of `interruption`: a few
     /// microseconds of work, so a stop is prompt and the check's cost is lost in the noise.

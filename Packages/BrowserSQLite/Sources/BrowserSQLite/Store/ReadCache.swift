@@ -83,13 +83,13 @@ final class ReadCache {
         return value
     }
 
-    /// The cached number of records of `entity` matching `condition` (a filter's and scope's WHERE clause) with
-    /// `arguments` bound, or `compute`'s answer, remembered.
     /// The kept count of a filtered list, if it is kept.
     func keptFilteredCount(_ entity: String, condition: String, arguments: [SQLiteValue]) -> Int? {
         filteredCounts[FilteredCountKey(entity: entity, condition: condition, arguments: arguments)]
     }
 
+    /// The cached number of records of `entity` matching `condition` (a filter's and scope's WHERE clause) with
+    /// `arguments` bound, or `compute`'s answer, remembered.
     func filteredCount(_ entity: String, condition: String, arguments: [SQLiteValue],
                        compute: () throws -> Int) rethrows -> Int {
         let key = FilteredCountKey(entity: entity, condition: condition, arguments: arguments)

@@ -1,3 +1,4 @@
+import CSQLite
 import Dispatch
 import Foundation
 
@@ -8,13 +9,16 @@ import Foundation
 ///
 /// **The same snapshot, proven.** SQLite has no public way to open a transaction on another connection's snapshot
 /// (`sqlite3_snapshot_open` needs a compile option the system SQLite of Debian lacks). Instead the partner reads
-/// `PRAGMA data_version` outside any transaction when it opens and after each of its parts, always before the next
-/// request's transaction begins; when its next part begins its transaction, it reads the version again. Two
-/// readings on one connection differ when another connection committed in between
-/// (https://www.sqlite.org/pragma.html#pragma_data_version), so equal readings mean nothing was committed from
-/// before the request's snapshot began to after the partner's began: the two are the same snapshot. When they
-/// differ (the app wrote meanwhile) the partner reads nothing and the request's connection reads that half itself,
-/// after its own: the answer is always the request's snapshot's, only slower.
+/// `PRAGMA data_version` outside any transaction when it opens and after each of its parts, and notes the instant
+/// after each reading; when its next part begins its transaction, it reads the version again. Two readings on one
+/// connection differ when another connection committed in between
+/// (https://www.sqlite.org/pragma.html#pragma_data_version). So when the earlier reading came before the request's
+/// transaction began (`SQLiteConnection.readTransactionStart`) and the two are equal, nothing was committed from
+/// before the request's snapshot to after the partner's: the two are the same snapshot. Otherwise (the app wrote
+/// meanwhile, a second scan in one request) the partner reads nothing and the request's connection reads that half
+/// itself, after its own: the answer is always the request's snapshot's, only slower. The same holds when the
+/// partner cannot read at all (its busy timeout is 0: in a rollback-journal store an app waiting to commit holds
+/// SQLite's PENDING lock, which refuses new readers, and the request must not hold the app up for longer).
 ///
 /// - Only for stores read in place (a private snapshot's files are replaced as the original changes, and a
 ///   second connection could outlive them); a store opened for writes too, whose own commits the partner sees as
@@ -24,7 +28,7 @@ import Foundation
 /// - The partner's statements stop with the request's (`QueryInterruption`), and a request always waits for its
 ///   partner's part before it returns, failed or not: nothing outlives the call.
 final class ScanPartner: @unchecked Sendable {
-    // @unchecked: `connection`, `versionBefore`, `parts` and `beforeEachPart` are confined to `queue`;
+    // @unchecked: `connection`, `versionBefore`, `versionReadAt`, `parts` and `beforeEachPart` are confined to `queue`;
     // `minimumRowsValue` is behind `lock`.
 
     /// The halves' share of a table: `table."Z_PK" <= ?` (the request's connection) or `> ?` (the partner's).
@@ -46,6 +50,8 @@ final class ScanPartner: @unchecked Sendable {
     /// `PRAGMA data_version` read outside a transaction, when the partner opened or after its last part ended;
     /// `Int64.min` when that reading failed (the next part then reads nothing).
     private var versionBefore: Int64
+    /// An instant (`DispatchTime` uptime nanoseconds) just after `versionBefore` was read.
+    private var versionReadAt: UInt64
     /// How many parts were read, and how many found another snapshot and read nothing (tests).
     private var parts = (read: 0, refused: 0)
     /// Tests: runs on the partner's queue before each part begins its transaction (a commit placed there lands
@@ -58,8 +64,11 @@ final class ScanPartner: @unchecked Sendable {
     /// any request it helps begins its transaction, so it is done when the store opens.
     init(path: String, prepare: (SQLiteConnection) throws(SQLiteError) -> Void) throws(SQLiteError) {
         connection = try SQLiteConnection(path: path, readOnly: true)
+        // Never wait for a lock: a part that cannot read at once is read by the request's connection instead.
+        sqlite3_busy_timeout(connection.handle, 0)
         try prepare(connection)
         versionBefore = try connection.scalar("PRAGMA data_version")?.int64 ?? .min
+        versionReadAt = DispatchTime.now().uptimeNanoseconds
     }
 
     /// The fewest rows (a key span, or an entity's count) worth splitting; tests lower it.
@@ -87,8 +96,11 @@ final class ScanPartner: @unchecked Sendable {
         }
         let outcome = PartOutcome<T>()
         let interruption = connection.interruption
+        let transactionStart = connection.readTransactionStart
         queue.async {
-            outcome.finish(Result { try self.readInSameSnapshot(upper, interruption: interruption, part) })
+            outcome.finish(Result {
+                try self.readInSameSnapshot(upper, transactionStart: transactionStart, interruption: interruption, part)
+            })
         }
         let lowerResult = Result { try part(connection, lower) }
         let upperResult = outcome.wait()
@@ -98,9 +110,9 @@ final class ScanPartner: @unchecked Sendable {
         return (lowerValue, upperValue)
     }
 
-    /// On the partner's queue: `part` in a read transaction whose snapshot is the request's, or nil when the data
-    /// changed since the partner's last reading of its version (see the type's note).
-    private func readInSameSnapshot<T>(_ range: KeyRange, interruption: QueryInterruption?,
+    /// On the partner's queue: `part` in a read transaction whose snapshot is the request's, or nil when that is not
+    /// proven (see the type's note) or the partner could not read. Throws only when the request was stopped.
+    private func readInSameSnapshot<T>(_ range: KeyRange, transactionStart: UInt64?, interruption: QueryInterruption?,
                                        _ part: (SQLiteConnection, KeyRange) throws -> T) throws -> T? {
         beforeEachPart?()
         connection.interruption = interruption
@@ -109,12 +121,17 @@ final class ScanPartner: @unchecked Sendable {
             // Outside a transaction again: the reading the next part compares with (taken before the next request
             // begins, since the request waits for this part).
             versionBefore = (try? connection.scalar("PRAGMA data_version")?.int64) ?? .min
+            versionReadAt = DispatchTime.now().uptimeNanoseconds
         }
-        try connection.execute("BEGIN")
+        guard let transactionStart, versionReadAt < transactionStart else {
+            parts.refused += 1
+            return nil
+        }
         do {
+            try connection.execute("BEGIN")
             guard try connection.scalar("PRAGMA data_version")?.int64 == versionBefore else {
                 parts.refused += 1
-                try connection.execute("ROLLBACK")
+                try? connection.execute("ROLLBACK")
                 return nil
             }
             let value = try part(connection, range)
@@ -123,7 +140,11 @@ final class ScanPartner: @unchecked Sendable {
             return value
         } catch {
             try? connection.execute("ROLLBACK")
-            throw error
+            // A stopped request ends here too; any other failure (a lock it may not wait for, a file error) leaves
+            // the half to the request's connection, whose own error, if any, is the one to report.
+            if interruption?.reason != nil { throw error }
+            parts.refused += 1
+            return nil
         }
     }
 

@@ -93,6 +93,8 @@ final class StoreConnection {
     /// cache handed to `body` holds only answers computed under that snapshot's `PRAGMA data_version`.
     func read<T>(_ body: (SQLiteConnection, ReadCache) throws -> T) throws -> T {
         if mode == .snapshot { refreshSnapshotIfChanged() }
+        connection.readTransactionStart = DispatchTime.now().uptimeNanoseconds
+        defer { connection.readTransactionStart = nil }
         try connection.execute("BEGIN")
         do {
             // Reading the pragma starts the read transaction, so the version is the snapshot's own.
