@@ -41,10 +41,9 @@ extension RecordReader {
             exported.append(ExportedRelationship(name: relationship.name, isToMany: relationship.isToMany,
                                                  mapping: mapping, keyPosition: keyPosition))
         }
-        let order = list.order.map { "\($0.sql) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
         let select = ([projection.selectList(alias: list.table)] + extraColumns).joined(separator: ", ")
-        return ExportPlan(sql: "SELECT \(select) FROM \(list.table)\(list.whereClause) ORDER BY \(order)",
-                          arguments: list.arguments + list.order.flatMap(\.arguments),
+        return ExportPlan(sql: "SELECT \(select) FROM \(list.table)\(list.whereClause) ORDER BY \(list.orderClause)",
+                          arguments: list.arguments + list.orderArguments,
                           projection: projection, entity: entity, relationships: exported,
                           relationshipNames: exported.map(\.name))
     }

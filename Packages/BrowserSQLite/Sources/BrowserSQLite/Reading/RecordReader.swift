@@ -122,6 +122,9 @@ struct RecordReader: Sendable {
         case .sql(let keysFirst):
             sortsKeysFirst = keysFirst
         case .sortedInHalves:
+            if let partner, let keys = try keysSortedInHalves(query, list: list, partner: partner, in: connection) {
+                return RecordPage(total: rowCount ?? 0, records: try records(keys, of: entity, in: connection))
+            }
             sortsKeysFirst = true
         case .searchScan(let counting):
             var arguments: [SQLiteValue] = []
@@ -132,14 +135,9 @@ struct RecordReader: Sendable {
             return RecordPage(total: total, records: try records(Array(found.keys.dropFirst(query.offset)), of: entity, in: connection))
         }
         let projection = projection(for: entity)
-        let order = list.order.map { "\($0.sql) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
-        if case .sortedInHalves = plan.route, let partner,
-           let keys = try keysSortedInHalves(query, list: list, order: order, partner: partner, in: connection) {
-            return RecordPage(total: rowCount ?? 0, records: try records(keys, of: entity, in: connection))
-        }
         let select = sortsKeysFirst ? "\(list.table).\"Z_PK\"" : projection.selectList()
-        let sql = "SELECT \(select) FROM \(list.table)\(list.whereClause) ORDER BY \(order) LIMIT ? OFFSET ?"
-        let arguments = list.arguments + list.order.flatMap(\.arguments) + [.integer(Int64(query.limit)), .integer(Int64(query.offset))]
+        let sql = "SELECT \(select) FROM \(list.table)\(list.whereClause) ORDER BY \(list.orderClause) LIMIT ? OFFSET ?"
+        let arguments = list.arguments + list.orderArguments + [.integer(Int64(query.limit)), .integer(Int64(query.offset))]
         let records: [StoredRecord]
         if sortsKeysFirst {
             records = try self.records(try connection.rows(sql, arguments).map { $0[0].int64 ?? 0 }, of: entity, in: connection)
@@ -173,20 +171,20 @@ struct RecordReader: Sendable {
     /// .sortedInHalves`): the first `offset + limit` keys of each half hold the first `offset + limit` of the
     /// whole, whose page is then sorted out of those in SQL (the same order, collation and tie-break). Nil when
     /// the table is too small to split (a plain sort is read instead).
-    private func keysSortedInHalves(_ query: RecordQuery, list: ListSQL, order: String, partner: ScanPartner,
+    private func keysSortedInHalves(_ query: RecordQuery, list: ListSQL, partner: ScanPartner,
                                     in connection: SQLiteConnection) throws -> [Int64]? {
         let top = Int64(query.offset + query.limit)
-        let orderArguments = list.order.flatMap(\.arguments)
         guard let halves = try partner.halves(of: list.table, in: connection, minimumSpan: 2, { connection, range in
-            try connection.rows("SELECT \(list.table).\"Z_PK\" FROM \(list.table)\(range.adding(to: list.whereClause)) ORDER BY \(order) LIMIT ?",
-                                list.arguments + range.arguments + orderArguments + [.integer(top)]).map { $0[0].int64 ?? 0 }
+            try connection.rows("SELECT \(list.table).\"Z_PK\" FROM \(list.table)\(range.adding(to: list.whereClause)) "
+                                + "ORDER BY \(list.orderClause) LIMIT ?",
+                                list.arguments + range.arguments + list.orderArguments + [.integer(top)]).map { $0[0].int64 ?? 0 }
         }) else { return nil }
         let candidates = halves.lower + halves.upper
         guard !candidates.isEmpty else { return [] }
         let placeholders = Array(repeating: "?", count: candidates.count).joined(separator: ", ")
         return try connection.rows(
-            "SELECT \(list.table).\"Z_PK\" FROM \(list.table) WHERE \(list.table).\"Z_PK\" IN (\(placeholders)) ORDER BY \(order) LIMIT ? OFFSET ?",
-            candidates.map(SQLiteValue.integer) + orderArguments + [.integer(Int64(query.limit)), .integer(Int64(query.offset))]
+            "SELECT \(list.table).\"Z_PK\" FROM \(list.table) WHERE \(list.table).\"Z_PK\" IN (\(placeholders)) ORDER BY \(list.orderClause) LIMIT ? OFFSET ?",
+            candidates.map(SQLiteValue.integer) + list.orderArguments + [.integer(Int64(query.limit)), .integer(Int64(query.offset))]
         ).map { $0[0].int64 ?? 0 }
     }
 
@@ -202,7 +200,7 @@ struct RecordReader: Sendable {
         let terms = list.order.map(\.sql).joined(separator: ", ")
         guard let values = try connection.rows(
             "SELECT \(terms) FROM \(list.table)\(conditions)\(list.table).\"Z_PK\" = ? AND \(list.table).\"Z_ENT\" = ?",
-            list.order.flatMap(\.arguments) + list.arguments + [.integer(id.primaryKey), .integer(concrete.number)]
+            list.orderArguments + list.arguments + [.integer(id.primaryKey), .integer(concrete.number)]
         ).first else { return nil }
 
         // before = t1 < v1 OR (t1 = v1 AND (t2 < v2 OR (t2 = v2 AND …))), "<" meaning "comes first".
@@ -449,6 +447,10 @@ struct RecordReader: Sendable {
         var whereClause: String
         var arguments: [SQLiteValue]
         var order: [Term]
+
+        /// The terms as an ORDER BY list (without the keywords), and the arguments they bind.
+        var orderClause: String { order.map { "\($0.sql) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ") }
+        var orderArguments: [SQLiteValue] { order.flatMap(\.arguments) }
     }
 
     /// The condition that picks the entity's rows (its subtree's `Z_ENT`s) out of its table, nil when every row
