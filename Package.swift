@@ -40,6 +40,8 @@ let package = Package(
         ),
         // The live NSManagedObjectContext adapter: every file is `#if canImport(CoreData)`, empty on Linux.
         .target(name: "BrowserCoreData", dependencies: ["BrowserCore"], path: "Packages/BrowserCoreData/Sources/BrowserCoreData", swiftSettings: swiftSettings),
+        // Desktop only: no library product depends on it (check-architecture.py), browser-demo does.
+        .target(name: "BrowserDesktop", dependencies: ["BrowserSQLite"], path: "Packages/BrowserDesktop/Sources/BrowserDesktop", swiftSettings: swiftSettings),
         // Assembly and apps
         .target(
             name: "CoreDataBrowser",
@@ -53,7 +55,7 @@ let package = Package(
         .systemLibrary(name: "CDNSSD", path: "Apps/CDNSSD", providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
         .executableTarget(
             name: "BrowserDemo",
-            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserSQLite", "CDNSSD"],
+            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserSQLite", "BrowserDesktop", "CDNSSD"],
             path: "Apps/BrowserDemo",
             swiftSettings: swiftSettings,
             // On Apple platforms dns_sd is part of libSystem.
@@ -77,6 +79,7 @@ let package = Package(
             path: "Packages/BrowserCoreData/Tests/BrowserCoreDataTests",
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "BrowserDesktopTests", dependencies: ["BrowserDesktop"], path: "Packages/BrowserDesktop/Tests/BrowserDesktopTests", swiftSettings: swiftSettings),
         .testTarget(name: "BrowserWebAssetsTests", dependencies: ["BrowserWebAssets"], path: "Packages/BrowserWebAssets/Tests/BrowserWebAssetsTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "CoreDataBrowserTests",

@@ -13,6 +13,9 @@ import re
 import sys
 import tempfile
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "lib"))
+from swift_manifest import app_linked_targets, manifest_targets  # noqa: E402
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SYSTEM = {"Foundation", "FoundationEssentials", "Dispatch", "Glibc", "Darwin", "Musl"}
 
@@ -26,7 +29,11 @@ ALLOWED = {
     "BrowserCoreData": {"BrowserCore", "CoreData", "CoreDataStandIn"},
     "CoreDataBrowser": {"BrowserCore", "BrowserHTTP", "BrowserWebAssets", "BrowserSQLite", "BrowserCoreData",
                         "CoreData"},
+    "BrowserDesktop": {"BrowserSQLite"},
 }
+# Bricks whose code only a desktop tool runs (macOS-only API, other apps' files): no library product of the root
+# manifest — what an app links — may contain them, directly or through a dependency.
+DESKTOP_ONLY = {"BrowserDesktop"}
 BRICKS = set(ALLOWED)
 # Sideways dependencies a brick's manifest may declare for its tests only (besides BrowserMemory, which backs
 # every brick's tests): the live adapter's parity test compares it with the store-file reader.
@@ -34,41 +41,6 @@ TEST_ONLY = {"BrowserCoreData": {"BrowserSQLite"}}
 IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?"
                     r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
 PATH_DEP = re.compile(r'\.package\(\s*path:\s*"\.\./([A-Za-z0-9_]+)"')
-TARGET_CALL = re.compile(r"\.(target|testTarget|executableTarget|systemLibrary)\(")
-
-
-def _balanced(text: str, start: int, opening: str, closing: str) -> str:
-    """The text from `start` (just after an opening bracket) to its matching closing bracket."""
-    depth = 1
-    for index in range(start, len(text)):
-        if text[index] == opening:
-            depth += 1
-        elif text[index] == closing:
-            depth -= 1
-            if depth == 0:
-                return text[start:index]
-    return text[start:]
-
-
-def manifest_targets(text: str) -> dict[str, tuple[str, str | None, frozenset[str]]]:
-    """name → (kind, path, dependency names) for every target a Package.swift declares."""
-    text = re.sub(r"//[^\n]*", "", text)  # comments may mention targets
-    targets = {}
-    for match in TARGET_CALL.finditer(text):
-        body = _balanced(text, match.end(), "(", ")")
-        name = re.search(r'\bname:\s*"([^"]+)"', body)
-        if not name:
-            continue
-        path = re.search(r'\bpath:\s*"([^"]+)"', body)
-        dependencies: set[str] = set()
-        deps = re.search(r"\bdependencies:\s*\[", body)
-        if deps:
-            listing = _balanced(body, deps.end(), "[", "]")
-            dependencies |= set(re.findall(r'\.(?:product|target|byName)\(\s*name:\s*"([^"]+)"', listing))
-            listing = re.sub(r"\.(?:product|target|byName)\([^)]*\)", "", listing)
-            dependencies |= set(re.findall(r'"([^"]+)"', listing))
-        targets[name.group(1)] = (match.group(1), path.group(1) if path else None, frozenset(dependencies))
-    return targets
 
 
 def check_root_manifest(root: pathlib.Path) -> list[str]:
@@ -103,6 +75,19 @@ def check_root_manifest(root: pathlib.Path) -> list[str]:
     return problems
 
 
+def check_app_linked_products(root: pathlib.Path) -> list[str]:
+    """No library product of the root manifest links a desktop-only brick."""
+    manifest = root / "Package.swift"
+    if not manifest.exists():
+        return []
+    problems = []
+    for product, linked in sorted(app_linked_targets(manifest.read_text(encoding="utf-8")).items()):
+        for brick in sorted(linked & DESKTOP_ONLY):
+            problems.append(f"Package.swift: the library product {product} links {brick}, which is desktop-only "
+                            "(apps link library products; only executables may depend on it)")
+    return problems
+
+
 def check(root: pathlib.Path) -> list[str]:
     problems = []
     packages = root / "Packages"
@@ -126,7 +111,7 @@ def check(root: pathlib.Path) -> list[str]:
             # Test-only dependencies may reach sideways; sources are held to ALLOWED by the import check above.
             if dependency not in ALLOWED[brick] and dependency not in TEST_ONLY.get(brick, set()) | {"BrowserMemory"}:
                 problems.append(f"Packages/{brick}/Package.swift: {brick} must not depend on {dependency}")
-    return problems + check_root_manifest(root)
+    return problems + check_root_manifest(root) + check_app_linked_products(root)
 
 
 def self_test() -> int:
@@ -145,10 +130,19 @@ def self_test() -> int:
         (memory / "Package.swift").write_text(
             '.target(name: "BrowserMemory", dependencies: [.product(name: "BrowserCore", package: "BrowserCore")],'
             ' path: "Sources/BrowserMemory"),\n.testTarget(name: "BrowserMemoryTests", dependencies: ["BrowserMemory"])\n')
-        # The root manifest drifted: a dependency only it declares, and a test target it forgot.
+        desktop = root / "Packages/BrowserDesktop"
+        (desktop / "Sources/BrowserDesktop").mkdir(parents=True)
+        (desktop / "Package.swift").write_text('.target(name: "BrowserDesktop", path: "Sources/BrowserDesktop")\n')
+        # The root manifest drifted: a dependency only it declares, and a test target it forgot; and a library
+        # product reaches the desktop-only brick through a dependency.
         (root / "Package.swift").write_text(
+            '.library(name: "Memory", targets: ["BrowserMemory"]),\n'
+            '.executable(name: "demo", targets: ["Demo"]),\n'
             '.target(name: "BrowserMemory", dependencies: ["BrowserCore", "BrowserHTTP"],'
-            ' path: "Packages/BrowserMemory/Sources/BrowserMemory"),\n')
+            ' path: "Packages/BrowserMemory/Sources/BrowserMemory"),\n'
+            '.target(name: "BrowserHTTP", dependencies: ["BrowserDesktop"], path: "Packages/BrowserHTTP/Sources/BrowserHTTP"),\n'
+            '.target(name: "BrowserDesktop", path: "Packages/BrowserDesktop/Sources/BrowserDesktop"),\n'
+            '.executableTarget(name: "Demo", dependencies: ["BrowserDesktop"], path: "Apps/Demo"),\n')
         found = check(root)
         expected = [
             "Packages/BrowserCore/Sources/BrowserCore/Bad.swift:2: BrowserCore must not import BrowserHTTP",
@@ -156,12 +150,15 @@ def self_test() -> int:
             "Package.swift: BrowserMemory depends on ['BrowserCore', 'BrowserHTTP'], its brick's manifest on "
             "['BrowserCore'] (only the root: ['BrowserHTTP'])",
             "Package.swift: declares no target BrowserMemoryTests (Packages/BrowserMemory/Package.swift does)",
+            "Package.swift: BrowserHTTP at Packages/BrowserHTTP/Sources/BrowserHTTP is declared in no brick's manifest",
+            "Package.swift: the library product Memory links BrowserDesktop, which is desktop-only (apps link library "
+            "products; only executables may depend on it)",
         ]
         if found != expected:
             print("self-test failed:\n  expected " + repr(expected) + "\n  got      " + repr(found), file=sys.stderr)
             return 1
-    print("architecture check self-test: the check catches an upward import, an upward dependency, and a root "
-          "manifest that drifted from a brick's")
+    print("architecture check self-test: the check catches an upward import, an upward dependency, a root "
+          "manifest that drifted from a brick's, and a library product linking a desktop-only brick")
     return 0
 
 
@@ -174,7 +171,8 @@ def main() -> int:
     if problems:
         print(f"architecture check: {len(problems)} problem(s)", file=sys.stderr)
         return 1
-    print("architecture check: every brick imports only what it may, and the root manifest matches the bricks'")
+    print("architecture check: every brick imports only what it may, the root manifest matches the bricks', and no "
+          "library product links a desktop-only brick")
     return 0
 
 

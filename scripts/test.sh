@@ -41,6 +41,10 @@ step "Architecture: imports point downward only"
 python3 scripts/check-architecture.py
 python3 scripts/check-architecture.py --self-test
 
+step "Code apps link uses only API that exists on iOS and tvOS (Apple's documentation, listed)"
+python3 scripts/checks/ios-availability/check.py
+python3 scripts/checks/ios-availability/check.py --self-test
+
 step "Apple-only code compiles against the CoreData stand-in (both signature sets)"
 scripts/apple-typecheck/run.sh
 scripts/apple-typecheck/run.sh --self-test

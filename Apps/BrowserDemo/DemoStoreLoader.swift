@@ -1,4 +1,5 @@
 import BrowserCore
+import BrowserDesktop
 import BrowserMemory
 import BrowserSQLite
 import CoreDataBrowser

@@ -1,4 +1,4 @@
-import BrowserSQLite
+import BrowserDesktop
 import Foundation
 
 /// `browser-demo simulators`: the stores `SimulatorStoreScan` finds, by device and app, each with the path to

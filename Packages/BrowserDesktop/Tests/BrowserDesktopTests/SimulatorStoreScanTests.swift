@@ -1,5 +1,4 @@
-import BrowserCore
-@testable import BrowserSQLite
+@testable import BrowserDesktop
 import Foundation
 import Testing
 
@@ -53,10 +52,9 @@ struct SimulatorStoreScanTests {
 
         let cart = try container("AAAA", "Data/Application", "1111", identifier: "com.example.CartKit")
         try place("cartkit/swiftdata/CartKitSwiftData_v1.sqlite", at: cart.appendingPathComponent("Library/Application Support/default.store"))
-        // A plain SQLite database and other files beside it are not stores.
+        // Other files beside it are not stores (a plain SQLite database is StoreRecognitionTests' case, in
+        // BrowserSQLite, which can write one).
         try FileManager.default.createDirectory(at: cart.appendingPathComponent("Library/Caches"), withIntermediateDirectories: true)
-        let plain = try RawDatabase(path: cart.appendingPathComponent("Library/Caches/cache.db").path)
-        try plain.execute("CREATE TABLE entries (key TEXT, value BLOB)")
         try Data("SQLite format 3".utf8).write(to: cart.appendingPathComponent("Library/Caches/truncated.sqlite"))
         try Data("hello".utf8).write(to: cart.appendingPathComponent("Documents.txt"))
 
@@ -102,16 +100,6 @@ struct SimulatorStoreScanTests {
         if getuid() != 0 {
             #expect(scan.skipped.contains { $0.hasSuffix("Locked: cannot be read") })
         }
-    }
-
-    @Test func recognisesStoresByContentOnly() throws {
-        defer { try? FileManager.default.removeItem(at: root) }
-        let cart = devices.appendingPathComponent("AAAA/data/Containers/Data/Application/1111/Library")
-        #expect(StoreRecognition.isCoreDataStore(at: cart.appendingPathComponent("Application Support/default.store").path))
-        #expect(!StoreRecognition.isCoreDataStore(at: cart.appendingPathComponent("Caches/cache.db").path))
-        #expect(!StoreRecognition.isCoreDataStore(at: cart.appendingPathComponent("Caches/truncated.sqlite").path))
-        #expect(!StoreRecognition.isCoreDataStore(at: cart.appendingPathComponent("Caches").path))
-        #expect(!StoreRecognition.isCoreDataStore(at: root.appendingPathComponent("missing").path))
     }
 
     @Test func aMissingRootIsAnEmptyScan() {

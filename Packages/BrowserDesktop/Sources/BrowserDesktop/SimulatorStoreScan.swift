@@ -1,3 +1,4 @@
+import BrowserSQLite
 public import Foundation
 
 /// Every Core Data and SwiftData store of the simulators' apps, found by content (`StoreRecognition`), grouped by
@@ -142,13 +143,12 @@ public struct SimulatorStoreScan: Sendable {
     private mutating func device(at path: String, udid: String) -> Device? {
         let plistPath = (path as NSString).appendingPathComponent("device.plist")
         guard FileManager.default.fileExists(atPath: plistPath) else { return nil }
-        guard let bytes = FileManager.default.contents(atPath: plistPath),
-              let plist = try? PropertyList.read([UInt8](bytes)) else {
+        guard let plist = Self.dictionary(at: plistPath) else {
             skipped.append("\(plistPath): not a readable property list")
             return nil
         }
-        return Device(udid: plist["UDID"]?.string ?? udid, name: plist["name"]?.string ?? udid,
-                      system: plist["runtime"]?.string.flatMap(Self.systemName))
+        return Device(udid: plist["UDID"] as? String ?? udid, name: plist["name"] as? String ?? udid,
+                      system: (plist["runtime"] as? String).flatMap(Self.systemName))
     }
 
     /// `com.apple.CoreSimulator.SimRuntime.iOS-18-2` → `iOS 18.2`.
@@ -160,9 +160,13 @@ public struct SimulatorStoreScan: Sendable {
     }
 
     private static func identifier(of container: String) -> String? {
-        let path = (container as NSString).appendingPathComponent(metadataPlist)
+        dictionary(at: (container as NSString).appendingPathComponent(metadataPlist))?["MCMMetadataIdentifier"] as? String
+    }
+
+    /// A property list file's top-level dictionary (binary or XML, as CoreSimulator writes them), nil for anything else.
+    private static func dictionary(at path: String) -> [String: Any]? {
         guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
-        return (try? PropertyList.read([UInt8](bytes)))?["MCMMetadataIdentifier"]?.string
+        return (try? PropertyListSerialization.propertyList(from: bytes, options: [], format: nil)) as? [String: Any]
     }
 
     /// Every store file below the container (companions and the external-data folders passed over).
