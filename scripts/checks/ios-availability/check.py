@@ -250,12 +250,12 @@ def self_test(entries) -> int:
             "#else\nlet c = 1\n#endif\n"
             "#if os(iOS)\nlet d = 1\n#else\nlet e = Process()\n#endif\n"               # 13: tvOS compiles it
             "#if canImport(Glibc) || os(macOS)\nlet f = Host.current()\n#endif\n"       # 16: exempt
-            "#if DEBUG\nlet g = NSUserName()\n#endif\n"                                 # 19: undecided: checked
+            "#if DEBUG\nlet g = ProcessInfo.processInfo.fullUserName\n#endif\n"                                 # 19: undecided: checked
             "// homeDirectoryForCurrentUser in a comment\n"
             'let h = "homeDirectoryForCurrentUser in a string"\n'
             "/* Process() /* nested */ Host.current() */ let i = 1\n"
             "#if !os(Linux) && !os(macOS)\nlet j = ProcessInfo.processInfo.environment\n#endif\n"
-            "#if !os(iOS) && !os(tvOS)\nlet k = NSFullUserName()\n#endif\n")        # 28: exempt
+            "#if !os(iOS) && !os(tvOS)\nlet k = XMLDocument()\n#endif\n")        # 28: exempt
         # The executable is not linked by apps: its uses are its own business.
         (root / "Sources/Tool/main.swift").write_text("let home = FileManager.default.homeDirectoryForCurrentUser\n")
         found, _ = check(root, entries)
