@@ -35,6 +35,7 @@ function openEditor(cell, record, attribute, value, restore) {
   const current = E.stagedValue(record.id, field);
   const editor = E.editor(attribute.type, current === undefined ? value : current, {
     optional: attribute.optional !== false,
+    label: attribute.name,
     onCommit(after) {
       E.stage(record, field, after, value);
       showStaged(cell, record, field, restore);
@@ -236,6 +237,8 @@ function openCreate(entity, schema, done) {
     problem.hidden = true;
     const input = E.editor(attribute.type, null, {
       optional: true,
+      label: attribute.name,
+      tracked: false, // the form reads every field itself on Create (below); the edit bar's Save is not its
       onCommit(value) { values[attribute.name] = value; },
       onCancel() { creator.close(); },
     });

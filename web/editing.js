@@ -11,7 +11,10 @@
  *
  *   noteHealth(health)              the views' one /api/health answer (their status line reads it first)
  *   writable()                      → Promise<bool>: the server has writes on and the store can write
- *   editor(type, value, options)    a typed editor element; options: {optional, onCommit(value), onCancel}
+ *   editor(type, value, options)    a typed editor element; options: {optional, onCommit(value), onCancel, label,
+ *                                   tracked}: Enter, Tab and leaving the field (click-away) commit what was typed; a
+ *                                   tracked editor (the default) is also committed by Save, or holds Save back
+ *                                   with its problem, so no typed value is silently dropped
  *   stage(record, field, after, before)  stages one change (field: "attrs.<name>" or "relationships.<name>");
  *                                   record: {id, entity, version}; staging the value it had removes the change
  *   stagedValue(id, field)          the staged value, or undefined
@@ -82,17 +85,64 @@ function parseInput(text, type) {
   return text;
 }
 
+// ------------------------------------------------------------------ Open editors
+
+/**
+ * The text editors open on the page whose typing is not staged yet: box → {label, typed(), commit()}. An edit the user
+ * typed must never vanish because they pressed Save (or Tab, or clicked elsewhere) instead of Enter: Save commits
+ * each of them first, and saves nothing while one of them holds a value that does not parse. An editor leaves the
+ * set when it commits, is cancelled or is taken off the page.
+ */
+const openEditors = new Map();
+
+/** The open editors that hold typing not yet staged (removed from the page: forgotten). */
+function typedEditors() {
+  for (const [box] of openEditors) if (!box.isConnected) openEditors.delete(box);
+  return Array.from(openEditors.values()).filter((entry) => entry.typed());
+}
+
+/** Commits every open editor's typing; the problems of those that do not parse, as "label: problem". */
+function commitOpenEditors() {
+  const problems = [];
+  for (const entry of typedEditors()) {
+    const problem = entry.commit();
+    if (problem) problems.push(`${entry.label}: ${problem}`);
+  }
+  return problems;
+}
+
+/** Closes every open editor without staging what it holds (Discard). */
+function cancelOpenEditors() {
+  for (const [box, entry] of Array.from(openEditors)) {
+    openEditors.delete(box);
+    if (box.isConnected) entry.cancel();
+  }
+}
+
 /**
  * A typed editor for one value: a Boolean menu, a text field (a text area for long strings), or, for Binary and
- * Transformable values, only "Set to nil". Enter (or a change of the menu) commits, Escape cancels; "nil" sets
- * an optional value to nil.
+ * Transformable values, only "Set to nil". Enter, Tab, leaving the field or a change of the menu commits (a value
+ * that does not parse stays in the editor with its problem); Escape cancels; "nil" sets an optional value to nil.
  */
-function editor(type, value, { optional = true, onCommit, onCancel }) {
+function editor(type, value, { optional = true, onCommit, onCancel, label = type, tracked = true }) {
   const box = el('span', 'value-editor');
   box.dataset.type = type;
   const problem = el('span', 'field-error');
   problem.hidden = true;
   const fail = (message) => { problem.textContent = message; problem.hidden = false; };
+  // A tracked editor commits or cancels once: the caller then redraws the cell, which takes the box off the page.
+  let closed = false;
+  if (tracked) {
+    const finish = (action) => {
+      if (closed) return;
+      closed = true;
+      openEditors.delete(box);
+      action();
+      renderBar();
+    };
+    onCommit = ((commit) => (after) => finish(() => commit(after)))(onCommit);
+    onCancel = ((cancel) => () => finish(cancel))(onCancel);
+  }
   if (BYTES_TYPES.has(type)) {
     box.append(el('span', 'editor-note', `${type} values can only be cleared here`));
   } else if (type === 'Boolean') {
@@ -113,19 +163,37 @@ function editor(type, value, { optional = true, onCommit, onCancel }) {
     input.value = inputText(value);
     input.setAttribute('aria-label', `New ${type} value`);
     if (type === 'Date') input.placeholder = '2020-03-01T12:00:00Z';
+    const initial = input.value;
+    /** Stages the typed text; its problem when it does not parse (the editor stays open, showing it). */
+    const commitTyped = () => {
+      let parsed;
+      try { parsed = parseInput(input.value, type); } catch (err) { fail(err.message); return err.message; }
+      onCommit(parsed);
+      return null;
+    };
     input.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') { event.preventDefault(); onCancel(); return; }
       if (event.key === 'Enter' && (!long || event.metaKey || event.ctrlKey)) {
         event.preventDefault();
-        try { onCommit(parseInput(input.value, type)); } catch (err) { fail(err.message); }
+        commitTyped();
+      } else if (event.key === 'Tab' && tracked && input.value !== initial && commitTyped()) {
+        event.preventDefault(); // Tab moves on after committing; a value that does not parse keeps the focus
       }
     });
+    if (tracked) {
+      // Leaving the field with something typed (a click elsewhere, Save, another field) commits it.
+      input.addEventListener('change', () => { if (!closed && input.value !== initial) commitTyped(); });
+      input.addEventListener('input', () => { problem.hidden = true; renderBar(); });
+      openEditors.set(box, { label, typed: () => !closed && input.value !== initial, commit: commitTyped, cancel: onCancel });
+    }
     box.append(input);
   }
   if (optional) {
     const nil = el('button', 'editor-nil', 'nil');
     nil.type = 'button';
     nil.title = 'Set to nil';
+    // Keeps the focus in the text field: leaving it would commit the typed text first, and nil would be lost.
+    nil.addEventListener('mousedown', (event) => event.preventDefault());
     nil.addEventListener('click', () => onCommit(null));
     box.append(nil);
   }
@@ -186,6 +254,10 @@ function ensureBar() {
   save.addEventListener('click', saveAll);
   discard.addEventListener('click', discardAll);
   bar.append(count, review, save, discard, message);
+  // A press on the bar's buttons leaves the focus where it is: leaving an open editor would commit it and redraw the
+  // bar (its text, so its width and the buttons' places) between the press and the click, which then misses. Save
+  // commits open editors itself.
+  bar.addEventListener('mousedown', (event) => { if (event.target.closest('button')) event.preventDefault(); });
   bar.hidden = true;
   document.body.append(bar);
   return bar;
@@ -201,11 +273,14 @@ function button(id, label) {
 function renderBar(message) {
   ensureBar();
   const changes = changeCount();
-  bar.hidden = changes === 0 && !message;
-  bar.querySelector('.edit-count').textContent = changes
-    ? `${changes} unsaved change${changes === 1 ? '' : 's'} to ${staged.size} record${staged.size === 1 ? '' : 's'}`
-    : '';
-  for (const id of ['edit-review', 'edit-save', 'edit-discard']) bar.querySelector(`#${id}`).disabled = changes === 0;
+  const typing = typedEditors().length;
+  bar.hidden = changes === 0 && typing === 0 && !message;
+  const counts = [];
+  if (changes) counts.push(`${changes} unsaved change${changes === 1 ? '' : 's'} to ${staged.size} record${staged.size === 1 ? '' : 's'}`);
+  if (typing) counts.push(`${typing} value${typing === 1 ? '' : 's'} being typed`);
+  bar.querySelector('.edit-count').textContent = counts.join(', ');
+  bar.querySelector('#edit-review').disabled = changes === 0;
+  for (const id of ['edit-save', 'edit-discard']) bar.querySelector(`#${id}`).disabled = changes === 0 && typing === 0;
   if (message !== undefined) setVisibleText(bar.querySelector('.edit-message'), message);
   if (reviewPanel && !reviewPanel.hidden) renderReview();
 }
@@ -260,6 +335,12 @@ function patchBody(entry) {
 
 /** Saves every staged record, one request each (each names its own version); what was refused stays staged. */
 async function saveAll() {
+  // What is still being typed is part of what the user asked to save; one that does not parse stops the save.
+  const unconfirmed = commitOpenEditors();
+  if (unconfirmed.length) {
+    renderBar(`Nothing saved — ${unconfirmed.join('; ')}. Correct it, or press Escape in it to leave it out.`);
+    return;
+  }
   const saved = [];
   const problems = [];
   bar.querySelector('#edit-save').disabled = true;
@@ -291,6 +372,7 @@ function describeRefusal(err) {
 }
 
 function discardAll() {
+  cancelOpenEditors();
   const ids = Array.from(staged.keys());
   staged.clear();
   renderBar('');
