@@ -26,7 +26,7 @@ ALLOWED = {
     "BrowserWebAssets": set(),
     "BrowserMemory": {"BrowserCore"},
     "BrowserSQLite": {"BrowserCore", "CSQLite", "CZlib", "SQLite3", "zlib"},
-    "BrowserCoreData": {"BrowserCore", "CoreData", "CoreDataStandIn"},
+    "BrowserCoreData": {"BrowserCore", "CoreData"},
     "CoreDataBrowser": {"BrowserCore", "BrowserHTTP", "BrowserWebAssets", "BrowserSQLite", "BrowserCoreData",
                         "CoreData"},
     "BrowserDesktop": {"BrowserSQLite"},
