@@ -69,7 +69,9 @@ import { loadDetail, onDetailClick } from './inspector/detail.js';
 import { wireEditing } from './inspector/editing.js';
 import { loadEntities, loadHealth, markSelectedEntity, onEntityClick, onEntityFilterInput, onHideEmptyChange, selectEntity } from './inspector/entities.js';
 import { applyPaneSizes, restorePaneSizes, setupSplitter } from './inspector/panes.js';
-import { closeRowMenu, loadPage, markSelectedRecord, onRecordClick, onRecordContextMenu, onRecordKey } from './inspector/record-list.js';
+import {
+  closeRowMenu, landOnLinkedRecord, loadPage, markSelectedRecord, onRecordClick, onRecordContextMenu, onRecordKey,
+} from './inspector/record-list.js';
 import { byId, commitView, data, dom, setView, view, viewFromLocation } from './inspector/state.js';
 import { describeExport, describeQuery, onDateZoneChange, onDisplayAttrChange, onLimitChange, onOrderClick, onPageJump, onPageStep, onScopeClear, onSearchAttrChange, onSearchInput, onSearchKey, onSortChange, refineQuery, renderToolbar, syncSearchInput } from './inspector/toolbar.js';
 import * as live from './live.js';
@@ -148,8 +150,7 @@ function wireEvents() {
   swift.attach(dom.swiftBtn);
   dom.facetsBtn.addEventListener('click', () => {
     const schema = data.entityByName.get(view.entity);
-    const attrs = schema ? schema.attributes.filter((a) => facets.facetable(a.type)) : [];
-    const first = attrs.find((a) => a.name === view.sort) || attrs[0];
+    const first = facets.defaultFacetAttribute(schema ? schema.attributes : [], view.sort);
     if (first) facets.open(first.name, dom.facetsBtn);
   });
   live.attach(byId('live-toggle'), refresh);
@@ -204,6 +205,7 @@ function init() {
   restorePaneSizes();
   wireEvents();
 
+  const linked = window.location.search;
   setView(viewFromLocation());
   commitView('replace');
   renderToolbar();
@@ -211,7 +213,7 @@ function init() {
 
   loadHealth();
   loadEntities();
-  loadPage();
+  landOnLinkedRecord(linked).then(loadPage);
   loadDetail();
 }
 

@@ -48,6 +48,12 @@ function writable() {
 // ------------------------------------------------------------------ Typed editors
 
 const INTEGER_TYPES = new Set(['Integer 16', 'Integer 32', 'Integer 64']);
+/** Each integer type's bounds, as BigInts (Integer 64's do not fit a JavaScript number). */
+const INTEGER_RANGES = new Map([
+  ['Integer 16', [-(2n ** 15n), 2n ** 15n - 1n]],
+  ['Integer 32', [-(2n ** 31n), 2n ** 31n - 1n]],
+  ['Integer 64', [-(2n ** 63n), 2n ** 63n - 1n]],
+]);
 const NUMBER_TYPES = new Set(['Double', 'Float']);
 const BYTES_TYPES = new Set(['Binary', 'Transformable']);
 
@@ -66,6 +72,9 @@ function parseInput(text, type) {
   const trimmed = text.trim();
   if (INTEGER_TYPES.has(type)) {
     if (!/^[-+]?\d+$/.test(trimmed)) throw new Error('a whole number is needed');
+    const [low, high] = INTEGER_RANGES.get(type);
+    const exact = BigInt(trimmed.replace(/^\+/, ''));
+    if (exact < low || exact > high) throw new Error(`an ${type} holds ${low.toLocaleString('en-US')} to ${high.toLocaleString('en-US')}`);
     const number = Number(trimmed);
     return Number.isSafeInteger(number) ? number : trimmed.replace(/^\+/, '');
   }
@@ -183,7 +192,12 @@ function editor(type, value, { optional = true, onCommit, onCancel, label = type
     if (tracked) {
       // Leaving the field with something typed (a click elsewhere, Save, another field) commits it.
       input.addEventListener('change', () => { if (!closed && input.value !== initial) commitTyped(); });
-      input.addEventListener('input', () => { problem.hidden = true; renderBar(); });
+      // Checked as it is typed: a problem shows at once (an empty field says nothing until it is committed).
+      input.addEventListener('input', () => {
+        problem.hidden = true;
+        if (input.value.trim() !== '') try { parseInput(input.value, type); } catch (err) { fail(err.message); }
+        renderBar();
+      });
       openEditors.set(box, { label, typed: () => !closed && input.value !== initial, commit: commitTyped, cancel: onCancel });
     }
     box.append(input);

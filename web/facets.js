@@ -10,6 +10,7 @@
  *    sampled, cut, notes} — with cut (total | values | range | records) what was not counted is null
  *
  *   open(attr, anchor)   opens the panel for an attribute of the list predicate.js describe() gives
+ *   defaultFacetAttribute(attributes, sort)  the attribute the Facets button opens on (a group, not an identifier)
  *
  * Elements: #facet-panel (role=dialog; data-state = loading | ready | error; data-attr; data-cut when the answer was
  * cut at its time limit) with select.fc-attr,
@@ -206,6 +207,33 @@ function facetable(type) {
   return Boolean(type) && !OPAQUE.has(type);
 }
 
+// Names of values that are one per record (identifiers, keys, links): their facet is a list of 1s.
+const IDENTIFYING = /^(id|uuid|key|token)$|identifier$|uuid$|[a-z](Id|ID)$|hash$|token$|url$|URL$/;
+// Names of values that sort records into a few groups.
+const CATEGORICAL = /status|state|type|kind|category|genre|language|country|format|group|level|code|currency|context|role|mode/i;
+
+/** How worth faceting an attribute is when nothing says which: groups first, identifiers and free text last. */
+function facetWorth({ name, type }) {
+  if (!facetable(type)) return -Infinity;
+  if (type === 'UUID' || type === 'URI' || IDENTIFYING.test(name)) return -10;
+  if (type === 'String') return CATEGORICAL.test(name) ? 6 : 2;
+  if (type === 'Boolean') return 5;
+  if (type === 'Integer 16') return 4;
+  return 1;
+}
+
+/**
+ * The attribute the Facets button opens on: the list's sort attribute when it is worth faceting, else the most
+ * worth faceting (schema order breaks ties), so a UUID that sorts first by name is not what a person sees first.
+ */
+function defaultFacetAttribute(attributes, sort) {
+  const sorted = attributes.find((a) => a.name === sort);
+  if (sorted && facetWorth(sorted) > 0) return sorted;
+  let best = null;
+  for (const attribute of attributes) if (facetWorth(attribute) > (best ? facetWorth(best) : -Infinity)) best = attribute;
+  return best && facetWorth(best) > -Infinity ? best : null;
+}
+
 document.addEventListener('pointerdown', (event) => {
   if (panel && !panel.hidden && !panel.contains(event.target) && !event.target.closest('[data-opens-facets]')) close();
 });
@@ -213,4 +241,5 @@ document.addEventListener('pointerdown', (event) => {
 export {
   open,
   facetable,
+  defaultFacetAttribute,
 };

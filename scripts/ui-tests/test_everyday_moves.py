@@ -53,31 +53,36 @@ def test_at_1024_by_700_the_grid_shows_rows_and_columns(driver, server, wait_for
     screenshot(driver, "layout-lab-1024x700")
 
 
-def test_attribute_names_are_cut_never_broken_inside_a_word(driver, server, api, wait_for, screenshot):
+# Puts LONG into the first name cell (`arguments[0]`: its selector) the way the page writes names
+# (shared/detail-sections.js nameWithBreaks), and measures: each word on one line, the name whole, no ellipsis.
+WHOLE_NAME = """
+const [selector, name, done] = arguments;
+import('/shared/detail-sections.js').then(({ nameWithBreaks }) => {
+  const cell = document.querySelector(selector);
+  cell.replaceChildren(nameWithBreaks(name));
+  const words = [...cell.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE);
+  const linesOf = (node) => { const r = document.createRange(); r.selectNodeContents(node);
+    return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; };
+  done({text: cell.textContent, words: words.length, brokenWords: words.filter((w) => linesOf(w) > 1).map((w) => w.textContent),
+        lines: linesOf(cell), overflow: getComputedStyle(cell).textOverflow, cut: cell.scrollWidth > cell.clientWidth + 1});
+});
+"""
+
+
+def test_attribute_names_are_whole_and_never_broken_inside_a_word(driver, server, api, wait_for, screenshot):
     book = api("/api/entities/Book")["rows"][0]
     open_lab(driver, server, wait_for, entity="Book", id=book["id"])
     wait_detail(wait_for, driver, book["id"])
-    dt = driver.execute_script("""
-        const dt = document.querySelector('.attr-row dt'); const s = getComputedStyle(dt);
-        const name = dt.firstChild; name.textContent = arguments[0];
-        const range = document.createRange(); range.selectNodeContents(name);
-        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
-        return {whiteSpace: s.whiteSpace, overflow: s.textOverflow, lines: tops.size, title: dt.title};""", LONG)
-    assert dt["whiteSpace"] == "nowrap" and dt["overflow"] == "ellipsis", dt
-    assert dt["title"], "the full name is the title"
-    assert dt["lines"] == 1, f"a long name was broken over lines: {dt}"
-    screenshot(driver, "layout-lab-attribute-names")
-
-    driver.get(make_url(server, entity="Book", id=book["id"]))
-    wait_for(driver, lambda d: len(d.execute_script(JS_ENTITY_ITEMS)) > 0 and detail_id(d) == book["id"],
-             message="the Inspector's detail")
-    cell = driver.execute_script("""
-        const td = document.querySelector('#attr-table td.attr-name'); const s = getComputedStyle(td);
-        td.textContent = arguments[0];
-        const range = document.createRange(); range.selectNodeContents(td);
-        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
-        return {whiteSpace: s.whiteSpace, overflow: s.textOverflow, lines: tops.size};""", LONG)
-    assert cell["whiteSpace"] == "nowrap" and cell["overflow"] == "ellipsis" and cell["lines"] == 1, cell
+    for view, selector in (("Lab", ".attr-row dt"), ("Inspector", "#attr-table td.attr-name")):
+        if view == "Inspector":
+            driver.get(make_url(server, entity="Book", id=book["id"]))
+            wait_for(driver, lambda d: len(d.execute_script(JS_ENTITY_ITEMS)) > 0 and detail_id(d) == book["id"],
+                     message="the Inspector's detail")
+        shown = driver.execute_async_script(WHOLE_NAME, selector, LONG)
+        assert shown["text"] == LONG and not shown["cut"] and shown["overflow"] != "ellipsis", f"{view}: {shown}"
+        assert shown["lines"] > 1 and shown["words"] > 5, f"{view}: the long name should wrap between its words: {shown}"
+        assert shown["brokenWords"] == [], f"{view}: words broken over lines: {shown}"
+        screenshot(driver, f"layout-{view.lower()}-attribute-names")
 
 
 def test_an_empty_content_pane_has_no_scrollbar(driver, server, wait_for):

@@ -337,3 +337,16 @@ def test_a_malformed_id_in_the_url_is_an_error_message_not_a_blank_page(driver, 
     wait_for(driver, lambda d: status.get_attribute("data-kind") == "error" and "Malformed id" in status.text,
              message="the server's 400 in the detail pane")
     assert not console_errors(driver)
+
+
+def test_a_link_with_only_an_id_opens_the_list_on_the_records_page_with_it_selected(driver, server, api, wait_for, console_errors):
+    book = api("/api/entities/Book", limit=1, offset=299)["rows"][0]
+    position = api("/api/entities/Book/position", id=book["id"], limit=100)
+    assert position["pageOffset"] == 200
+    driver.get(make_url(server, id=book["id"]))
+    wait_for(driver, lambda d: query_of(d).get("offset") == "200", message="the list opened on the record's page")
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f"#record-list li[data-id='{book['id']}'][aria-selected='true']"),
+             message="the record selected in its list")
+    assert query_of(driver).get("entity") == "Book"
+    assert detail_id(driver) == book["id"]
+    assert console_errors(driver) == []

@@ -478,3 +478,19 @@ def test_filters_on_a_store_file_through_a_to_one_path_and_a_to_many_quantifier(
     _, total = wait_total_matches(driver, wait_for, file_api, "Post", "grid-page-indicator")
     assert 0 < total <= file_api("/api/entities/Post", limit=1)["total"]
     assert chip_text(driver) == file_api("/api/entities/Post/predicate", where=posts)["canonical"]
+
+
+def test_the_facets_button_opens_on_an_attribute_worth_faceting(driver, server, wait_for, store_server):
+    # Book's first facetable attribute by name is its UUID `identifier` (a facet of 1s); the button opens on a
+    # grouping attribute instead — the Boolean inPrint — and on the list's sort attribute when there is one.
+    def opened(base, **params):
+        open_inspector(driver, base, wait_for, **params)
+        driver.find_element(By.ID, "facets-btn").click()
+        wait_for(driver, lambda d: d.find_element(By.ID, "facet-panel").get_attribute("data-state") == "ready",
+                 message="the facet panel")
+        return driver.find_element(By.ID, "facet-panel").get_attribute("data-attr")
+
+    assert opened(server, entity="Book") == "inPrint"
+    assert opened(server, entity="Book", sort="pageCount") == "pageCount"
+    base, _ = store_server("cartkit/coredata/CartStorage_v1.sqlite")
+    assert opened(base, entity="CDCart") not in ("id", "profileId", "storeId", "storeImageURL")

@@ -119,3 +119,26 @@ def test_the_labs_cell_editor_is_saved_without_enter(driver, writable, wait_for,
     wait_for(driver, lambda d: api("/api/object", id=oid("Book", 6))["attrs"]["pageCount"] == 4321, message="the save")
     wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, selector).text == "4321", message="the grid redrawn")
     assert console_errors(driver) == []
+
+
+def test_the_labs_cell_editor_checks_an_integers_range_as_it_is_typed(driver, writable, wait_for):
+    base, api = writable
+    audio = api("/api/entities/AudioBook", limit=1)["rows"][0]["id"]
+    open_lab(driver, base, wait_for, entity="AudioBook")
+    wait_for(driver, lambda d: d.find_elements(By.ID, "new-record-btn"), message="the editing controls")
+    selector = f"#grid-body tr[data-id='{audio}'] td[data-col='durationMinutes']"
+    cell = driver.find_element(By.CSS_SELECTOR, selector)
+    ActionChains(driver).double_click(cell).perform()
+    field = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"{selector} .editor-input"), message="the cell's editor")
+    width = driver.find_element(By.CSS_SELECTOR, selector).rect["width"]
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("40000")  # an Integer 16 holds at most 32,767: said before Enter
+    problem = wait_for(driver, lambda d: [p for p in d.find_elements(By.CSS_SELECTOR, f"{selector} .field-error") if p.is_displayed()],
+                       message="the range problem as it is typed")[0]
+    assert problem.text == "an Integer 16 holds -32,768 to 32,767"
+    assert abs(driver.find_element(By.CSS_SELECTOR, selector).rect["width"] - width) < 1, "the message widened the column"
+    field.send_keys(Keys.BACKSPACE)  # 4000 fits
+    wait_for(driver, lambda d: not [p for p in d.find_elements(By.CSS_SELECTOR, f"{selector} .field-error") if p.is_displayed()],
+             message="the problem gone once the value fits")
+    field.send_keys(Keys.ENTER)
+    wait_for(driver, lambda d: bar_count(d) == "1 unsaved change to 1 record", message="the staged value")

@@ -6,6 +6,7 @@
 import { apiPath, getJSON, isAbort, restartFetch } from '../shared/api.js';
 import { copyFrom, recordJSON } from '../shared/clipboard.js';
 import { readDateZone } from '../shared/dates.js';
+import { detailJumpBar, isEmptyValue, markEmpty, nameWithBreaks } from '../shared/detail-sections.js';
 import { el, focusWithin, markChange } from '../shared/dom.js';
 import { isLongValue, longValue } from '../shared/long-value.js';
 import { formatCount } from '../shared/paging.js';
@@ -100,7 +101,9 @@ function renderDetail(object) {
   const sameRecord = since.record && since.record.id === object.id;
   if (!sameRecord) since.record = { id: object.id, attrs: new Map(Object.entries(attrs).map(([k, v]) => [k, JSON.stringify(v)])) };
   const attrSection = el('section', 'detail-section');
+  attrSection.dataset.section = 'attributes';
   attrSection.append(el('h3', 'section-title', 'Attributes'));
+  let emptyCount = 0;
   if (names.length) {
     const table = el('table', 'attr-table');
     table.id = 'attr-table';
@@ -131,8 +134,12 @@ function renderDetail(object) {
         copy.dataset.copy = String(value);
         valueCell.append(copy);
       }
-      const nameCell = el('td', 'attr-name', name);
+      // The whole name, wrapping between its words: two names sharing a long prefix never look the same.
+      const nameCell = el('td', 'attr-name');
+      nameCell.append(nameWithBreaks(name));
       nameCell.title = visibleText(name);
+      markEmpty(tr, isEmptyValue(value));
+      if (isEmptyValue(value)) emptyCount += 1;
       tr.append(nameCell, el('td', 'attr-type', type || '?'), valueCell);
       if (sameRecord && since.record.attrs.get(name) !== JSON.stringify(value)) {
         markChange(tr, 'changed', `Changed since you looked (was ${since.record.attrs.get(name) ?? 'absent'})`);
@@ -146,8 +153,10 @@ function renderDetail(object) {
   }
 
   const relSection = el('section', 'detail-section');
+  relSection.dataset.section = 'relationships';
   relSection.append(el('h3', 'section-title', 'Relationships'));
   const relationships = Array.isArray(object.relationships) ? object.relationships : [];
+  emptyCount += relationships.filter((rel) => rel.count === 0).length;
   if (relationships.length) {
     const list = el('div', 'rel-list');
     list.id = 'rel-list';
@@ -157,7 +166,9 @@ function renderDetail(object) {
     relSection.append(el('p', 'section-empty', 'No relationships.'));
   }
 
-  dom.detail.replaceChildren(header, attrSection, relSection);
+  const jumps = detailJumpBar(dom.detail, [{ id: 'attributes', label: 'Attributes', count: names.length },
+    { id: 'relationships', label: 'Relationships', count: relationships.length }], emptyCount);
+  dom.detail.replaceChildren(header, jumps, attrSection, relSection);
   dom.detail.dataset.id = object.id;
   dom.detail.dataset.entity = object.entity;
   dom.detail.scrollTop = 0;
@@ -230,6 +241,7 @@ function appendContentControls(cell, id, attr, value) {
 
 function renderRelationship(rel, object) {
   const block = el('div', 'rel-block');
+  markEmpty(block, rel.count === 0);
   block.dataset.rel = rel.name;
   block.dataset.destination = rel.destination;
 

@@ -20,6 +20,39 @@ import { displayChoice, lastOffset, nameOf, onPageStep, renderScope } from './to
 // Records pane: list
 // ---------------------------------------------------------------------------------------------
 
+/** The API parameters of a view's list (the page, and the position route, read the same list). */
+function listQuery(v) {
+  return {
+    search: v.search,
+    searchAttr: v.searchAttr,
+    where: v.where,
+    sort: v.sort,
+    order: v.order === 'desc' ? 'desc' : '',
+    limit: v.limit,
+    offset: v.offset,
+    relatedTo: v.relatedTo,
+    via: v.via,
+  };
+}
+
+/**
+ * A link to a record that names no page (`/?id=…`, `/?entity=Book&id=…`) opens the list on the page that holds the
+ * record, so it shows selected in its list as when it was followed there; the server says where it sits.
+ */
+async function landOnLinkedRecord(search) {
+  if (!view.id || !view.entity || new URLSearchParams(search).has('offset')) return;
+  try {
+    const position = await getJSON(apiPath(`/api/entities/${encodeURIComponent(view.entity)}/position`,
+      { ...listQuery(view), id: view.id }));
+    if (Number.isSafeInteger(position.pageOffset) && position.pageOffset !== view.offset) {
+      setView({ ...view, offset: position.pageOffset });
+      commitView('replace');
+    }
+  } catch (_) {
+    // Not in the list (or gone): the first page shows, and the detail says what is wrong with the record.
+  }
+}
+
 async function loadPage() {
   const signal = restartFetch(inflight, 'page').signal;
   if (!view.entity) {
@@ -33,17 +66,7 @@ async function loadPage() {
   // Rows already on screen stay (dimmed by CSS) until the new page arrives, so the list does not jump.
   setStatus(dom.recordsPane, dom.recordsStatus, 'loading', dom.recordList.children.length ? null : 'loading', 'Loading records…');
   const requested = { ...view };
-  const path = apiPath(`/api/entities/${encodeURIComponent(requested.entity)}`, {
-    search: requested.search,
-    searchAttr: requested.searchAttr,
-    where: requested.where,
-    sort: requested.sort,
-    order: requested.order === 'desc' ? 'desc' : '',
-    limit: requested.limit,
-    offset: requested.offset,
-    relatedTo: requested.relatedTo,
-    via: requested.via,
-  });
+  const path = apiPath(`/api/entities/${encodeURIComponent(requested.entity)}`, listQuery(requested));
   renderScope();
   try {
     const page = await getJSON(path, signal);
@@ -288,6 +311,7 @@ function onRecordKey(event) {
 
 export {
   closeRowMenu,
+  landOnLinkedRecord,
   loadPage,
   markSelectedRecord,
   onRecordClick,

@@ -90,8 +90,10 @@ function onRelatedActivate(event) {
     showRelatedInGrid();
     return;
   }
+  // Only an item inside the list or the detail: the detail pane itself carries the record's data-id, and a click on
+  // a control of its own (a checkbox, a menu) must keep its default action.
   const item = event.target.closest("[data-id]");
-  if (!item) return;
+  if (!item || !event.currentTarget.contains(item) || item === event.currentTarget) return;
   if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
   event.preventDefault();
   // From the keyboard, focus stays in the pane the item was in once it shows the followed record (the item

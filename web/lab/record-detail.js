@@ -5,6 +5,7 @@
 
 import { ApiError, isAbort, restartFetch } from '../shared/api.js';
 import { recordJSON } from '../shared/clipboard.js';
+import { detailJumpBar, isEmptyValue, markEmpty, nameWithBreaks } from '../shared/detail-sections.js';
 import { el, focusWithin } from '../shared/dom.js';
 import { isLongValue, longValue } from '../shared/long-value.js';
 import { formatCount } from '../shared/paging.js';
@@ -185,12 +186,19 @@ function renderDetail(record) {
 
   const attributes = recordAttributes(record);
   const values = isPlainObject(record.attrs) ? record.attrs : {};
-  frag.append(el("h3", "detail-section", `Attributes (${attributes.length})`));
+  const attrHeading = el("h3", "detail-section", `Attributes (${attributes.length})`);
+  attrHeading.dataset.section = "attributes";
+  frag.append(attrHeading);
   const list = el("dl", "attr-list");
+  let emptyCount = 0;
   for (const attr of attributes) {
     const row = el("div", "attr-row");
     row.dataset.attr = attr.name;
-    const dt = el("dt", null, attr.name);
+    markEmpty(row, isEmptyValue(values[attr.name]));
+    if (isEmptyValue(values[attr.name])) emptyCount += 1;
+    // The whole name, wrapping between its words: two names sharing a long prefix never look the same.
+    const dt = el("dt");
+    dt.append(nameWithBreaks(attr.name));
     dt.title = visibleText(attr.name);
     if (attr.type) dt.append(el("span", "attr-type", attr.type));
     const dd = el("dd");
@@ -219,10 +227,14 @@ function renderDetail(record) {
   frag.append(list);
 
   const relationships = Array.isArray(record.relationships) ? record.relationships : [];
-  frag.append(el("h3", "detail-section", `Relationships (${relationships.length})`));
+  const relHeading = el("h3", "detail-section", `Relationships (${relationships.length})`);
+  relHeading.dataset.section = "relationships";
+  frag.append(relHeading);
   for (const rel of relationships) {
     const card = el("div", "rel-card");
     card.dataset.rel = rel.name;
+    markEmpty(card, rel.count === 0);
+    if (rel.count === 0) emptyCount += 1;
     const head = el("div", "rel-card-head");
     // The destination is a link to its list, as in the Inspector.
     const destination = el("a", "rel-destination-link", rel.destination);
@@ -245,6 +257,8 @@ function renderDetail(record) {
     frag.append(card);
   }
   if (!relationships.length) frag.append(el("div", "rel-none", "This entity has no relationships."));
+  frag.insertBefore(detailJumpBar(dom.detailContent, [{ id: "attributes", label: "Attributes", count: attributes.length },
+    { id: "relationships", label: "Relationships", count: relationships.length }], emptyCount), attrHeading);
   dom.detailContent.replaceChildren(frag);
   setPaneState(dom.paneDetail, dom.detailState, "ready");
 }
