@@ -82,6 +82,16 @@ open class NSPersistentHistoryTransaction: NSObject {
 /// https://developer.apple.com/documentation/coredata/nspersistenthistorychange — `class NSPersistentHistoryChange`
 /// (`NSObject, NSCopying`; not Sendable).
 open class NSPersistentHistoryChange: NSObject {
+    /// https://developer.apple.com/documentation/coredata/nspersistenthistorychange/fetchrequest
+    /// `class var fetchRequest: NSFetchRequest<any NSFetchRequestResult>? { get }` (iOS 13)
+    @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
+    open class var fetchRequest: NSFetchRequest<any NSFetchRequestResult>? { nil }
+
+    /// https://developer.apple.com/documentation/coredata/nspersistenthistorychange/entitydescription(with:)
+    /// `class func entityDescription(with context: NSManagedObjectContext) -> NSEntityDescription?` (iOS 13)
+    @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
+    open class func entityDescription(with context: NSManagedObjectContext) -> NSEntityDescription? { nil }
+
     /// https://developer.apple.com/documentation/coredata/nspersistenthistorychange/changeid — `var changeID: Int64 { get }`
     open var changeID: Int64 { 0 }
     /// https://developer.apple.com/documentation/coredata/nspersistenthistorychange/changedobjectid

@@ -11,12 +11,18 @@ import CoreData
 /// Core Data's history fetch cannot be sorted (see `HistoryRequests`), so a page is gathered in windows of
 /// transaction numbers, walking away from the cursor: each window starts at the nearest matching transaction
 /// (found by one-row probes, so purged or sparse stretches cost a few probes, not a read) and spans at most
-/// `maximumWindow` numbers, so no request holds more than that many transactions with their changes. The
-/// author and context filters are predicates, run in SQL; the entity filter is applied to the changes Core
-/// Data returns, so a filter on a rarely changed entity reads through the history window by window.
+/// `maximumWindow` numbers of transactions fetched **without their changes**. A transaction's changes are read
+/// apart, a page at a time: without an entity filter, the first change of the page is found by counts (`changeID(at:)`)
+/// and the page fetched by `changeID` range, `changeCount` being the store's count; with one, the transaction's
+/// changes are walked in windows of `changeWindow` IDs, so no request holds more than that many changes however
+/// large the transaction (a bulk import of 100,000). The author and context filters are predicates, run in SQL; the
+/// entity filter is applied to the changes Core Data returns, so a filter on a rarely changed entity reads through
+/// the history window by window.
 enum ContextHistory {
     /// At most this many transaction numbers in one window (and so transactions, with their changes, in memory).
     static let maximumWindow: Int64 = 1_024
+    /// At most this many changes of one transaction in one request (and in memory).
+    static let changeWindow: Int64 = 1_024
     /// The author and context menus list the names of this many newest transactions (Core Data's history fetch
     /// has no DISTINCT), plus those of the page, at most `maximumNames` of each.
     static let namesScanned = 1_000
@@ -39,28 +45,33 @@ enum ContextHistory {
 
         let requests = HistoryRequests(store: store, author: query.author, contextName: query.contextName)
         let entities = query.entities.map(Set.init)
-        let touchesEntity: (NSPersistentHistoryTransaction) -> Bool = { transaction in
+        let touchesEntity: (NSPersistentHistoryTransaction) throws -> Bool = { transaction in
             guard let entities else { return true }
-            return (transaction.changes ?? []).contains { entities.contains($0.changedObjectID.entity.name ?? "") }
+            var touches = false
+            try walkChanges(of: transaction.transactionNumber, requests: requests, in: context) { change in
+                touches = isShown(change, entities: entities)
+                return !touches
+            }
+            return touches
         }
         let wanted = query.limit + 1   // one more than the page says whether there are more
         let found: [NSPersistentHistoryTransaction]
         switch query.window {
         case .newestFirst(let before):
-            found = try newest(below: before, count: wanted, requests: requests, changes: true, keep: touchesEntity, in: context)
+            found = try newest(below: before, count: wanted, requests: requests, keep: touchesEntity, in: context)
         case .oldestFirst(let after):
             found = try oldest(above: after, count: wanted, requests: requests, keep: touchesEntity, in: context)
         case .transaction(let number):
             let upper = number == Int64.max ? nil : number + 1
-            found = try requests.transactions(from: number, below: upper, changes: true, in: context).filter(touchesEntity)
+            found = try requests.transactions(from: number, below: upper, in: context).filter(touchesEntity)
         }
         let page = Array(found.prefix(query.limit))
-        let transactions = try page.map { try transaction($0, query: query, entities: entities) }
+        let transactions = try page.map { try transaction($0, query: query, entities: entities, requests: requests, in: context) }
 
         // Menus: the names of the newest transactions of every author and context, and those of this page (so
         // the name filtered on is listed even when it is older than the scan).
         let unfiltered = HistoryRequests(store: store, author: nil, contextName: nil)
-        let scanned = try newest(below: nil, count: namesScanned + 1, requests: unfiltered, changes: false, keep: { _ in true }, in: context)
+        let scanned = try newest(below: nil, count: namesScanned + 1, requests: unfiltered, keep: { _ in true }, in: context)
         if scanned.count > namesScanned {
             notes.append("The author and context menus list the names found in the newest \(namesScanned) transactions.")
         }
@@ -78,16 +89,16 @@ enum ContextHistory {
 
     /// Up to `count` kept transactions below `upper` (all, when nil), newest first: windows walking down from the
     /// nearest match, each at most `maximumWindow` numbers wide, doubling from `count`.
-    private static func newest(below upper: Int64?, count: Int, requests: HistoryRequests, changes: Bool,
-                               keep: (NSPersistentHistoryTransaction) -> Bool,
+    private static func newest(below upper: Int64?, count: Int, requests: HistoryRequests,
+                               keep: (NSPersistentHistoryTransaction) throws -> Bool,
                                in context: NSManagedObjectContext) throws -> [NSPersistentHistoryTransaction] {
         var kept: [NSPersistentHistoryTransaction] = []
         var below = upper
         var span = min(Int64(count), maximumWindow)
         while kept.count < count, let top = try requests.largest(below: below, in: context) {
             let lower = top >= span ? top - span + 1 : 0
-            let window = try requests.transactions(from: lower, below: top == Int64.max ? nil : top + 1, changes: changes, in: context)
-            kept += window.filter(keep).sorted { $0.transactionNumber > $1.transactionNumber }
+            let window = try requests.transactions(from: lower, below: top == Int64.max ? nil : top + 1, in: context)
+            kept += try window.filter(keep).sorted { $0.transactionNumber > $1.transactionNumber }
             guard lower > 0 else { break }
             below = lower
             span = min(span * 2, maximumWindow)
@@ -95,9 +106,9 @@ enum ContextHistory {
         return kept
     }
 
-    /// Up to `count` kept transactions above `after`, oldest first, with their changes: windows walking up.
+    /// Up to `count` kept transactions above `after`, oldest first: windows walking up.
     private static func oldest(above after: Int64, count: Int, requests: HistoryRequests,
-                               keep: (NSPersistentHistoryTransaction) -> Bool,
+                               keep: (NSPersistentHistoryTransaction) throws -> Bool,
                                in context: NSManagedObjectContext) throws -> [NSPersistentHistoryTransaction] {
         guard after < Int64.max else { return [] }
         var kept: [NSPersistentHistoryTransaction] = []
@@ -105,8 +116,8 @@ enum ContextHistory {
         var span = min(Int64(count), maximumWindow)
         while kept.count < count, let first = try requests.smallest(from: from, in: context) {
             let upper = first > Int64.max - span ? nil : first + span
-            let window = try requests.transactions(from: first, below: upper, changes: true, in: context)
-            kept += window.filter(keep).sorted { $0.transactionNumber < $1.transactionNumber }
+            let window = try requests.transactions(from: first, below: upper, in: context)
+            kept += try window.filter(keep).sorted { $0.transactionNumber < $1.transactionNumber }
             guard let upper else { break }
             from = upper
             span = min(span * 2, maximumWindow)
@@ -115,20 +126,60 @@ enum ContextHistory {
     }
 
     /// One transaction in BrowserCore's terms: its changes (of the query's entities) in the order Core Data
-    /// numbered them, `changeOffset` on, at most `changeLimit`.
-    private static func transaction(_ transaction: NSPersistentHistoryTransaction, query: HistoryQuery,
-                                    entities: Set<String>?) throws -> HistoryTransaction {
-        let all = (transaction.changes ?? [])
-            .filter { change in
-                HistoryChange.Kind(rawValue: change.changeType.rawValue) != nil
-                    && entities.map { $0.contains(change.changedObjectID.entity.name ?? "") } ?? true
+    /// numbered them, `changeOffset` on, at most `changeLimit`, and how many there are.
+    private static func transaction(_ transaction: NSPersistentHistoryTransaction, query: HistoryQuery, entities: Set<String>?,
+                                    requests: HistoryRequests, in context: NSManagedObjectContext) throws -> HistoryTransaction {
+        let number = transaction.transactionNumber
+        var shown: [HistoryChange] = []
+        var count = 0
+        if let entities {
+            // Which changes the filter keeps is only known by reading them: walked window by window, counted, and the
+            // page's kept as they pass.
+            try walkChanges(of: number, requests: requests, in: context) { change in
+                guard isShown(change, entities: entities) else { return true }
+                if count >= query.changeOffset, shown.count < query.changeLimit, let converted = try self.change(change) {
+                    shown.append(converted)
+                }
+                count += 1
+                return true
             }
-            .sorted { $0.changeID < $1.changeID }
-        let shown = all.dropFirst(query.changeOffset).prefix(query.changeLimit)
+        } else {
+            // The store counts them, and the page starts at the `changeOffset`-th change's ID: only the page is read.
+            count = try requests.changeCount(of: number, from: nil, below: nil, in: context)
+            if query.changeLimit > 0, query.changeOffset < count,
+               let start = try requests.changeID(at: query.changeOffset, of: number, in: context) {
+                try walkChanges(of: number, from: start, requests: requests, in: context) { change in
+                    if shown.count < query.changeLimit, let converted = try self.change(change) { shown.append(converted) }
+                    return shown.count < query.changeLimit
+                }
+            }
+        }
         return HistoryTransaction(
-            number: transaction.transactionNumber, timestamp: transaction.timestamp, author: transaction.author,
+            number: number, timestamp: transaction.timestamp, author: transaction.author,
             bundleID: nonEmpty(transaction.bundleID), processID: nonEmpty(transaction.processID),
-            contextName: transaction.contextName, changes: try shown.compactMap(change), changeCount: all.count)
+            contextName: transaction.contextName, changes: shown, changeCount: count)
+    }
+
+    /// Hands the changes of transaction `number` from `changeID` `start` on to `body` in `changeID` order, fetched
+    /// `changeWindow` IDs at a time (each window starting at the next existing ID), until `body` answers false.
+    private static func walkChanges(of number: Int64, from start: Int64 = 0, requests: HistoryRequests,
+                                    in context: NSManagedObjectContext,
+                                    _ body: (NSPersistentHistoryChange) throws -> Bool) throws {
+        var from = start
+        while let first = try requests.smallestChange(of: number, from: from, in: context) {
+            let upper = first > Int64.max - changeWindow ? nil : first + changeWindow
+            let window = try requests.changes(of: number, from: first, below: upper, in: context).sorted { $0.changeID < $1.changeID }
+            for change in window {
+                guard try body(change) else { return }
+            }
+            guard let upper else { return }
+            from = upper
+        }
+    }
+
+    /// Whether the page lists the change: a kind BrowserCore knows, of one of the query's entities.
+    private static func isShown(_ change: NSPersistentHistoryChange, entities: Set<String>) -> Bool {
+        HistoryChange.Kind(rawValue: change.changeType.rawValue) != nil && entities.contains(change.changedObjectID.entity.name ?? "")
     }
 
     private static func change(_ change: NSPersistentHistoryChange) throws -> HistoryChange? {

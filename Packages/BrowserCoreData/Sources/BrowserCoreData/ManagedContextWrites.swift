@@ -10,10 +10,11 @@ import CoreData
 ///
 /// The writing context is the reading one (`ContextReading`):
 /// - `.privateQueue`: the browser's own private-queue context on the app's coordinator; a save reaches the store
-///   directly. The app's contexts see the change as they see any other context's save (a context with
-///   `automaticallyMergesChangesFromParent`, or one that merges `NSManagedObjectContextDidSave`, shows it at once).
-///   Its merge policy is Core Data's default, `NSErrorMergePolicy`, so a row changed between the version check and
-///   the save fails the save (409) instead of being overwritten.
+///   directly, and what it wrote is then merged into the context the app handed over, and its parents, each on its
+///   own queue (`SavedObjectIDs`), before the write answers: the app sees the edit, and its next save does not fail
+///   on the rows the browser changed (the app's default `NSErrorMergePolicy` would otherwise refuse it).
+///   The browser's context keeps Core Data's default merge policy, `NSErrorMergePolicy`, so a row changed between
+///   the version check and the save fails the save (409) instead of being overwritten.
 /// - `.givenContext`: the app's own context. Saving it saves everything it holds, so a write is refused (409) while
 ///   it has unsaved changes of the app's: the browser never saves the app's half-done edits, and rolling back a
 ///   failed write discards only the browser's. A child context is refused (its save would only reach its parent).
@@ -87,9 +88,18 @@ extension ManagedContextStore {
     /// the browser's transaction author for its save, rolled back on any failure (the author is put back after).
     func write<T: Sendable>(_ body: @escaping @Sendable (NSManagedObjectContext) throws -> T) async throws -> T {
         let ownsContext = reading == .privateQueue
-        return try await read { context in
+        let reading = self.reading
+        let allowsICloud = allowsEditsThatSyncToICloud
+        let saved = SavedObjectIDs()
+        let result = try await read { context in
+            // Asked again here: the app may have added a mirrored or read-only store since `describe()`.
+            if let refusal = Self.writeRefusal(in: context, reading: reading, allowsEditsThatSyncToICloud: allowsICloud) {
+                throw BrowserError.forbidden("This store cannot be written: " + refusal)
+            }
+            // The browser's own context: what its save wrote is handed to the app's context below.
+            let observation = ownsContext ? saved.observe(context) : nil
+            defer { if let observation { NotificationCenter.default.removeObserver(observation) } }
             if !ownsContext {
-                if context.parent != nil { throw BrowserError.forbidden(Self.childContextRefusal) }
                 if context.hasChanges {
                     throw BrowserError.conflict(
                         "The app's context has unsaved changes, and saving the browser's write would save them too: nothing "
@@ -108,6 +118,8 @@ extension ManagedContextStore {
                 throw error
             }
         }
+        if let changes = saved.changes { await SavedObjectIDs.merge(changes, into: appContext) }
+        return result
     }
 
     static let childContextRefusal = "The app's context is a child context (it has a parent), so its save would only "
