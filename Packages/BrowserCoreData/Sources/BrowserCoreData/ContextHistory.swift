@@ -12,17 +12,15 @@ import CoreData
 /// transaction numbers, walking away from the cursor: each window starts at the nearest matching transaction
 /// (found by one-row probes, so purged or sparse stretches cost a few probes, not a read) and spans at most
 /// `maximumWindow` numbers of transactions fetched **without their changes**. A transaction's changes are read
-/// apart, a page at a time: without an entity filter, the first change of the page is found by counts (`changeID(at:)`)
-/// and the page fetched by `changeID` range, `changeCount` being the store's count; with one, the transaction's
-/// changes are walked in windows of `changeWindow` IDs, so no request holds more than that many changes however
-/// large the transaction (a bulk import of 100,000). The author and context filters are predicates, run in SQL; the
-/// entity filter is applied to the changes Core Data returns, so a filter on a rarely changed entity reads through
-/// the history window by window.
+/// apart, only the page's (`HistoryRequests.changes(of:after:…)`: the changes after the previous transaction, with
+/// the page's offset and limit), and `changeCount` is counted by the store, so however large a transaction (a bulk
+/// import of 100,000 changes) only `changeLimit` of its changes are built. The author and context filters are
+/// predicates on transactions, the entity filter a predicate on changes (`changedEntity`, the exact entity as
+/// before, not its sub-entities): whether a transaction changed one of the entities is a count, so a filter on a
+/// rarely changed entity costs a few requests per transaction of each window, and no memory.
 enum ContextHistory {
     /// At most this many transaction numbers in one window (and so transactions, with their changes, in memory).
     static let maximumWindow: Int64 = 1_024
-    /// At most this many changes of one transaction in one request (and in memory).
-    static let changeWindow: Int64 = 1_024
     /// The author and context menus list the names of this many newest transactions (Core Data's history fetch
     /// has no DISTINCT), plus those of the page, at most `maximumNames` of each.
     static let namesScanned = 1_000
@@ -44,15 +42,13 @@ enum ContextHistory {
         }
 
         let requests = HistoryRequests(store: store, author: query.author, contextName: query.contextName)
-        let entities = query.entities.map(Set.init)
+        // The model's descriptions of the entities filtered on (a name the model lacks matches nothing).
+        let model = context.persistentStoreCoordinator?.managedObjectModel
+        let entities = query.entities.map { names in Set(names).sorted().compactMap { model?.entitiesByName[$0] } }
         let touchesEntity: (NSPersistentHistoryTransaction) throws -> Bool = { transaction in
-            guard let entities else { return true }
-            var touches = false
-            try walkChanges(of: transaction.transactionNumber, requests: requests, in: context) { change in
-                touches = isShown(change, entities: entities)
-                return !touches
-            }
-            return touches
+            guard entities != nil else { return true }
+            let previous = try requests.previous(of: transaction.transactionNumber, in: context)
+            return try requests.changeCount(of: transaction, after: previous, entities: entities, in: context) > 0
         }
         let wanted = query.limit + 1   // one more than the page says whether there are more
         let found: [NSPersistentHistoryTransaction]
@@ -126,60 +122,20 @@ enum ContextHistory {
     }
 
     /// One transaction in BrowserCore's terms: its changes (of the query's entities) in the order Core Data
-    /// numbered them, `changeOffset` on, at most `changeLimit`, and how many there are.
-    private static func transaction(_ transaction: NSPersistentHistoryTransaction, query: HistoryQuery, entities: Set<String>?,
-                                    requests: HistoryRequests, in context: NSManagedObjectContext) throws -> HistoryTransaction {
-        let number = transaction.transactionNumber
-        var shown: [HistoryChange] = []
-        var count = 0
-        if let entities {
-            // Which changes the filter keeps is only known by reading them: walked window by window, counted, and the
-            // page's kept as they pass.
-            try walkChanges(of: number, requests: requests, in: context) { change in
-                guard isShown(change, entities: entities) else { return true }
-                if count >= query.changeOffset, shown.count < query.changeLimit, let converted = try self.change(change) {
-                    shown.append(converted)
-                }
-                count += 1
-                return true
-            }
-        } else {
-            // The store counts them, and the page starts at the `changeOffset`-th change's ID: only the page is read.
-            count = try requests.changeCount(of: number, from: nil, below: nil, in: context)
-            if query.changeLimit > 0, query.changeOffset < count,
-               let start = try requests.changeID(at: query.changeOffset, of: number, in: context) {
-                try walkChanges(of: number, from: start, requests: requests, in: context) { change in
-                    if shown.count < query.changeLimit, let converted = try self.change(change) { shown.append(converted) }
-                    return shown.count < query.changeLimit
-                }
-            }
-        }
+    /// numbered them, `changeOffset` on, at most `changeLimit`, and how many there are; only the page's are built.
+    private static func transaction(_ transaction: NSPersistentHistoryTransaction, query: HistoryQuery,
+                                    entities: [NSEntityDescription]?, requests: HistoryRequests,
+                                    in context: NSManagedObjectContext) throws -> HistoryTransaction {
+        let previous = try requests.previous(of: transaction.transactionNumber, in: context)
+        let count = try requests.changeCount(of: transaction, after: previous, entities: entities, in: context)
+        let shown = query.changeOffset < count
+            ? try requests.changes(of: transaction, after: previous, entities: entities, offset: query.changeOffset,
+                                   limit: query.changeLimit, in: context)
+            : []
         return HistoryTransaction(
-            number: number, timestamp: transaction.timestamp, author: transaction.author,
+            number: transaction.transactionNumber, timestamp: transaction.timestamp, author: transaction.author,
             bundleID: nonEmpty(transaction.bundleID), processID: nonEmpty(transaction.processID),
-            contextName: transaction.contextName, changes: shown, changeCount: count)
-    }
-
-    /// Hands the changes of transaction `number` from `changeID` `start` on to `body` in `changeID` order, fetched
-    /// `changeWindow` IDs at a time (each window starting at the next existing ID), until `body` answers false.
-    private static func walkChanges(of number: Int64, from start: Int64 = 0, requests: HistoryRequests,
-                                    in context: NSManagedObjectContext,
-                                    _ body: (NSPersistentHistoryChange) throws -> Bool) throws {
-        var from = start
-        while let first = try requests.smallestChange(of: number, from: from, in: context) {
-            let upper = first > Int64.max - changeWindow ? nil : first + changeWindow
-            let window = try requests.changes(of: number, from: first, below: upper, in: context).sorted { $0.changeID < $1.changeID }
-            for change in window {
-                guard try body(change) else { return }
-            }
-            guard let upper else { return }
-            from = upper
-        }
-    }
-
-    /// Whether the page lists the change: a kind BrowserCore knows, of one of the query's entities.
-    private static func isShown(_ change: NSPersistentHistoryChange, entities: Set<String>) -> Bool {
-        HistoryChange.Kind(rawValue: change.changeType.rawValue) != nil && entities.contains(change.changedObjectID.entity.name ?? "")
+            contextName: transaction.contextName, changes: try shown.compactMap(change), changeCount: count)
     }
 
     private static func change(_ change: NSPersistentHistoryChange) throws -> HistoryChange? {

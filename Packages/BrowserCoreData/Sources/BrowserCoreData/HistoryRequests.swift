@@ -5,11 +5,12 @@ import CoreData
 /// The persistent-history requests the adapter runs on one store, through
 /// `NSPersistentHistoryChangeRequest.fetchHistory(withFetch:)` (iOS 13, macOS 10.15): transactions whose number lies
 /// in a range, narrowed to an author and a context name (a predicate on the history's Transaction entity), fetched
-/// **without their changes** (`.transactionsOnly`); and one transaction's changes whose `changeID` lies in a range (a
-/// predicate on the Change entity, `.changesOnly`), or only their number (`.count`: "The number of persistent
-/// history changes", developer.apple.com/documentation/coredata/nspersistenthistoryresulttype). So a transaction
-/// of 100,000 changes (a bulk import) is never built whole: a page of its changes is found by counts and fetched
-/// by `changeID` range. Everything runs inside the reading context's `perform`.
+/// **without their changes** (`.transactionsOnly`); and one transaction's changes, asked for as "the changes after
+/// the previous transaction" (`fetchHistory(after:)`) with a Change fetch request's `fetchOffset` and `fetchLimit`
+/// (`.changesOnly`), or only their number (`.count`: "The number of persistent history changes since the requested
+/// date, token, or transaction", developer.apple.com/documentation/coredata/nspersistenthistoryresulttype). So a
+/// transaction of 100,000 changes (a bulk import) is never built whole for a page of them. Everything runs inside
+/// the reading context's `perform`.
 ///
 /// What the requests never carry, and why:
 /// - **Sort descriptors.** A history fetch is answered from Core Data's own Transaction table, and sort
@@ -17,10 +18,18 @@ import CoreData
 ///   in entity TRANSACTION", also for `timestamp`) while the same key paths work in predicates (the GNUstep
 ///   Core Data port's history tests, checked against Apple's framework on macOS). An Objective-C exception
 ///   would end the app being inspected, so order comes from the transaction numbers, in Swift.
-/// - **A `fetchLimit` that selects a page.** Without a sort, which rows a limit keeps is not promised. A limit is
-///   only used where any match will do: the one-row probes of `exists`, which decide whether a range holds a
-///   transaction. Were Core Data to ignore it there, a probe would read its whole range: slower, with the same
-///   answer. Pages are ranges of numbers instead, found by probes and counts.
+/// - **A `fetchLimit` that selects a page of transactions.** Without a sort, which rows a limit keeps is not
+///   promised. For transactions a limit is only used where any match will do: the one-row probes of `exists`, which
+///   decide whether a range holds a transaction (were Core Data to ignore it there, a probe would read its whole
+///   range: slower, with the same answer); their pages are ranges of numbers, found by probes.
+///
+/// One transaction's changes are the exception (decision): no key of the Change entity that can be trusted in a
+/// predicate orders them (`changeID` is not one of its attributes; its transaction's fields are reported
+/// unpredictable there, `author != …` raising: Marzoli's PersistentHistoryTrackingKit tests, run against Apple's
+/// framework), so their page is `fetchOffset`/`fetchLimit` of "the changes after the previous transaction", which
+/// Core Data returns oldest first (the same tests), then ordered by `changeID` in Swift. If a store ever returned
+/// them in another order, a page would hold other changes of the same transaction, never more than `limit`, and
+/// `changeCount` stays exact. The macOS history-paging test holds both.
 struct HistoryRequests {
     /// The store whose history is read (`affectedStores`): transaction numbers are per store.
     let store: NSPersistentStore
@@ -56,52 +65,45 @@ struct HistoryRequests {
 
     // MARK: One transaction's changes
 
-    /// The changes of transaction `number` with `lower <= changeID < upper` (nil: unbounded), in no particular order.
-    func changes(of number: Int64, from lower: Int64?, below upper: Int64?,
-                 in context: NSManagedObjectContext) throws -> [NSPersistentHistoryChange] {
-        let request = try changeRequest(of: number, from: lower, below: upper, counting: false, in: context)
-        return try Self.execute(request, in: context) as? [NSPersistentHistoryChange] ?? []
+    /// The transaction just before `number` in this store, whoever wrote it (nil when `number` is the first): the
+    /// point a request for `number`'s changes starts after.
+    func previous(of number: Int64, in context: NSManagedObjectContext) throws -> NSPersistentHistoryTransaction? {
+        let everyone = HistoryRequests(store: store, author: nil, contextName: nil)
+        guard let found = try everyone.largest(below: number, in: context) else { return nil }
+        return try everyone.transactions(from: found, below: found + 1, in: context).first
     }
 
-    /// How many changes of transaction `number` have `lower <= changeID < upper`, counted by the store.
-    func changeCount(of number: Int64, from lower: Int64?, below upper: Int64?,
-                     in context: NSManagedObjectContext) throws -> Int {
-        let request = try changeRequest(of: number, from: lower, below: upper, counting: true, in: context)
+    /// Changes of `transaction` (of `entities` only, when given), `offset` on, at most `limit`, in `changeID` order: the
+    /// store is asked for the changes after `previous` with the Change fetch's `fetchOffset` and `fetchLimit`, so only
+    /// a page is built; those of later transactions (the page ran past this one) are dropped.
+    func changes(of transaction: NSPersistentHistoryTransaction, after previous: NSPersistentHistoryTransaction?,
+                 entities: [NSEntityDescription]?, offset: Int, limit: Int,
+                 in context: NSManagedObjectContext) throws -> [NSPersistentHistoryChange] {
+        guard limit > 0 else { return [] }
+        let request = try changeRequest(after: previous, entities: entities, counting: false, in: context)
+        request.fetchRequest?.fetchOffset = offset
+        request.fetchRequest?.fetchLimit = limit
+        let found = try Self.execute(request, in: context) as? [NSPersistentHistoryChange] ?? []
+        let number = transaction.transactionNumber
+        return Array(found.filter { $0.transaction?.transactionNumber == number }.sorted { $0.changeID < $1.changeID }.prefix(limit))
+    }
+
+    /// How many changes `transaction` has (of `entities` only, when given): those after `previous` less those after
+    /// `transaction`, both counted by the store (`.count`). A transaction saved between the two counts would be
+    /// counted by one and not the other; the counts are taken newest first, so such a save can only make this one
+    /// larger, and the next request is exact again.
+    func changeCount(of transaction: NSPersistentHistoryTransaction, after previous: NSPersistentHistoryTransaction?,
+                     entities: [NSEntityDescription]?, in context: NSManagedObjectContext) throws -> Int {
+        let later = try count(try changeRequest(after: transaction, entities: entities, counting: true, in: context), in: context)
+        let fromHere = try count(try changeRequest(after: previous, entities: entities, counting: true, in: context), in: context)
+        return max(fromHere - later, 0)
+    }
+
+    private func count(_ request: NSPersistentHistoryChangeRequest, in context: NSManagedObjectContext) throws -> Int {
         let result = try Self.execute(request, in: context)
         if let count = result as? Int { return count }
         if let count = result as? NSNumber { return count.intValue }
         throw BrowserError.storeFailure("Core Data answered a history count with something other than a number")
-    }
-
-    /// The smallest `changeID` of transaction `number` at or above `lower`.
-    func smallestChange(of number: Int64, from lower: Int64, in context: NSManagedObjectContext) throws -> Int64? {
-        try NumberProbes.smallest(from: lower) { try changeCount(of: number, from: $0, below: $1, in: context) > 0 }
-    }
-
-    /// The `changeID` of the change at `position` (0 is the first) of transaction `number` in `changeID` order, found
-    /// by counting the changes below candidate IDs (galloping, then halving: about 2·log2(position) counts); nil when
-    /// the transaction has no more changes.
-    func changeID(at position: Int, of number: Int64, in context: NSManagedObjectContext) throws -> Int64? {
-        guard let first = try smallestChange(of: number, from: 0, in: context) else { return nil }
-        guard position > 0 else { return first }
-        // The answer is the smallest `x` with more than `position` changes in [first, x], so at least `first + position`.
-        let more: (Int64) throws -> Bool = { try changeCount(of: number, from: first, below: $0, in: context) > position }
-        var low = first + Int64(position)   // `more(low)` is false: [first, low) holds at most `position` changes
-        var step: Int64 = 1
-        var high = low
-        while true {
-            high = low > Int64.max - step ? Int64.max : low + step
-            if try more(high) { break }
-            if high == Int64.max { return nil }
-            low = high
-            step = step > Int64.max / 2 ? Int64.max : step * 2
-        }
-        while high - low > 1 {
-            let middle = low + (high - low) / 2
-            if try more(middle) { high = middle } else { low = middle }
-        }
-        // [first, high) holds more than `position` changes and [first, low) does not, with high = low + 1.
-        return low
     }
 
     // MARK: Requests
@@ -118,14 +120,26 @@ struct HistoryRequests {
         return request(fetch, resultType: .transactionsOnly)
     }
 
-    private func changeRequest(of number: Int64, from lower: Int64?, below upper: Int64?, counting: Bool,
+    /// The changes after `previous` (all, when nil), through `fetchHistory(after:)` tailored by a fetch request on the Change entity
+    /// (the API's documented way to narrow a history request, `NSPersistentHistoryChangeRequest.fetchRequest`). Its
+    /// only predicate is `changedEntity == …` (OR-ed), a key shown to work against Apple's framework; a Change
+    /// fetch's predicates on transaction fields are reported unpredictable or raising (`author != …`), and `changeID`
+    /// is not among the Change entity's attributes, so a page is never selected by them.
+    private func changeRequest(after previous: NSPersistentHistoryTransaction?, entities: [NSEntityDescription]?, counting: Bool,
                                in context: NSManagedObjectContext) throws -> NSPersistentHistoryChangeRequest {
         let fetch = try Self.fetch(NSPersistentHistoryChange.fetchRequest, "change",
                                    entity: { NSPersistentHistoryChange.entityDescription(with: context) })
-        let conditions = [Self.compare("transaction.transactionNumber", .equalTo, NSNumber(value: number))]
-            + Self.range("changeID", from: lower, below: upper)
-        fetch.predicate = NSCompoundPredicate(andPredicateWithSubpredicates: conditions)
-        return request(fetch, resultType: counting ? .count : .changesOnly)
+        if let entities {
+            let each = entities.map { Self.compare("changedEntity", .equalTo, $0) }
+            fetch.predicate = each.isEmpty ? NSPredicate(value: false) : NSCompoundPredicate(orPredicateWithSubpredicates: each)
+        }
+        // Without a previous transaction, the whole history: "since" the earliest date there is.
+        let request = previous.map { NSPersistentHistoryChangeRequest.fetchHistory(after: $0) }
+            ?? NSPersistentHistoryChangeRequest.fetchHistory(after: Date.distantPast)
+        request.fetchRequest = fetch
+        request.resultType = counting ? .count : .changesOnly
+        request.affectedStores = [store]
+        return request
     }
 
     private func request(_ fetch: NSFetchRequest<any NSFetchRequestResult>,

@@ -84,14 +84,16 @@ extension ManagedContextStore {
 
     // MARK: Steps
 
-    /// Runs a write on the writing context's queue: refused while the app's own context holds unsaved changes, with
-    /// the browser's transaction author for its save, rolled back on any failure (the author is put back after).
+    /// Runs a write on the writing context's queue: refused when the store cannot be written (`writeRefusal`: a
+    /// store mirrored to CloudKit among others) or while the app's own context holds unsaved changes, with the
+    /// browser's transaction author for its save, rolled back on any failure (the author is put back after); then
+    /// merges what the browser's own context saved into the app's context (`SavedObjectIDs`).
     func write<T: Sendable>(_ body: @escaping @Sendable (NSManagedObjectContext) throws -> T) async throws -> T {
         let ownsContext = reading == .privateQueue
         let reading = self.reading
         let allowsICloud = allowsEditsThatSyncToICloud
         let saved = SavedObjectIDs()
-        let result = try await read { context in
+        let attempt: @Sendable (NSManagedObjectContext) throws -> T = { context in
             // Asked again here: the app may have added a mirrored or read-only store since `describe()`.
             if let refusal = Self.writeRefusal(in: context, reading: reading, allowsEditsThatSyncToICloud: allowsICloud) {
                 throw BrowserError.forbidden("This store cannot be written: " + refusal)
@@ -99,13 +101,11 @@ extension ManagedContextStore {
             // The browser's own context: what its save wrote is handed to the app's context below.
             let observation = ownsContext ? saved.observe(context) : nil
             defer { if let observation { NotificationCenter.default.removeObserver(observation) } }
-            if !ownsContext {
-                if context.hasChanges {
-                    throw BrowserError.conflict(
-                        "The app's context has unsaved changes, and saving the browser's write would save them too: nothing "
-                            + "was written. Save or discard them in the app, or serve the context with reading: .privateQueue, "
-                            + "which writes through a context of the browser's own")
-                }
+            if !ownsContext, context.hasChanges {
+                throw BrowserError.conflict(
+                    "The app's context has unsaved changes, and saving the browser's write would save them too: nothing "
+                        + "was written. Save or discard them in the app, or serve the context with reading: .privateQueue, "
+                        + "which writes through a context of the browser's own")
             }
             let author = context.transactionAuthor
             context.transactionAuthor = Self.transactionAuthor
@@ -118,8 +118,15 @@ extension ManagedContextStore {
                 throw error
             }
         }
+        let outcome: Result<T, any Error>
+        do {
+            outcome = .success(try await read(attempt))
+        } catch {
+            outcome = .failure(error)
+        }
+        // Whatever the write answers, a save that happened reaches the app's context.
         if let changes = saved.changes { await SavedObjectIDs.merge(changes, into: appContext) }
-        return result
+        return try outcome.get()
     }
 
     static let childContextRefusal = "The app's context is a child context (it has a parent), so its save would only "
