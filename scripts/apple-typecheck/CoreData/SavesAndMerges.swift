@@ -36,6 +36,3 @@ extension NSPersistentStore {
     /// `weak var persistentStoreCoordinator: NSPersistentStoreCoordinator? { get }`
     public var persistentStoreCoordinator: NSPersistentStoreCoordinator? { nil }
 }
-
-/// https://developer.apple.com/documentation/coredata/nsbinarystoretype — `let NSBinaryStoreType: String`
-public let NSBinaryStoreType: String = "Binary"

@@ -15,11 +15,11 @@ import CoreData
 /// apart, only the page's (`HistoryRequests.changes(of:after:…)`: the changes after the previous transaction, with
 /// the page's offset and limit), and `changeCount` is counted by the store, so however large a transaction (a bulk
 /// import of 100,000 changes) only `changeLimit` of its changes are built. The author and context filters are
-/// predicates on transactions, the entity filter a predicate on changes (`changedEntity`, the exact entity as
-/// before, not its sub-entities): whether a transaction changed one of the entities is a count, so a filter on a
+/// predicates on transactions, the entity filter a predicate on changes (`changedEntity == …` for each of the
+/// query's entities, which BrowserCore lists with their sub-entities; the comparison is exact): whether a transaction changed one of the entities is a count, so a filter on a
 /// rarely changed entity costs a few requests per transaction of each window, and no memory.
 enum ContextHistory {
-    /// At most this many transaction numbers in one window (and so transactions, with their changes, in memory).
+    /// At most this many transaction numbers in one window (and so transactions, without their changes, in memory).
     static let maximumWindow: Int64 = 1_024
     /// The author and context menus list the names of this many newest transactions (Core Data's history fetch
     /// has no DISTINCT), plus those of the page, at most `maximumNames` of each.

@@ -103,7 +103,8 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         }
     }
 
-    /// Moves with every save of the app (`SaveCounter`): what `/api/events` polls while a browser listens.
+    /// Moves with every save that reaches the served coordinator's stores (`SaveCounter`), not with other Core Data
+    /// stacks of the process: what `/api/events` polls while a browser listens.
     public func changeToken() async throws -> ChangeToken? {
         ChangeToken("saves-\(try await saveCounter().saves)")
     }

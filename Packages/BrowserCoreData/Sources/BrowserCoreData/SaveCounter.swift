@@ -12,8 +12,9 @@ import CoreData
 ///   objects counts too (their IDs are the store's): one refresh of the page; one that only inserted has temporary
 ///   IDs of no store and does not, and its parent's save, which reaches the store, does.
 /// - `NSPersistentStoreRemoteChange` (another process, CloudKit, a batch operation, when the app turned on remote
-///   change notifications for its store), observed for this coordinator only: its object is the coordinator that
-///   posted it.
+///   change notifications for its store), observed for this coordinator only: "This notification's object is the
+///   changed store coordinator"
+///   (developer.apple.com/documentation/foundation/nsnotification/name-swift.struct/nspersistentstoreremotechange).
 ///
 /// The observers only compare identities and bump a counter under a lock.
 final class SaveCounter: @unchecked Sendable {
