@@ -32,6 +32,14 @@ open class NSPersistentHistoryChangeRequest: NSPersistentStoreRequest {
     @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
     open class func fetchHistory(withFetch fetchRequest: NSFetchRequest<any NSFetchRequestResult>) -> Self { fatalError() }
 
+    /// https://developer.apple.com/documentation/coredata/nspersistenthistorychangerequest/fetchhistory(after:)-9cuj5
+    /// `class func fetchHistory(after transaction: NSPersistentHistoryTransaction?) -> Self` (iOS 11)
+    open class func fetchHistory(after transaction: NSPersistentHistoryTransaction?) -> Self { fatalError() }
+
+    /// https://developer.apple.com/documentation/coredata/nspersistenthistorychangerequest/fetchhistory(after:)-qi5b
+    /// `class func fetchHistory(after date: Date) -> Self` (iOS 11)
+    open class func fetchHistory(after date: Date) -> Self { fatalError() }
+
     /// https://developer.apple.com/documentation/coredata/nspersistenthistorychangerequest/resulttype
     /// `var resultType: NSPersistentHistoryResultType { get set }` (default `.transactionsAndChanges`)
     open var resultType: NSPersistentHistoryResultType = .transactionsAndChanges
@@ -82,6 +90,19 @@ open class NSPersistentHistoryTransaction: NSObject {
 /// https://developer.apple.com/documentation/coredata/nspersistenthistorychange — `class NSPersistentHistoryChange`
 /// (`NSObject, NSCopying`; not Sendable).
 open class NSPersistentHistoryChange: NSObject {
+    /// https://developer.apple.com/documentation/coredata/nspersistenthistorychange/fetchrequest
+    /// `class var fetchRequest: NSFetchRequest<any NSFetchRequestResult>? { get }` (iOS 13)
+    @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
+    open class var fetchRequest: NSFetchRequest<any NSFetchRequestResult>? { nil }
+
+    /// https://developer.apple.com/documentation/coredata/nspersistenthistorychange/entitydescription(with:)
+    /// `class func entityDescription(with context: NSManagedObjectContext) -> NSEntityDescription?` (iOS 13)
+    @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
+    open class func entityDescription(with context: NSManagedObjectContext) -> NSEntityDescription? { nil }
+
+    /// https://developer.apple.com/documentation/coredata/nspersistenthistorychange/transaction
+    /// `var transaction: NSPersistentHistoryTransaction? { get }`
+    open var transaction: NSPersistentHistoryTransaction? { nil }
     /// https://developer.apple.com/documentation/coredata/nspersistenthistorychange/changeid — `var changeID: Int64 { get }`
     open var changeID: Int64 { 0 }
     /// https://developer.apple.com/documentation/coredata/nspersistenthistorychange/changedobjectid

@@ -11,11 +11,15 @@ import CoreData
 /// Core Data's history fetch cannot be sorted (see `HistoryRequests`), so a page is gathered in windows of
 /// transaction numbers, walking away from the cursor: each window starts at the nearest matching transaction
 /// (found by one-row probes, so purged or sparse stretches cost a few probes, not a read) and spans at most
-/// `maximumWindow` numbers, so no request holds more than that many transactions with their changes. The
-/// author and context filters are predicates, run in SQL; the entity filter is applied to the changes Core
-/// Data returns, so a filter on a rarely changed entity reads through the history window by window.
+/// `maximumWindow` numbers of transactions fetched **without their changes**. A transaction's changes are read
+/// apart, only the page's (`HistoryRequests.changes(of:after:…)`: the changes after the previous transaction, with
+/// the page's offset and limit), and `changeCount` is counted by the store, so however large a transaction (a bulk
+/// import of 100,000 changes) only `changeLimit` of its changes are built. The author and context filters are
+/// predicates on transactions, the entity filter a predicate on changes (`changedEntity == …` for each of the
+/// query's entities, which BrowserCore lists with their sub-entities; the comparison is exact): whether a transaction changed one of the entities is a count, so a filter on a
+/// rarely changed entity costs a few requests per transaction of each window, and no memory.
 enum ContextHistory {
-    /// At most this many transaction numbers in one window (and so transactions, with their changes, in memory).
+    /// At most this many transaction numbers in one window (and so transactions, without their changes, in memory).
     static let maximumWindow: Int64 = 1_024
     /// The author and context menus list the names of this many newest transactions (Core Data's history fetch
     /// has no DISTINCT), plus those of the page, at most `maximumNames` of each.
@@ -38,29 +42,32 @@ enum ContextHistory {
         }
 
         let requests = HistoryRequests(store: store, author: query.author, contextName: query.contextName)
-        let entities = query.entities.map(Set.init)
-        let touchesEntity: (NSPersistentHistoryTransaction) -> Bool = { transaction in
-            guard let entities else { return true }
-            return (transaction.changes ?? []).contains { entities.contains($0.changedObjectID.entity.name ?? "") }
+        // The model's descriptions of the entities filtered on (a name the model lacks matches nothing).
+        let model = context.persistentStoreCoordinator?.managedObjectModel
+        let entities = query.entities.map { names in Set(names).sorted().compactMap { model?.entitiesByName[$0] } }
+        let touchesEntity: (NSPersistentHistoryTransaction) throws -> Bool = { transaction in
+            guard entities != nil else { return true }
+            let previous = try requests.previous(of: transaction.transactionNumber, in: context)
+            return try requests.changeCount(of: transaction, after: previous, entities: entities, in: context) > 0
         }
         let wanted = query.limit + 1   // one more than the page says whether there are more
         let found: [NSPersistentHistoryTransaction]
         switch query.window {
         case .newestFirst(let before):
-            found = try newest(below: before, count: wanted, requests: requests, changes: true, keep: touchesEntity, in: context)
+            found = try newest(below: before, count: wanted, requests: requests, keep: touchesEntity, in: context)
         case .oldestFirst(let after):
             found = try oldest(above: after, count: wanted, requests: requests, keep: touchesEntity, in: context)
         case .transaction(let number):
             let upper = number == Int64.max ? nil : number + 1
-            found = try requests.transactions(from: number, below: upper, changes: true, in: context).filter(touchesEntity)
+            found = try requests.transactions(from: number, below: upper, in: context).filter(touchesEntity)
         }
         let page = Array(found.prefix(query.limit))
-        let transactions = try page.map { try transaction($0, query: query, entities: entities) }
+        let transactions = try page.map { try transaction($0, query: query, entities: entities, requests: requests, in: context) }
 
         // Menus: the names of the newest transactions of every author and context, and those of this page (so
         // the name filtered on is listed even when it is older than the scan).
         let unfiltered = HistoryRequests(store: store, author: nil, contextName: nil)
-        let scanned = try newest(below: nil, count: namesScanned + 1, requests: unfiltered, changes: false, keep: { _ in true }, in: context)
+        let scanned = try newest(below: nil, count: namesScanned + 1, requests: unfiltered, keep: { _ in true }, in: context)
         if scanned.count > namesScanned {
             notes.append("The author and context menus list the names found in the newest \(namesScanned) transactions.")
         }
@@ -78,16 +85,16 @@ enum ContextHistory {
 
     /// Up to `count` kept transactions below `upper` (all, when nil), newest first: windows walking down from the
     /// nearest match, each at most `maximumWindow` numbers wide, doubling from `count`.
-    private static func newest(below upper: Int64?, count: Int, requests: HistoryRequests, changes: Bool,
-                               keep: (NSPersistentHistoryTransaction) -> Bool,
+    private static func newest(below upper: Int64?, count: Int, requests: HistoryRequests,
+                               keep: (NSPersistentHistoryTransaction) throws -> Bool,
                                in context: NSManagedObjectContext) throws -> [NSPersistentHistoryTransaction] {
         var kept: [NSPersistentHistoryTransaction] = []
         var below = upper
         var span = min(Int64(count), maximumWindow)
         while kept.count < count, let top = try requests.largest(below: below, in: context) {
             let lower = top >= span ? top - span + 1 : 0
-            let window = try requests.transactions(from: lower, below: top == Int64.max ? nil : top + 1, changes: changes, in: context)
-            kept += window.filter(keep).sorted { $0.transactionNumber > $1.transactionNumber }
+            let window = try requests.transactions(from: lower, below: top == Int64.max ? nil : top + 1, in: context)
+            kept += try window.filter(keep).sorted { $0.transactionNumber > $1.transactionNumber }
             guard lower > 0 else { break }
             below = lower
             span = min(span * 2, maximumWindow)
@@ -95,9 +102,9 @@ enum ContextHistory {
         return kept
     }
 
-    /// Up to `count` kept transactions above `after`, oldest first, with their changes: windows walking up.
+    /// Up to `count` kept transactions above `after`, oldest first: windows walking up.
     private static func oldest(above after: Int64, count: Int, requests: HistoryRequests,
-                               keep: (NSPersistentHistoryTransaction) -> Bool,
+                               keep: (NSPersistentHistoryTransaction) throws -> Bool,
                                in context: NSManagedObjectContext) throws -> [NSPersistentHistoryTransaction] {
         guard after < Int64.max else { return [] }
         var kept: [NSPersistentHistoryTransaction] = []
@@ -105,8 +112,8 @@ enum ContextHistory {
         var span = min(Int64(count), maximumWindow)
         while kept.count < count, let first = try requests.smallest(from: from, in: context) {
             let upper = first > Int64.max - span ? nil : first + span
-            let window = try requests.transactions(from: first, below: upper, changes: true, in: context)
-            kept += window.filter(keep).sorted { $0.transactionNumber < $1.transactionNumber }
+            let window = try requests.transactions(from: first, below: upper, in: context)
+            kept += try window.filter(keep).sorted { $0.transactionNumber < $1.transactionNumber }
             guard let upper else { break }
             from = upper
             span = min(span * 2, maximumWindow)
@@ -115,20 +122,20 @@ enum ContextHistory {
     }
 
     /// One transaction in BrowserCore's terms: its changes (of the query's entities) in the order Core Data
-    /// numbered them, `changeOffset` on, at most `changeLimit`.
+    /// numbered them, `changeOffset` on, at most `changeLimit`, and how many there are; only the page's are built.
     private static func transaction(_ transaction: NSPersistentHistoryTransaction, query: HistoryQuery,
-                                    entities: Set<String>?) throws -> HistoryTransaction {
-        let all = (transaction.changes ?? [])
-            .filter { change in
-                HistoryChange.Kind(rawValue: change.changeType.rawValue) != nil
-                    && entities.map { $0.contains(change.changedObjectID.entity.name ?? "") } ?? true
-            }
-            .sorted { $0.changeID < $1.changeID }
-        let shown = all.dropFirst(query.changeOffset).prefix(query.changeLimit)
+                                    entities: [NSEntityDescription]?, requests: HistoryRequests,
+                                    in context: NSManagedObjectContext) throws -> HistoryTransaction {
+        let previous = try requests.previous(of: transaction.transactionNumber, in: context)
+        let count = try requests.changeCount(of: transaction, after: previous, entities: entities, in: context)
+        let shown = query.changeOffset < count
+            ? try requests.changes(of: transaction, after: previous, entities: entities, offset: query.changeOffset,
+                                   limit: query.changeLimit, in: context)
+            : []
         return HistoryTransaction(
             number: transaction.transactionNumber, timestamp: transaction.timestamp, author: transaction.author,
             bundleID: nonEmpty(transaction.bundleID), processID: nonEmpty(transaction.processID),
-            contextName: transaction.contextName, changes: try shown.compactMap(change), changeCount: all.count)
+            contextName: transaction.contextName, changes: try shown.compactMap(change), changeCount: count)
     }
 
     private static func change(_ change: NSPersistentHistoryChange) throws -> HistoryChange? {

@@ -6,7 +6,7 @@ import CoreData
 /// this model, so every key path here is an attribute of the entity.
 enum FetchRequests {
     /// The records a page query selects, sub-entities included, without limit (for `count(for:)`); `page`
-    /// adds the limit and offset. Sorted by the attribute, then by primary key in the same direction.
+    /// adds the limit and offset. Sorted by the attribute, then (SQLite stores only) by primary key in the same direction.
     /// `coordinator` resolves the record IDs a filter compares to-one relationships with.
     static func records(_ query: RecordQuery, coordinator: NSPersistentStoreCoordinator?) throws -> NSFetchRequest<NSManagedObject> {
         let request = NSFetchRequest<NSManagedObject>(entityName: query.entity)
@@ -19,11 +19,30 @@ enum FetchRequests {
         for key in query.sortKeys {
             sort.append(NSSortDescriptor(key: key.attribute, ascending: key.order == .ascending))
         }
-        // The tie-breaker: `objectID` sorts by the primary key (Z_PK) in the SQLite store, so equal values keep
-        // one order and pages never overlap.
-        sort.append(NSSortDescriptor(key: "objectID", ascending: ascending))
+        if sortsInSQL(coordinator) {
+            // The tie-breaker: `objectID` sorts by the primary key (Z_PK) in the SQLite store, so equal values keep
+            // one order and pages never overlap.
+            sort.append(NSSortDescriptor(key: "objectID", ascending: ascending))
+        }
         request.sortDescriptors = sort
         return request
+    }
+
+    /// Whether every store of the coordinator is an SQLite store, which turns sort descriptors into SQL.
+    ///
+    /// Only there is `objectID` a sort key (decision). The in-memory, binary and XML stores sort in memory with the
+    /// descriptors' comparison selector (Core Data Programming Guide, "Persistent Store Types and Behaviors",
+    /// developer.apple.com/library/archive/documentation/Cocoa/Conceptual/CoreData/PersistentStoreFeatures.html:
+    /// "In the XML, binary, and in-memory stores, evaluation of the predicate and sort descriptors is performed in
+    /// Objective-C"), `NSManagedObjectID` has no `compare:`, and "Sorting raises an exception if the objects don't
+    /// respond to the sort descriptor's comparison selector"
+    /// (developer.apple.com/documentation/foundation/nssortdescriptor): an exception that would end the app. Those
+    /// stores get no tie-breaker: no key every object answers `compare:` for exists (attributes may be nil, and
+    /// the URI of an ID sorts `p10` before `p9`), and those stores hold their whole object graph in memory, so they
+    /// are small enough that ties between pages are a rare, visible oddity rather than a crash.
+    static func sortsInSQL(_ coordinator: NSPersistentStoreCoordinator?) -> Bool {
+        let stores = coordinator?.persistentStores ?? []
+        return !stores.isEmpty && stores.allSatisfy { $0.type == NSSQLiteStoreType }
     }
 
     /// The IDs of the records a query selects, in its order, without limit: for a record's position, and for the

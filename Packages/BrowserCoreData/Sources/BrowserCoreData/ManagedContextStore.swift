@@ -25,15 +25,24 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
     private let lock = NSLock()
     private var readerTask: Task<UncheckedSendable<NSManagedObjectContext>, any Error>?
     private var cachedSchema: StoreSchema?
-    private let saves = SaveCounter()
+    /// Made on the first `changeToken()`, once the coordinator is known (`SaveCounter`).
+    private var saves: SaveCounter?
+    /// Whether writes may go to a store NSPersistentCloudKitContainer mirrors (`CloudKitMirroring`).
+    let allowsEditsThatSyncToICloud: Bool
+    /// The app's context, which a save of the browser's own context is merged into (`ManagedContextWrites`).
+    var appContext: NSManagedObjectContext { givenContext }
 
     /// - Parameters:
     ///   - context: any context of the app (a `viewContext`, a background context, a child context).
     ///   - reading: `.privateQueue` (default) reads saved data off the app's queues; `.givenContext` reads
     ///     through `context` itself so unsaved edits show, on its queue.
-    public init(context: NSManagedObjectContext, reading: ContextReading = .privateQueue) {
+    ///   - allowsEditsThatSyncToICloud: writes to a store mirrored to CloudKit are refused unless this is true
+    ///     (an edit there would sync to the user's iCloud and their other devices).
+    public init(context: NSManagedObjectContext, reading: ContextReading = .privateQueue,
+                allowsEditsThatSyncToICloud: Bool = false) {
         self.givenContext = context
         self.reading = reading
+        self.allowsEditsThatSyncToICloud = allowsEditsThatSyncToICloud
     }
 
     // MARK: BrowserStore
@@ -49,7 +58,10 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         let identifier = try await read { context in
             context.persistentStoreCoordinator?.persistentStores.first?.identifier
         }
-        let refusal = try await read { context in Self.writeRefusal(in: context, reading: reading) }
+        let allowsICloud = allowsEditsThatSyncToICloud
+        let refusal = try await read { context in
+            Self.writeRefusal(in: context, reading: reading, allowsEditsThatSyncToICloud: allowsICloud)
+        }
         let how = reading == .privateQueue ? "private-queue reader" : "the app's context"
         let summary = "Live Core Data context (\(how))" + (places.isEmpty ? "" : ": " + places.joined(separator: ", "))
         // Writes happen only when the host also turned them on (`Options.readOnly = false`).
@@ -58,12 +70,14 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
                                 storeIdentifier: identifier, writeRefusal: refusal, files: files)
     }
 
-    /// Why the context cannot be written, or nil when it can.
-    private static func writeRefusal(in context: NSManagedObjectContext, reading: ContextReading) -> String? {
+    /// Why the context cannot be written, or nil when it can (asked again by every write, `ManagedContextWrites`).
+    static func writeRefusal(in context: NSManagedObjectContext, reading: ContextReading,
+                             allowsEditsThatSyncToICloud: Bool) -> String? {
         let stores = context.persistentStoreCoordinator?.persistentStores ?? []
         if stores.isEmpty { return "the context's coordinator has no persistent store" }
         if stores.allSatisfy(\.isReadOnly) { return "the app added its persistent store read-only" }
         if reading == .givenContext, context.parent != nil { return childContextRefusal }
+        if !allowsEditsThatSyncToICloud, let mirrored = CloudKitMirroring.refusal(stores) { return mirrored }
         return nil
     }
 
@@ -89,9 +103,28 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         }
     }
 
-    /// Moves with every save of the app (`SaveCounter`): what `/api/events` polls while a browser listens.
+    /// Moves with every save that reaches the served coordinator's stores (`SaveCounter`), not with other Core Data
+    /// stacks of the process: what `/api/events` polls while a browser listens.
     public func changeToken() async throws -> ChangeToken? {
-        ChangeToken("saves-\(saves.saves)")
+        ChangeToken("saves-\(try await saveCounter().saves)")
+    }
+
+    /// The counter of the served coordinator's saves, made on first use: the coordinator is read on the reading
+    /// context's queue (the app may give its context a coordinator after handing it over).
+    private func saveCounter() async throws -> SaveCounter {
+        if let counter = locked({ saves }) { return counter }
+        let coordinator = try await read { context in
+            guard let coordinator = context.persistentStoreCoordinator else {
+                throw BrowserError.storeFailure("The context has no persistent store coordinator")
+            }
+            return UncheckedSendable(coordinator)
+        }
+        return locked {
+            if let saves { return saves }
+            let made = SaveCounter(coordinator: coordinator.value)
+            saves = made
+            return made
+        }
     }
 
     public func count(of entity: String) async throws -> Int {
@@ -116,7 +149,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
             request.fetchLimit = query.limit
             request.fetchOffset = query.offset
             let objects = try context.fetch(request)
-            return RecordPage(total: total, records: try objects.map(ManagedRecords.record))
+            return RecordPage(total: total, records: try objects.map(ManagedRecords.listRow))
         }
     }
 
@@ -295,7 +328,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         guard !ids.isEmpty else { return [] }
         let objects = try context.fetch(FetchRequests.objects(ids, destination: destination))
         let byID = Dictionary(objects.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
-        return try ids.compactMap { byID[$0] }.map(ManagedRecords.record)
+        return try ids.compactMap { byID[$0] }.map(ManagedRecords.listRow)
     }
 
     // MARK: Contexts

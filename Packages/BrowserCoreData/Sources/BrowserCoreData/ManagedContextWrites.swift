@@ -10,10 +10,11 @@ import CoreData
 ///
 /// The writing context is the reading one (`ContextReading`):
 /// - `.privateQueue`: the browser's own private-queue context on the app's coordinator; a save reaches the store
-///   directly. The app's contexts see the change as they see any other context's save (a context with
-///   `automaticallyMergesChangesFromParent`, or one that merges `NSManagedObjectContextDidSave`, shows it at once).
-///   Its merge policy is Core Data's default, `NSErrorMergePolicy`, so a row changed between the version check and
-///   the save fails the save (409) instead of being overwritten.
+///   directly, and what it wrote is then merged into the context the app handed over, and its parents, each on its
+///   own queue (`SavedObjectIDs`), before the write answers: the app sees the edit, and its next save does not fail
+///   on the rows the browser changed (the app's default `NSErrorMergePolicy` would otherwise refuse it).
+///   The browser's context keeps Core Data's default merge policy, `NSErrorMergePolicy`, so a row changed between
+///   the version check and the save fails the save (409) instead of being overwritten.
 /// - `.givenContext`: the app's own context. Saving it saves everything it holds, so a write is refused (409) while
 ///   it has unsaved changes of the app's: the browser never saves the app's half-done edits, and rolling back a
 ///   failed write discards only the browser's. A child context is refused (its save would only reach its parent).
@@ -83,19 +84,28 @@ extension ManagedContextStore {
 
     // MARK: Steps
 
-    /// Runs a write on the writing context's queue: refused while the app's own context holds unsaved changes, with
-    /// the browser's transaction author for its save, rolled back on any failure (the author is put back after).
+    /// Runs a write on the writing context's queue: refused when the store cannot be written (`writeRefusal`: a
+    /// store mirrored to CloudKit among others) or while the app's own context holds unsaved changes, with the
+    /// browser's transaction author for its save, rolled back on any failure (the author is put back after); then
+    /// merges what the browser's own context saved into the app's context (`SavedObjectIDs`).
     func write<T: Sendable>(_ body: @escaping @Sendable (NSManagedObjectContext) throws -> T) async throws -> T {
         let ownsContext = reading == .privateQueue
-        return try await read { context in
-            if !ownsContext {
-                if context.parent != nil { throw BrowserError.forbidden(Self.childContextRefusal) }
-                if context.hasChanges {
-                    throw BrowserError.conflict(
-                        "The app's context has unsaved changes, and saving the browser's write would save them too: nothing "
-                            + "was written. Save or discard them in the app, or serve the context with reading: .privateQueue, "
-                            + "which writes through a context of the browser's own")
-                }
+        let reading = self.reading
+        let allowsICloud = allowsEditsThatSyncToICloud
+        let saved = SavedObjectIDs()
+        let attempt: @Sendable (NSManagedObjectContext) throws -> T = { context in
+            // Asked again here: the app may have added a mirrored or read-only store since `describe()`.
+            if let refusal = Self.writeRefusal(in: context, reading: reading, allowsEditsThatSyncToICloud: allowsICloud) {
+                throw BrowserError.forbidden("This store cannot be written: " + refusal)
+            }
+            // The browser's own context: what its save wrote is handed to the app's context below.
+            let observation = ownsContext ? saved.observe(context) : nil
+            defer { if let observation { NotificationCenter.default.removeObserver(observation) } }
+            if !ownsContext, context.hasChanges {
+                throw BrowserError.conflict(
+                    "The app's context has unsaved changes, and saving the browser's write would save them too: nothing "
+                        + "was written. Save or discard them in the app, or serve the context with reading: .privateQueue, "
+                        + "which writes through a context of the browser's own")
             }
             let author = context.transactionAuthor
             context.transactionAuthor = Self.transactionAuthor
@@ -108,6 +118,15 @@ extension ManagedContextStore {
                 throw error
             }
         }
+        let outcome: Result<T, any Error>
+        do {
+            outcome = .success(try await read(attempt))
+        } catch {
+            outcome = .failure(error)
+        }
+        // Whatever the write answers, a save that happened reaches the app's context.
+        if let changes = saved.changes { await SavedObjectIDs.merge(changes, into: appContext) }
+        return try outcome.get()
     }
 
     static let childContextRefusal = "The app's context is a child context (it has a parent), so its save would only "

@@ -7,12 +7,35 @@ enum ManagedRecords {
     /// The record's ID and the values of its concrete entity's stored attributes, converted by BrowserCore so
     /// the JSON is the same as the store-file reader's for the same data.
     static func record(_ object: NSManagedObject) throws -> StoredRecord {
+        try record(object, readsExternalStorage: true)
+    }
+
+    /// A row of a list (a page, an ordered relationship's page, related records): the record's values, except that an
+    /// attribute allowing external storage (`allowsExternalBinaryDataStorage`) is not read. Its row holds only a
+    /// reference when Core Data moved the value to a file of its own, and `value(forKey:)` then reads that whole file
+    /// to give a `Data` (Core Data has no public way to learn the size without it), so a page of 500 records with
+    /// attachments would load every attachment. The row says so instead; the record's own route (`record(_:)`) reads
+    /// the value and gives its size.
+    ///
+    /// Other Binary and Transformable attributes are read as before (decision): their bytes are in the row the page's
+    /// fetch has already loaded, so counting them costs no further read. A dictionary fetch with `propertiesToFetch`
+    /// would leave them out, but it returns the store's saved values only (not the unsaved ones `.givenContext`
+    /// shows) and only the fetched entity's own attributes (a parent entity's list shows its sub-entities' too).
+    static func listRow(_ object: NSManagedObject) throws -> StoredRecord {
+        try record(object, readsExternalStorage: false)
+    }
+
+    private static func record(_ object: NSManagedObject, readsExternalStorage: Bool) throws -> StoredRecord {
         var values: [String: AttributeValue] = [:]
         for (name, attribute) in object.entity.attributesByName where !attribute.isTransient {
-            values[name] = value(object.value(forKey: name), of: attribute)
+            values[name] = readsExternalStorage || !attribute.allowsExternalBinaryDataStorage
+                ? value(object.value(forKey: name), of: attribute) : .undecodable(notReadInLists)
         }
         return StoredRecord(id: try objectID(object.objectID), values: values)
     }
+
+    static let notReadInLists = "not read in lists (Core Data may keep this value in a file of its own): "
+        + "open the record to see its size"
 
     /// The URI form of a saved object's ID, parsed by BrowserCore.
     static func objectID(_ id: NSManagedObjectID) throws -> ObjectID {

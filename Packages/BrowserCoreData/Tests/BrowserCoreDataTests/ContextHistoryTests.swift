@@ -136,6 +136,50 @@ import Testing
         }
     }
 
+    /// A bulk import of 10,000 inserts in one transaction, between two small ones: a page of its changes is the right
+    /// slice (the store-file reader, which reads `ACHANGE` by primary key, gives the same one), never holds a change of
+    /// the transaction after it, and its total is exact. What cannot be observed from here is what Core Data built:
+    /// the adapter asks for only the page (`fetchOffset`/`fetchLimit` on the changes after the previous transaction)
+    /// and counts the rest (`.count`), so the page's changes are the only ones made.
+    @Test func aTransactionOfTenThousandChangesIsReadAPageAtATime() async throws {
+        try await TestStack.withFolder { folder in
+            let url = folder.appendingPathComponent("Import.sqlite")
+            let stack = try TestStack(storeURL: url, historyTracking: true)
+            try await stack.seed(author: "before") { context in context.insertRecord("Author", ["name": "Ada"]) }
+            try await stack.seed(author: "bulk") { context in
+                for number in 0..<10_000 { context.insertRecord("Tag", ["name": "tag \(number)"]) }
+                context.insertRecord("Author", ["name": "Importer"])
+            }
+            try await stack.seed(author: "after") { context in context.insertRecord("Tag", ["name": "later"]) }
+            let live = BrowserService(store: ManagedContextStore(context: stack.container.viewContext))
+            let file = BrowserService(store: try SQLiteStore.open(storeAt: url))
+
+            let listed = try await history(live, ["limit": "3", "changeLimit": "5"]).transactions
+            #expect(listed.map(\.author) == ["after", "bulk", "before"])
+            #expect(listed.map(\.changeCount) == [1, 10_001, 1])
+            #expect(listed.map(\.changes.count) == [1, 5, 1])
+            let bulk = listed[1].id
+
+            for (offset, limit) in [(0, 50), (5_000, 100), (9_990, 50), (10_001, 50)] {
+                let parameters = ["transaction": String(bulk), "changeOffset": String(offset), "changeLimit": String(limit)]
+                let livePage = try #require(try await history(live, parameters).transactions.first)
+                let filePage = try #require(try await history(file, parameters).transactions.first)
+                #expect(livePage.changeCount == 10_001, "offset \(offset)")
+                #expect(livePage.changes.count == max(0, min(limit, 10_001 - offset)), "offset \(offset)")
+                #expect(livePage.changes.map(\.id) == filePage.changes.map(\.id), "offset \(offset)")
+                #expect(livePage.changes.allSatisfy { $0.type == "insert" })
+            }
+
+            // With an entity filter the count and the page are of that entity's changes only.
+            let authors = try #require(try await history(live, ["transaction": String(bulk), "entity": "Author"]).transactions.first)
+            #expect(authors.changeCount == 1 && authors.changes.map(\.entity) == ["Author"])
+            let tags = try #require(try await history(live, ["transaction": String(bulk), "entity": "Tag", "changeOffset": "9990"]).transactions.first)
+            #expect(tags.changeCount == 10_000 && tags.changes.count == 10 && tags.changes.allSatisfy { $0.entity == "Tag" })
+            // The newest transaction that changed an Author is the bulk one.
+            #expect(try await history(live, ["entity": "Author", "limit": "1"]).transactions.map(\.id) == [bulk])
+        }
+    }
+
     @Test func aStoreWithoutHistoryTrackingSaysHowToTurnItOn() async throws {
         let stack = try TestStack()
         try await stack.seed { TestLibrary.insert(into: $0) }

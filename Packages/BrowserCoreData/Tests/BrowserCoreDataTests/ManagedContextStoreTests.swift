@@ -69,6 +69,46 @@ import Testing
         #expect(try await store.changeToken() != before, "a save moves the token /api/events polls")
     }
 
+    /// Only a save of the served coordinator's stores moves the token: another Core Data stack of the process saving
+    /// does not (the did-save notifications of every context reach every observer).
+    @Test func theChangeTokenIgnoresSavesOfAnotherStack() async throws {
+        let served = try TestStack()
+        let other = try TestStack()
+        for stack in [served, other] { try await stack.seed { TestLibrary.insert(into: $0) } }
+        let store = ManagedContextStore(context: served.container.viewContext)
+        let before = try await store.changeToken()
+        // The notifications are posted on the saving context's queue during `save()`, before `seed` returns.
+        try await other.seed { context in _ = context.insertRecord("Tag", ["name": "another stack"]) }
+        #expect(try await store.changeToken() == before, "another stack's save does not move the token")
+        try await served.seed { context in _ = context.insertRecord("Tag", ["name": "this stack"]) }
+        #expect(try await store.changeToken() != before)
+    }
+
+    /// The `objectID` tie-breaker turns into `ORDER BY Z_PK` in an SQLite store; in-memory and atomic stores sort in
+    /// memory, where an object ID has no `compare:` and the sort would raise (ending the test process), so they get
+    /// none.
+    @Test func theObjectIDTieBreakerIsOnlyUsedWhenEveryStoreIsSQLite() async throws {
+        let sqlite = try TestStack()
+        let memory = try TestStack(storeType: NSInMemoryStoreType)
+        for stack in [sqlite, memory] { try await stack.seed { TestLibrary.insert(into: $0) } }
+        let query = RecordQueryParameters(sort: "title")
+        let bySQL = BrowserService(store: ManagedContextStore(context: sqlite.container.viewContext))
+        let inMemory = BrowserService(store: ManagedContextStore(context: memory.container.viewContext))
+
+        #expect(try await bySQL.explain(of: "Book", parameters: query).steps.contains(
+            "sortDescriptors = [NSSortDescriptor(key: \"title\", ascending: true), NSSortDescriptor(key: \"objectID\", ascending: true)]"))
+        #expect(try await inMemory.explain(of: "Book", parameters: query).steps.contains(
+            "sortDescriptors = [NSSortDescriptor(key: \"title\", ascending: true)]"))
+
+        // Both sort by title; the two "Germinal" rows are in primary-key order in SQLite.
+        let expected = ["Germinal", "Germinal", "Kindred", "Kindred (Audio)", "Notes on the Analytical Engine",
+                        "The Café Catalogue", "Thérèse Raquin", "the lowercase book"]
+        #expect(try await titles(bySQL, query) == expected)
+        #expect(try await titles(inMemory, query).sorted() == expected.sorted())
+        let germinal = try await bySQL.records(of: "Book", parameters: query).rows.prefix(2).map { try ObjectID(uri: $0.id).primaryKey }
+        #expect(germinal == germinal.sorted())
+    }
+
     @Test func explainDescribesTheFetchRequestThePageRuns() async throws {
         let (service, _) = try await makeService()
         let explained = try await service.explain(of: "Book", parameters: .init(search: "germinal", searchAttribute: "title",

@@ -7,7 +7,8 @@ import Testing
 
 /// The same objects, saved by Core Data to an SQLite file, read through the live adapter and through the
 /// store-file reader: every answer of the API must be byte-for-byte the same JSON, except where the file cannot
-/// hold what was set (see `valuesTheFileCannotHoldExactly` and PLAN.md "Apple platforms").
+/// hold what was set, and in list rows for attributes allowing external storage, which the live adapter leaves
+/// unread (see `valuesTheFileCannotHoldExactly` and PLAN.md "Apple platforms").
 @Suite struct ParityTests {
     private func json(_ value: some Encodable) throws -> String {
         String(decoding: try BrowserJSON.encode(value), as: UTF8.self)
@@ -112,8 +113,18 @@ import Testing
             try expectBoth("date .1234567", "when", #""2021-04-07T15:12:49.123Z""#)
             try expectBoth("date .9996", "when", #""2021-04-07T15:12:50Z""#)
             try expectBoth("date .0004", "when", #""2021-04-07T15:12:49Z""#)
-            try expectBoth("external small", "attachment", #"{"bytes":10,"type":"binary"}"#)
-            try expectBoth("external large", "attachment", #"{"bytes":\#(large),"type":"binary"}"#)
+            // An attribute allowing external storage: the live adapter's list rows leave it unread (its file would be
+            // read whole to learn its size) and say so; the record's detail reads it, and agrees with the file.
+            for (label, bytes) in [("external small", 10), ("external large", large)] {
+                #expect(try fileRows[label]?["attachment"].map(json) == #"{"bytes":\#(bytes),"type":"binary"}"#)
+                guard case .undecodable(let note)? = liveRows[label]?["attachment"] else {
+                    Issue.record("live: \(label).attachment is not read in a list")
+                    continue
+                }
+                #expect(note.hasPrefix("not read in lists"))
+                let row = try #require(try await live.records(of: "Sample", parameters: .init(search: label, searchAttribute: "text")).rows.first)
+                #expect(try await live.object(id: row.id).attrs["attachment"] == .binary(byteCount: bytes))
+            }
 
             // And the whole records agree.
             for row in try await live.records(of: "Sample", parameters: .init(limit: "50")).rows {

@@ -3,18 +3,25 @@ import CoreData
 
 /// A Core Data stack for one test: an SQLite store at `/dev/null` (in memory, with the SQLite store's SQL
 /// semantics: primary-key order, BINARY collation, CONTAINS[cd] in SQL), or in a file for the parity and
-/// history tests.
+/// history tests, or a store of another type (Core Data's in-memory store sorts and filters in memory).
 struct TestStack {
     let container: NSPersistentContainer
 
-    /// - Parameter historyTracking: adds the store with `NSPersistentHistoryTrackingKey` on, as an app does.
-    init(storeURL: URL = URL(fileURLWithPath: "/dev/null"), historyTracking: Bool = false) throws {
+    /// - Parameters:
+    ///   - historyTracking: adds the store with `NSPersistentHistoryTrackingKey` on, as an app does.
+    ///   - cloudKitContainer: sets the description's `cloudKitContainerOptions` to this CloudKit container, as an app
+    ///     whose store `NSPersistentCloudKitContainer` mirrors does (the plain container used here syncs nothing).
+    init(storeURL: URL = URL(fileURLWithPath: "/dev/null"), storeType: String = NSSQLiteStoreType,
+         historyTracking: Bool = false, cloudKitContainer: String? = nil) throws {
         container = NSPersistentContainer(name: "Test", managedObjectModel: TestModel.shared)
         let description = NSPersistentStoreDescription(url: storeURL)
-        description.type = NSSQLiteStoreType
+        description.type = storeType
         description.shouldAddStoreAsynchronously = false
         if historyTracking {
             description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+        }
+        if let cloudKitContainer {
+            description.cloudKitContainerOptions = NSPersistentCloudKitContainerOptions(containerIdentifier: cloudKitContainer)
         }
         container.persistentStoreDescriptions = [description]
         var loadError: (any Error)?

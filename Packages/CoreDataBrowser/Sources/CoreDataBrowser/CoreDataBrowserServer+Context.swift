@@ -8,7 +8,9 @@ extension CoreDataBrowserServer {
 
     /// Serves a live Core Data context: the app's own data while it runs, read-only unless `options.readOnly` is false
     /// (then records are created, edited and deleted through the reading context and saved with the transaction author
-    /// "CoreDataBrowser"; with `.givenContext`, never while it holds unsaved changes of the app's).
+    /// "CoreDataBrowser"; with `.privateQueue` each save is merged into `context` before the write answers; with
+    /// `.givenContext`, never while it holds unsaved changes of the app's; never to a store mirrored to CloudKit unless
+    /// `options.allowsEditsThatSyncToICloud`).
     ///
     /// ```swift
     /// #if DEBUG
@@ -25,7 +27,9 @@ extension CoreDataBrowserServer {
     /// "Using it in an iOS app" weighs the two.
     public convenience init(context: NSManagedObjectContext, options: Options = .init(), reading: ContextReading = .privateQueue) {
         // Named without touching the context off its queue; the advertisement asks the store for its files' names.
-        var served = ServedStore(name: "App context", kind: .context, store: ManagedContextStore(context: context, reading: reading))
+        let store = ManagedContextStore(context: context, reading: reading,
+                                        allowsEditsThatSyncToICloud: options.allowsEditsThatSyncToICloud)
+        var served = ServedStore(name: "App context", kind: .context, store: store)
         served.nameIsStandIn = true
         self.init(stores: [served], options: options)
     }

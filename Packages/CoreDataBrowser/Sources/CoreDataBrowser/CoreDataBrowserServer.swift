@@ -24,6 +24,10 @@ public final class CoreDataBrowserServer: Sendable {
         /// Whether writes are refused. With `false`, `POST /api/entities/:name`, `PATCH` and `DELETE /api/object` exist
         /// (docs/API.md "Editing") and work for stores with the `write` capability; others answer 403 with why.
         public var readOnly: Bool = true
+        /// Whether a live Core Data context (`init(context:options:reading:)`) may be written when its store is mirrored
+        /// to CloudKit by `NSPersistentCloudKitContainer`. Off by default: an edit there would sync to the user's iCloud
+        /// and their other devices, so such a store answers writes with 403 and says why, even with `readOnly = false`.
+        public var allowsEditsThatSyncToICloud: Bool = false
         /// Serve the UI from this directory instead of the compiled-in copy (for working on `web/`).
         public var webRoot: URL?
         /// Print one `CoreDataBrowser: <url>` line per URL when the server starts, and whether a token is needed.
