@@ -43,7 +43,7 @@ function paneDefaults() {
   const low = window.innerHeight < 760;
   // The detail pane grows with the window: a quarter of it, between 320 and 520 px.
   const detail = narrow ? 250 : Math.round(Math.min(520, Math.max(320, window.innerWidth * 0.25)));
-  return { sidebar: narrow ? 170 : 220, detail, bottom: low ? 110 : 240, bottomLeft: null };
+  return { sidebar: narrow ? 170 : 220, detail, bottom: low ? PANE_MIN.subHeight : 240, bottomLeft: null };
 }
 const PANE_DEFAULT = paneDefaults();
 const CENTER_MIN_WIDTH = Math.max(PANE_MIN.gridWidth, 2 * PANE_MIN.subWidth + SPLITTER_PX);
