@@ -59,6 +59,7 @@
  */
 
 import { apiPath } from './shared/api.js';
+import { onReconnect } from './shared/connection.js';
 import { wireDateZoneSelect } from './shared/dates.js';
 import { onEntityListKey, readHideEmpty } from './shared/entity-list.js';
 import { wirePageInput } from './shared/paging.js';
@@ -154,6 +155,7 @@ function wireEvents() {
     if (first) facets.open(first.name, dom.facetsBtn);
   });
   live.attach(byId('live-toggle'), refresh);
+  onReconnect(refresh); // the server is back (shared/connection.js): show what it holds now
   dom.entityList.addEventListener('click', onEntityClick);
   dom.searchInput.addEventListener('input', onSearchInput);
   dom.searchInput.addEventListener('keydown', onSearchKey);

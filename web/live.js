@@ -17,6 +17,7 @@
  */
 
 import { storeAPI } from './shared/api.js';
+import { checkNow } from './shared/connection.js';
 import { readStored, writeStored } from './shared/storage.js';
 
 const STORAGE_KEY = 'cdb.live';
@@ -75,6 +76,8 @@ function connect(refresh) {
     // EventSource retries by itself while the page is open; say so instead of failing silently.
     if (source && source.readyState === EventSource.CLOSED) setDot('error', 'Live: the server refused the stream; reload to retry');
     else setDot('connecting', 'Live: reconnecting…');
+    // A broken stream may be the first sign that the server is gone: the page says so (shared/connection.js).
+    checkNow();
   });
 }
 

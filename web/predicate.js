@@ -39,7 +39,7 @@ import { apiPath, getJSON } from './shared/api.js';
 import { el } from './shared/dom.js';
 import { closePicker, picker, renderGroup } from './predicate-builder.js';
 import { addCondition, conditionFor, rememberShown, viewChanged } from './predicate-chip.js';
-import { quote, keyPathText, formatTree, fieldsOf, typeResolver, newGroup, newRow, groupNode, modelOf, Unbuildable, RECENT_KEY, recentOf, remember, setEntities } from './predicate-tree.js';
+import { quote, keyPathText, formatTree, fieldsOf, typeResolver, newGroup, groupNode, modelOf, Unbuildable, RECENT_KEY, recentOf, remember, setEntities } from './predicate-tree.js';
 import * as swift from './swift.js';
 
 const CHECK_DEBOUNCE_MS = 250;
@@ -116,7 +116,7 @@ function open(withText) {
   host.button.setAttribute('aria-expanded', 'true');
   position();
   if (!text) {
-    model.children.push(newRow(fieldsNow()[0]));
+    // No filter yet: an empty builder (its "+ Condition" adds one), never a half-made condition shown as an error.
     render();
     check(currentText());
     return;
@@ -131,7 +131,6 @@ function open(withText) {
     if (answer && !answer.errors.length) {
       try {
         model = modelOf(answer.tree, fieldsNow());
-        if (!model.children.length) model.children.push(newRow(fieldsNow()[0]));
         mode = 'builder';
         render();
         check(currentText());
@@ -331,7 +330,10 @@ function switchMode(next) {
     mode = 'text';
     render(text === null ? (checked ? checked.text : '') : text);
     check(currentText());
-    panel.querySelector('#pp-text').focus();
+    // Selected, so what is typed or pasted replaces the predicate instead of being appended to it.
+    const area = panel.querySelector('#pp-text');
+    area.focus();
+    area.select();
     return;
   }
   // Text → builder: from the tree of the checked text.
@@ -347,7 +349,6 @@ function switchMode(next) {
       showStatus();
       return;
     }
-    if (!model.children.length) model.children.push(newRow(fieldsNow()[0]));
     mode = 'builder';
     render();
     check(currentText());

@@ -62,6 +62,9 @@ def rows(driver):
 
 
 def set_row(driver, index, field, op=None, value=None, quantifier=None, options=""):
+    if index == 0 and not rows(driver):
+        # The builder opens empty when no filter is set: the first condition is added as a person would.
+        panel(driver).find_element(By.CSS_SELECTOR, ".pp-add-row").click()
     Select(rows(driver)[index].find_element(By.CSS_SELECTOR, ".pp-field")).select_by_value(field)
     if quantifier:
         Select(rows(driver)[index].find_element(By.CSS_SELECTOR, ".pp-quantifier")).select_by_value(quantifier)
@@ -107,6 +110,20 @@ def type_text(driver, wait_for, text):
 # ------------------------------------------------------------------------------------------------
 # The builder
 # ------------------------------------------------------------------------------------------------
+
+
+def test_the_builder_opens_empty_without_a_filter_and_the_text_tab_replaces(driver, server, wait_for, console_errors):
+    open_inspector(driver, server, wait_for, entity="Book")
+    open_panel(driver, wait_for, "where-btn")
+    assert rows(driver) == [], "no half-made condition"
+    assert not panel(driver).find_elements(By.CSS_SELECTOR, ".pp-error-message"), "no error before anything is typed"
+    assert "No conditions" in panel(driver).text
+    set_row(driver, 0, "pageCount", ">", "300")
+    wait_for(driver, lambda d: canonical_shown(d) == "pageCount > 300", message="the built condition")
+    area = text_mode(driver, wait_for)
+    area.send_keys("title == 'Dune'")  # typed over the selected text, as a paste would be
+    wait_for(driver, lambda d: canonical_shown(d) == 'title == "Dune"', message="the typed predicate replacing the built one")
+    assert console_errors(driver) == []
 
 
 def test_inspector_builder_with_rows_a_nested_group_a_date_and_a_relationship_filters_as_the_api(driver, server, api, wait_for, console_errors):

@@ -222,7 +222,7 @@ function setOffline(offline) {
       || ([dom.gridExportBtn, dom.gridQueryBtn, dom.gridWhereBtn, dom.gridSwiftBtn].includes(control) && !state.entity);
   }
   if (!offline) updatePager();
-  if (offline) dom.statusText.textContent = "The server does not answer: press Refresh when it is back.";
+  if (offline) dom.statusText.textContent = "The server does not answer: trying again (see the banner above).";
 }
 
 const api = {
@@ -298,6 +298,7 @@ export {
   isPlainObject,
   listKey,
   paneDefaults,
+  setOffline,
   setPaneState,
   shortType,
   showError,

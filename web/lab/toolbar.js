@@ -3,6 +3,7 @@
  * top bar's export, query, filter and Swift buttons.
  */
 
+import { onReachability, onReconnect } from '../shared/connection.js';
 import { el } from '../shared/dom.js';
 import { formatCount, lastPageOffset, wirePageInput } from '../shared/paging.js';
 import { showScope } from '../shared/record-names.js';
@@ -18,7 +19,7 @@ import { loadGrid } from './grid.js';
 import { closeMenu, openColumnsMenu, openMenuState } from './menus.js';
 import { refresh, syncURL } from './navigation.js';
 import { describeExport } from './sidebar.js';
-import { PAGE_SIZES, SEARCH_DEBOUNCE_MS, STORAGE, UNSORTABLE_TYPES, dom, state } from './state.js';
+import { PAGE_SIZES, SEARCH_DEBOUNCE_MS, STORAGE, UNSORTABLE_TYPES, dom, setOffline, state } from './state.js';
 
 // ------------------------------------------------------------ Toolbar
 
@@ -137,6 +138,10 @@ function wireToolbar() {
   });
   dom.refreshBtn.addEventListener("click", refresh);
   live.attach(document.getElementById("live-toggle"), refresh);
+  // The server is back (shared/connection.js): show what it holds now. While it is away the dot is red whatever
+  // request noticed it (an event stream's, a retry's), not only the grid's own.
+  onReconnect(refresh);
+  onReachability((up) => setOffline(!up));
   dom.exportBtn.addEventListener("click", () => {
     if (state.selectedId) dom.detailExport.click();
   });

@@ -18,6 +18,7 @@
  *                          record must never be drawn over a newer one) and returns its new AbortController
  */
 
+import { noteAnswer, noteUnreachable } from './connection.js';
 import { pageStore } from './url.js';
 
 /** A request the server refused (`status`) or could not be sent (`status` 0). */
@@ -76,8 +77,10 @@ async function answer(url, init) {
     response = await fetch(url, { ...init, cache: 'no-store' });
   } catch (err) {
     if (err.name === 'AbortError') throw err;
+    noteUnreachable();
     throw new ApiError(`Cannot reach the server (${err.message})`, 0);
   }
+  noteAnswer();
   const text = await response.text();
   let body = null;
   try {

@@ -6,8 +6,9 @@ import Foundation
 ///   `%K` arguments and values as `%@` arguments, never spliced into the format text, so no stored text can
 ///   change what the predicate means; only operators, options and `nil` are written into the format.
 /// - SwiftData: a `FetchDescriptor` with `#Predicate` when every condition has a `#Predicate` form; otherwise
-///   nil, with the reasons (LIKE, ENDSWITH, `[c]`/`[d]` other than `CONTAINS[cd]`, record IDs, composite
-///   elements). It assumes the `@Model` class and its properties are named as the entity and its attributes
+///   nil, with the reasons (LIKE, ENDSWITH, BEGINSWITH and comparisons with `[c]`/`[d]`, record IDs, composite
+///   elements). `CONTAINS[c]` and `CONTAINS[d]` get the closest form, `localizedStandardContains` (which ignores
+///   both case and diacritics), with a comment above the code saying so. It assumes the `@Model` class and its properties are named as the entity and its attributes
 ///   (Core Data's model names), optional attributes and to-one relationships are optionals, and to-many
 ///   relationships are non-optional arrays.
 public struct FetchRequestCode: Sendable, Hashable {

@@ -6,6 +6,8 @@ struct SwiftDataFetchDescriptorWriter {
     let query: RecordQuery
     let schema: StoreSchema
     var problems: [String] = []
+    /// Where the code is the closest `#Predicate` form rather than the same test: written as comments above it.
+    private var approximations: [String] = []
     private var usedNames: Set<String> = []
     /// `let value1 = Date(…)` lines before the descriptor: `#Predicate` takes literals and captured constants,
     /// not initializer calls.
@@ -31,6 +33,7 @@ struct SwiftDataFetchDescriptorWriter {
             }
             arguments.append("sortBy: [" + descriptors.joined(separator: ", ") + "]")
         }
+        lines += approximations.map { "// " + $0 }
         lines += constants
         lines.append("var descriptor = FetchDescriptor<\(type)>(" + (arguments.isEmpty ? ")" : "\n    " + arguments.joined(separator: ",\n    ") + "\n)"))
         lines.append("descriptor.fetchLimit = \(query.limit)")
@@ -135,7 +138,13 @@ struct SwiftDataFetchDescriptorWriter {
             case .caseAndDiacriticInsensitive:
                 // Locale-aware in Foundation; matches [cd] for everyday text.
                 body = "\(value).localizedStandardContains(\(literal(operand)))"
-            default: return refuse(comparison, "CONTAINS\(PredicateText.options(comparison.options))")
+            default:
+                // [c] or [d] alone: #Predicate has no case-only (or diacritic-only) contains. The closest form ignores
+                // both, so it may match more records than the app's NSPredicate — said above the code, not hidden.
+                let written = PredicateText.format(.comparison(comparison))
+                approximations.append("\(written): #Predicate has no CONTAINS\(PredicateText.options(comparison.options)); "
+                    + "localizedStandardContains ignores case and diacritics, so it may match more (\"cafe\" finds \"Café\")")
+                body = "\(value).localizedStandardContains(\(literal(operand)))"
             }
         case (.beginsWith, .value(let operand)):
             guard comparison.options.isEmpty else { return refuse(comparison, "BEGINSWITH\(PredicateText.options(comparison.options))") }
