@@ -72,6 +72,7 @@ const edges = [...document.querySelectorAll('#model-viewport .edge')].map((g) =>
   const [x1, y1] = points[0];
   const [x2, y2] = points[points.length - 1];
   return {kind: g.dataset.kind, from: g.dataset.from, to: g.dataset.to, inverse: g.dataset.inverse || null,
+    count: g.dataset.count ? +g.dataset.count : null, title: g.querySelector('title').textContent,
     loop: !line && !polyline, points, x1, y1, x2, y2};
 });
 return {boxes, edges, layoutMs: +document.body.dataset.layoutMs};
@@ -80,6 +81,46 @@ return {boxes, edges, layoutMs: +document.body.dataset.layoutMs};
 
 def geometry(driver) -> dict:
     return driver.execute_script(GEOMETRY)
+
+
+#: Every label drawn on an edge, with the box its glyphs take as the browser measures it (getBBox, in the diagram's
+#: coordinates like the boxes and lines: the edge groups have no transform of their own) and on screen.
+LABELS = """
+return [...document.querySelectorAll('#model-viewport .edge-label')].map((t) => {
+  const b = t.getBBox();
+  const r = t.getBoundingClientRect();
+  const g = t.closest('.edge');
+  const name = t.querySelector('.relationship-name');
+  return {x: b.x, y: b.y, width: b.width, height: b.height, screenHeight: r.height, screen: [r.left, r.top, r.right, r.bottom],
+    text: t.textContent, name: name ? name.textContent.trim() : null, relationship: t.dataset.relationship || null,
+    count: t.classList.contains('edge-count'), from: g.dataset.from, to: g.dataset.to, kind: g.dataset.kind};
+});
+"""
+
+
+def labels(driver) -> list[dict]:
+    return driver.execute_script(LABELS)
+
+
+def label_problems(drawn: dict, drawn_labels: list[dict]) -> list[str]:
+    """Every pair of labels whose boxes intersect, and every label over a box or a line (an inheritance line or any
+    other): measured on the drawn SVG with the browser's own text boxes."""
+    found = []
+    for i, a in enumerate(drawn_labels):
+        for b in drawn_labels[i + 1:]:
+            if a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and \
+               a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]:
+                found.append(f"label {a['text']!r} ({a['from']}→{a['to']}) over label {b['text']!r} ({b['from']}→{b['to']})")
+    for label in drawn_labels:
+        for name, box in drawn["boxes"].items():
+            if overlapping({"label": label, name: box}):
+                found.append(f"label {label['text']!r} ({label['from']}→{label['to']}) over box {name}")
+        for edge in drawn["edges"]:
+            # The line's stroke is 1.4 px (2.4 for a bundle): grown by half of it, the label's box must miss it.
+            if not edge["loop"] and any(passes_through(a, b, label, inset=-1.2) for a, b in segments(edge)):
+                found.append(f"label {label['text']!r} ({label['from']}→{label['to']}) over the {edge['kind']} line "
+                             f"{edge['from']}→{edge['to']}")
+    return found
 
 
 def overlapping(boxes: dict) -> list[tuple[str, str]]:
@@ -200,6 +241,19 @@ def expected_edges(entities: dict) -> tuple[set, set, set]:
     return pairs, one_way, inheritance
 
 
+def expected_lines(entities: dict) -> dict:
+    """From the generator's own model: for each two entities related at all, the relationships between them, each
+    an inverse pair (a frozenset of two (entity, name)) or one relationship without inverse (a set of one)."""
+    lines: dict = {}
+    for name, entity in entities.items():
+        for relationship in entity["relationships"]:
+            member = {(name, relationship["name"])}
+            if relationship["inverse"]:
+                member.add((relationship["destination"], relationship["inverse"]))
+            lines.setdefault(frozenset((name, relationship["destination"])), set()).add(frozenset(member))
+    return lines
+
+
 def test_the_demo_model_is_drawn_with_counts_attributes_one_edge_per_inverse_pair_and_inheritance(
         driver, server, api, wait_for, console_errors, screenshot):
     open_model(driver, wait_for, server)
@@ -222,6 +276,28 @@ def test_the_demo_model_is_drawn_with_counts_attributes_one_edge_per_inverse_pai
     marks = driver.execute_script("""return [...document.querySelectorAll('.edge[data-from="Author"][data-to="Book"] .cardinality, '
         + '.edge[data-from="Book"][data-to="Author"] .cardinality')].map((t) => t.textContent).sort();""")
     assert marks == ["*", "0..1"]
+
+    # Every relationship's name is drawn at the end it arrives at, readable at the zoom the page opens with (at least
+    # 11 px tall on screen, inside the canvas), and no label lies over another, a box or a line — the AudioBook
+    # inheritance line under Book included.
+    drawn_labels = labels(driver)
+    assert label_problems(drawn, drawn_labels) == []
+    named = sorted((label["from"], label["to"], label["name"]) for label in drawn_labels if label["name"])
+    expected = []
+    for entity in model["entities"]:
+        for relationship in entity["relationships"]:
+            line = next(e for e in drawn["edges"] if {e["from"], e["to"]} == {entity["name"], relationship["destination"]})
+            expected.append((line["from"], line["to"], relationship["name"]))
+    assert named == sorted(expected)
+    for label in drawn_labels:
+        relationship = next(r for e in model["entities"] for r in e["relationships"] if r["name"] == label["relationship"])
+        assert label["text"].endswith(" " + ("*" if relationship["toMany"] else "0..1" if relationship.get("optional") is not False else "1"))
+    canvas = driver.execute_script("const r = document.getElementById('model-canvas').getBoundingClientRect(); "
+                                   "return [r.left, r.top, r.right, r.bottom];")
+    for label in drawn_labels:
+        assert label["screenHeight"] >= 11, label
+        left, top, right, bottom = label["screen"]
+        assert canvas[0] <= left and right <= canvas[2] and canvas[1] <= top and bottom <= canvas[3], label
     screenshot(driver, "model-demo")
     assert console_errors(driver) == []
 
@@ -246,11 +322,23 @@ def test_a_65_entity_model_is_laid_out_without_overlaps_every_edge_on_its_boxes_
     assert crossed <= MAX_CROSSINGS
     assert shared_runs(drawn) == []
 
-    pairs, one_way, inheritance = expected_edges(entities)
+    _, _, inheritance = expected_edges(entities)
     relationships = [e for e in drawn["edges"] if e["kind"] == "relationship"]
-    assert len([e for e in relationships if e["inverse"] is None]) == len(pairs), "each inverse pair is one edge"
-    assert sorted((e["from"], e["to"]) for e in relationships if e["inverse"] == "none") == \
-        sorted((source, destination) for source, _, destination in one_way)
+    # One line for all the relationships between two entities, counting them (an inverse pair once); its tooltip
+    # names every one; the arrow of a relationship without inverse only where the line is that relationship alone.
+    lines = expected_lines(entities)
+    ends = lambda pair: tuple(sorted(pair))  # noqa: E731
+    assert sorted(ends({e["from"], e["to"]}) for e in relationships) == sorted(ends(pair) for pair in lines)
+    for edge in relationships:
+        members = lines[frozenset((edge["from"], edge["to"]))]
+        assert edge["count"] == len(members), (edge["from"], edge["to"])
+        for member in members:
+            for source, name in member:
+                if source in (edge["from"], edge["to"]):
+                    assert f"{source}.{name} →" in edge["title"], (edge["title"], source, name)
+    assert sorted(ends({e["from"], e["to"]}) for e in relationships if e["inverse"] == "none") == sorted(
+        ends(pair) for pair, members in lines.items() if len(members) == 1 and len(next(iter(members))) == 1)
+    assert lines[frozenset(("Person", "Face"))] and len(lines[frozenset(("Person", "Face"))]) == 3
     assert sorted((e["from"], e["to"]) for e in drawn["edges"] if e["kind"] == "inheritance") == sorted(inheritance)
     # Folder.albums' inverse is declared on Album's parent: the edge still ends at Album, its destination.
     assert ("Folder", "Album") in {(e["from"], e["to"]) for e in relationships}
