@@ -18,7 +18,7 @@
  *             everything /api/model says about it). Keys on the canvas: + and − zoom, 0 fits, arrows pan.
  *   State     document.body.dataset.modelState = loading | ready | error; dataset.layoutMs = the last drawing's
  *             time in milliseconds (performance.now around measuring the text, layout and routing, and building
- *             the SVG), what the browser test bounds.
+ *             the SVG), what the browser tests report; dataset.labelMs = the part of it spent placing labels.
  *
  * Drawn with SVG presentation attributes (fill, stroke, font) rather than classes, so the exported SVG carries its
  * styles inline and opens the same anywhere; the page's CSS only adds hover and selection highlights.
@@ -205,7 +205,9 @@ function draw() {
   edgeLayer.append(...groups);
   const hitLayer = svg('g', { class: 'edge-hits' });
   hitLayer.append(...edges.map((edge, index) => drawHit(edge, courses[index], onSelectLine)).filter(Boolean));
+  const labelsStarted = performance.now();
   placeLabels(edges, courses, boxes, groups);
+  document.body.dataset.labelMs = (performance.now() - labelsStarted).toFixed(1);
   for (const name of [...shown].sort()) {
     boxLayer.append(drawBox(entities.get(name), contents.get(name), boxes.get(name), onSelect));
   }
