@@ -228,7 +228,7 @@ const list = document.getElementById('entity-list');
 return [list, ...list.querySelectorAll('*')].filter(e => e.tabIndex >= 0 && !e.disabled).length;"""
 
 
-def test_the_lab_sidebar_filters_hides_empty_shows_full_names_and_is_one_tab_stop(driver, wait_for, store_server, screenshot):
+def test_the_lab_sidebar_filters_hides_empty_titles_full_names_and_is_one_tab_stop(driver, wait_for, store_server, screenshot):
     from selenium.webdriver.common.keys import Keys
 
     base, api = store_server("cartkit/coredata/CartStorage_v1.sqlite")
@@ -253,7 +253,8 @@ def test_the_lab_sidebar_filters_hides_empty_shows_full_names_and_is_one_tab_sto
     driver.switch_to.active_element.send_keys(Keys.END)
     wait_for(driver, lambda d: query_of(d).get("entity") == "CDCartItem", message="End shows the last entity shown")
 
-    # Sub-entities under their parent, every item titled with its full name (and parent); names are never cut.
+    # Sub-entities under their parent, every item titled with its full name (and parent); a long name is one line,
+    # ellipsised (never broken mid-word), its full name on hover.
     base, api = store_server("coredataplus/SampleModel2/SampleModel2_V1.sqlite")
     driver.get(lab_url(base, entity="Writer"))
     wait_for(driver, lambda d: pane_state(d, "pane-grid") == "ready", message="the Writer grid")
@@ -276,8 +277,8 @@ def test_the_lab_sidebar_filters_hides_empty_shows_full_names_and_is_one_tab_sto
         const s = getComputedStyle(name);
         return {cut: name.scrollWidth > name.clientWidth + 1, ellipsis: s.textOverflow, height: name.getBoundingClientRect().height,
                 line: parseFloat(s.lineHeight) || 16};""")
-    assert not cut["cut"] and cut["ellipsis"] != "ellipsis", f"a long entity name is cut: {cut}"
-    assert cut["height"] > cut["line"] * 1.5, f"a long entity name wraps instead: {cut}"
+    assert cut["ellipsis"] == "ellipsis", f"a long entity name is not ellipsised: {cut}"
+    assert cut["height"] < cut["line"] * 1.5, f"a long entity name breaks onto a second line: {cut}"
     screenshot(driver, "lab-sidebar-sub-entities")
 
 
@@ -379,3 +380,24 @@ def test_go_to_page_page_keys_and_counts_grouped_by_locale(driver, wait_for, abs
              message="the Inspector's relationship")
     assert driver.find_element(By.CSS_SELECTOR, '.rel-block[data-rel="childCollections"] .rel-count').text == f"{count:,}"
     assert not console_errors(driver)
+
+
+def test_the_inspector_sidebar_ellipsises_a_long_entity_name(driver, wait_for, store_server):
+    from test_inspector import make_url
+
+    base, _ = store_server("cartkit/coredata/CartStorage_v1.sqlite")
+    driver.get(make_url(base, entity="CDCart"))
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#entity-list .entity-item"), message="the entity list")
+    button = driver.find_element(By.CSS_SELECTOR, "#entity-list .entity-item .entity-button")
+    assert button.get_attribute("title").startswith("CDCart"), "the full name is the title"
+    cut = driver.execute_script("""
+        const button = document.querySelector('#entity-list .entity-item .entity-button');
+        const name = button.querySelector('.entity-name'), count = button.querySelector('.entity-count');
+        name.textContent = 'ICAccountSyncingObjectWithAVeryLongNameThatPhotosReallyUses';
+        const s = getComputedStyle(name);
+        return {ellipsis: s.textOverflow, height: name.getBoundingClientRect().height, line: parseFloat(s.lineHeight) || 16,
+                countInside: count.getBoundingClientRect().right <= button.getBoundingClientRect().right + 1,
+                sameLine: Math.abs(count.getBoundingClientRect().top - name.getBoundingClientRect().top) < 8};""")
+    assert cut["ellipsis"] == "ellipsis", f"a long entity name is not ellipsised: {cut}"
+    assert cut["height"] < cut["line"] * 1.5, f"a long entity name breaks onto a second line: {cut}"
+    assert cut["countInside"] and cut["sameLine"], f"the count left its line or its button: {cut}"
