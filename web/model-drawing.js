@@ -176,7 +176,8 @@ function drawBox(entity, content, box, onSelect) {
 // box, every stretch of every edge (inheritance lines included), every arrow head and every loop is an obstacle, and
 // each placed label becomes one. Candidates are tried in a fixed order and labels in the caller's, so the same model
 // gets the same places. Rects are {x, y, w, h} in diagram coordinates; a label is drawn inside its rect.
-// (Here rather than in a file of its own: the server serves only the file names its build embedded.)
+// (Here rather than in a file of its own for now: a new web file is served only by a server built after it, and this
+// was tested with a binary built before.)
 
 /** A label's height: 11 px text's box (about 13 px) with a pixel to spare. */
 const LABEL_HEIGHT = 15;
@@ -186,8 +187,12 @@ const GAP = 3;
 const LINE = 1.5;
 /** Steps along a line's last stretch where an end's label may sit. */
 const STEP = 10;
+/** How far from its box an end's label may be: farther along its line, a reader cannot tell which end it names. */
+const REACH = 240;
 /** The grid the space is indexed by: obstacles are looked up in the cells a candidate covers. */
 const CELL = 64;
+/** Cells per grid row in a cell's number (a diagram is far narrower than this many cells). */
+const CELLS = 1 << 16;
 
 const intersects = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
@@ -196,16 +201,20 @@ class Space {
     this.cells = new Map();
   }
 
-  *keys(rect) {
+  /** The numbers of the grid cells `rect` covers. */
+  keys(rect) {
+    const result = [];
     for (let i = Math.floor(rect.x / CELL); i <= Math.floor((rect.x + rect.w) / CELL); i += 1) {
-      for (let j = Math.floor(rect.y / CELL); j <= Math.floor((rect.y + rect.h) / CELL); j += 1) yield `${i},${j}`;
+      for (let j = Math.floor(rect.y / CELL); j <= Math.floor((rect.y + rect.h) / CELL); j += 1) result.push(j * CELLS + i);
     }
+    return result;
   }
 
   block(rect) {
     for (const key of this.keys(rect)) {
-      if (!this.cells.has(key)) this.cells.set(key, []);
-      this.cells.get(key).push(rect);
+      const cell = this.cells.get(key);
+      if (cell) cell.push(rect);
+      else this.cells.set(key, [rect]);
     }
   }
 
@@ -272,7 +281,8 @@ function endCandidates(points, atStart, width) {
     // anyway), at least one place when the stretch is short.
     const along = Math.abs(q.x - p.x) >= Math.abs(q.y - p.y) ? width : LABEL_HEIGHT;
     const first = k === 0 ? GAP : GAP + LINE;
-    for (let offset = first; offset === first || offset + along <= length; offset += STEP) result.push(...beside(p, q, offset, width));
+    const last = Math.min(length, REACH);
+    for (let offset = first; offset === first || offset + along <= last; offset += STEP) result.push(...beside(p, q, offset, width));
   }
   return result;
 }
