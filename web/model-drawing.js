@@ -50,8 +50,13 @@ const mono = token('--mono', 'monospace');
 const sans = token('--sans', 'sans-serif');
 
 const measureContext = document.createElement('canvas').getContext('2d');
+let measureFont = '';
 function textWidth(text, font) {
-  measureContext.font = font;
+  // Setting a canvas's font parses it, every time: only when it changes (hundreds of labels share one font).
+  if (font !== measureFont) {
+    measureContext.font = font;
+    measureFont = font;
+  }
   return measureContext.measureText(text).width;
 }
 

@@ -458,6 +458,7 @@ def test_focus_search_hiding_attributes_and_browsing_an_entity(driver, many_enti
     assert "hops=2" in driver.current_url and "focus=Person" in driver.current_url
     two = geometry(driver)
     assert overlapping(two["boxes"]) == [] and edges_off_their_boxes(two) == []
+    assert label_problems(two, labels(driver)) == []
 
     tall = two["boxes"]["Person"]["height"]
     driver.find_element(By.ID, "model-attributes").click()
