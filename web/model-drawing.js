@@ -238,6 +238,7 @@ class Space {
     return true;
   }
 
+  /** The first free rect of `candidates` (any iterable, tried in order), now blocked; null when none is. */
   place(candidates) {
     for (const rect of candidates) {
       if (this.free(rect)) {
@@ -275,9 +276,8 @@ function beside(from, to, offset, width) {
  * stretch before it (where the last one is too short or too crowded: a route leaving a box turns into its channel
  * within a few pixels).
  */
-function endCandidates(points, atStart, width) {
+function* endCandidates(points, atStart, width) {
   const course = atStart ? points : [...points].reverse();
-  const result = [];
   for (let k = 0; k < Math.min(2, course.length - 1); k += 1) {
     const p = course[k];
     const q = course[k + 1];
@@ -287,36 +287,32 @@ function endCandidates(points, atStart, width) {
     const along = Math.abs(q.x - p.x) >= Math.abs(q.y - p.y) ? width : LABEL_HEIGHT;
     const first = k === 0 ? GAP : GAP + LINE;
     const last = Math.min(length, REACH);
-    for (let offset = first; offset === first || offset + along <= last; offset += STEP) result.push(...beside(p, q, offset, width));
+    for (let offset = first; offset === first || offset + along <= last; offset += STEP) yield* beside(p, q, offset, width);
   }
-  return result;
 }
 
 /** Where a line's own label (a bundle's count) may go: beside its stretches, longest first, middle first. */
-function alongCandidates(points, width) {
+function* alongCandidates(points, width) {
   const stretches = [];
   for (let i = 1; i < points.length; i += 1) stretches.push({ p: points[i - 1], q: points[i], index: i });
   stretches.sort((a, b) => unit(b.p, b.q).length - unit(a.p, a.q).length || a.index - b.index);
-  const result = [];
   for (const { p, q } of stretches) {
     const u = unit(p, q);
     const along = Math.abs(u.x) >= Math.abs(u.y) ? width : LABEL_HEIGHT;
     for (const t of [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9]) {
       const offset = u.length * t - along / 2;
-      if (offset >= 0 && offset + along <= u.length) result.push(...beside(p, q, offset, width));
+      if (offset >= 0 && offset + along <= u.length) yield* beside(p, q, offset, width);
     }
   }
-  return result;
 }
 
 /** Beside a loop on a box's right side ({x, y1, y2}, reaching about 30 px out): to its right, then above, below. */
-function loopCandidates(loop, width) {
+function* loopCandidates(loop, width) {
   const h = LABEL_HEIGHT;
   const middle = (loop.y1 + loop.y2) / 2;
-  const result = [];
-  for (const dy of [0, -h, h, -2 * h, 2 * h]) result.push({ x: loop.x + 34, y: middle - h / 2 + dy, w: width, h });
-  result.push({ x: loop.x + 2, y: loop.y1 - 14 - h, w: width, h }, { x: loop.x + 2, y: loop.y2 + 14, w: width, h });
-  return result;
+  for (const dy of [0, -h, h, -2 * h, 2 * h]) yield { x: loop.x + 34, y: middle - h / 2 + dy, w: width, h };
+  yield { x: loop.x + 2, y: loop.y1 - 14 - h, w: width, h };
+  yield { x: loop.x + 2, y: loop.y2 + 14, w: width, h };
 }
 
 // ---------------------------------------------------------------------------------------------
