@@ -8,14 +8,18 @@
  *   Diagram   #model-svg > #model-viewport: g.entity[data-entity] (rect.entity-box with x/y/width/height, its name
  *             as a link to the Inspector's list, its record count, one text.attribute per attribute shown), then
  *             g.edge[data-kind=relationship|inheritance][data-from][data-to] holding a polyline (or a path for an
- *             entity related to itself) whose ends lie on the two boxes' borders, and text.cardinality marks.
- *             An inverse pair is one edge; a relationship without inverse has an arrow and data-inverse="none".
+ *             entity related to itself) whose ends lie on the two boxes' borders, and its labels (text.edge-label:
+ *             a name and tspan.cardinality at an end, text.edge-count "×3" on a bundled line; model-drawing.js).
+ *             All the relationships between two entities are one edge (data-count); a relationship without
+ *             inverse alone on its edge has an arrow and data-inverse="none". g.edge-hits, beneath, holds the
+ *             wider invisible lines that take clicks.
  *   Controls  #model-search (find and centre an entity), #model-focus + #model-hops (an entity and its
  *             neighbours within N hops), #model-attributes (boxes with or without attributes), zoom buttons,
  *             wheel zoom and drag to pan, #export-svg / #export-png. URL: /model?focus=Book&hops=2&attributes=0;
  *             ?version=<name> draws another version of a versioned model file (model-versions.js links to it).
  *   Details   clicking a box, or Enter on it (boxes are in the Tab order), selects it (#model-details lists
- *             everything /api/model says about it). Keys on the canvas: + and − zoom, 0 fits, arrows pan.
+ *             everything /api/model says about it); clicking a relationship line or its label lists the
+ *             relationships it stands for. Keys on the canvas: + and − zoom, 0 fits, arrows pan.
  *   State     document.body.dataset.modelState = loading | ready | error; dataset.layoutMs = the last drawing's
  *             time in milliseconds (performance.now around measuring the text, layout and routing, and building
  *             the SVG), what the browser tests report; dataset.labelMs = the part of it spent placing labels.
