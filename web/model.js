@@ -387,6 +387,7 @@ function find(text) {
 }
 
 function onSearch() {
+  if (!dom.search.value.trim()) return; // emptied: nothing asked (a change event fires on clearing it too)
   const name = find(dom.search.value);
   if (!name) {
     setState('ready', `No entity matches “${dom.search.value.trim()}”`);

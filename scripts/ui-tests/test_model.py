@@ -437,6 +437,14 @@ def test_on_the_65_entity_model_no_label_overlaps_and_bundled_lines_list_their_r
         "return document.querySelector('#model-viewport .entity.is-found')?.dataset.entity") == "Person",
         message="the search found Person")
     screenshot(driver, "model-65-entities-person")
+    # The albums: inheritance lines, a relationship whose inverse is inherited, and the folder tree's loop.
+    search.clear()
+    search.send_keys("Folder\n")
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.querySelector('#model-viewport .entity.is-found')?.dataset.entity") == "Folder",
+        message="the search found Folder")
+    assert "No entity matches" not in driver.find_element(By.ID, "model-status").text
+    screenshot(driver, "model-65-entities-folder")
     assert console_errors(driver) == []
 
 
