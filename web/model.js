@@ -227,10 +227,10 @@ function draw() {
 }
 
 /**
- * Labels where model-drawing.js's label search finds them room, never over a box, a line or another label: bundles' counts first
- * (a bundled line without its count would read as one relationship), then every end's name and cardinality, then
- * the cardinality alone for the ends whose name found no room. What is not drawn is in the line's tooltip and the
- * details pane.
+ * Labels where model-drawing.js's label search finds them room, never over a box, a line or another label:
+ * bundles' counts first (a bundled line without its count would read as one relationship), then every end's name
+ * and cardinality, then the cardinality alone for the ends whose name found no room. What is not drawn is in the
+ * line's tooltip and the details pane.
  */
 function placeLabels(edges, courses, boxes, groups) {
   const space = new Space();
