@@ -90,10 +90,10 @@ def geometry(driver) -> dict:
     return driver.execute_script(GEOMETRY)
 
 
-#: Every label drawn on an edge, with the box its glyphs take as the browser measures it (getBBox, in the diagram's
+#: Every text drawn on an edge (whatever its class), with the box its glyphs take as the browser measures it (getBBox, in the diagram's
 #: coordinates like the boxes and lines: the edge groups have no transform of their own) and on screen.
 LABELS = """
-return [...document.querySelectorAll('#model-viewport .edge-label')].map((t) => {
+return [...document.querySelectorAll('#model-viewport .edge text')].map((t) => {
   const b = t.getBBox();
   const r = t.getBoundingClientRect();
   const g = t.closest('.edge');
