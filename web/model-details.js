@@ -3,7 +3,10 @@
  *
  *   #model-details: h2 (the entity), a.model-browse (its records in the Inspector), a "Focus here" button, facts
  *   (parent, sub-entities, class, renaming, configurations, version hash), tables of attributes and relationships,
- *   fetch indexes, uniqueness constraints, and what the model's source cannot tell (details.model-unknown).
+ *   fetch indexes, uniqueness constraints, the relationships of other entities into it that have no inverse (they
+ *   are drawn on its lines too), and what the model's source cannot tell (details.model-unknown).
+ *   Or one relationship line (showLine): h2 (its two entities), buttons selecting either, and a table of every
+ *   relationship the line stands for, each direction of an inverse pair on a row of its own.
  */
 
 import { el } from './shared/dom.js';
@@ -27,17 +30,31 @@ function table(headings, rows) {
   return node;
 }
 
-/** Fills `pane` with `entity` of `model`; `onFocus(name)` and `onClose()` are the pane's two actions. */
-function show(pane, entity, model, { onFocus, onClose }) {
+/** Empties `pane` and gives it a heading and a close button. */
+function start(pane, title, onClose) {
   pane.replaceChildren();
   const head = el('div', 'model-details-head');
-  head.append(el('h2', null, entity.name));
+  head.append(el('h2', null, title));
   const close = el('button', 'control', '×');
   close.type = 'button';
   close.title = 'Close the details';
   close.addEventListener('click', () => { pane.hidden = true; onClose(); });
   head.append(close);
   pane.append(head);
+}
+
+const RELATIONSHIP_HEADINGS = ['Name', 'Destination', 'Inverse', 'Count', 'Delete rule', 'Notes'];
+
+/** A relationship's row; `name` as the table needs it (its own name, or "Entity.name" where sources differ). */
+const relationshipRow = (r, name = r.name) => [
+  name, r.destination, shown(r.inverse), cardinality(r), shown(r.deleteRule),
+  [r.ordered && 'ordered', r.transient && 'transient', r.renamingIdentifier && `renamed from ${r.renamingIdentifier}`]
+    .filter(Boolean).join('; '),
+];
+
+/** Fills `pane` with `entity` of `model`; `onFocus(name)` and `onClose()` are the pane's two actions. */
+function show(pane, entity, model, { onFocus, onClose }) {
+  start(pane, entity.name, onClose);
   const actions = el('p', 'model-details-actions');
   const browse = el('a', 'model-browse', `Browse ${entity.count === null || entity.count === undefined ? '' : `${formatCount(entity.count)} `}records →`);
   browse.href = viewURL('/', { entity: entity.name });
@@ -74,11 +91,14 @@ function show(pane, entity, model, { onFocus, onClose }) {
       .filter(Boolean).join('; '),
   ])));
   pane.append(el('h3', null, `Relationships (${entity.relationships.length})`));
-  pane.append(table(['Name', 'Destination', 'Inverse', 'Count', 'Delete rule', 'Notes'], entity.relationships.map((r) => [
-    r.name, r.destination, shown(r.inverse), cardinality(r), shown(r.deleteRule),
-    [r.ordered && 'ordered', r.transient && 'transient', r.renamingIdentifier && `renamed from ${r.renamingIdentifier}`]
-      .filter(Boolean).join('; '),
-  ])));
+  pane.append(table(RELATIONSHIP_HEADINGS, entity.relationships.map((r) => relationshipRow(r))));
+  // Drawn on this entity's lines but declared elsewhere, and named nowhere above.
+  const into = model.entities.filter((other) => other.name !== entity.name).flatMap((other) => other.relationships
+    .filter((r) => r.destination === entity.name && !r.inverse).map((r) => relationshipRow(r, `${other.name}.${r.name}`)));
+  if (into.length) {
+    pane.append(el('h3', null, `Into ${entity.name} without an inverse (${into.length})`));
+    pane.append(table(RELATIONSHIP_HEADINGS, into));
+  }
   if (entity.fetchIndexes && entity.fetchIndexes.length) {
     pane.append(el('h3', null, 'Fetch indexes'));
     pane.append(table(['Name', 'Elements'], entity.fetchIndexes.map((index) => [
@@ -99,6 +119,35 @@ function show(pane, entity, model, { onFocus, onClose }) {
   pane.hidden = false;
 }
 
+/**
+ * Fills `pane` with one relationship line (an edge of model.js's graphEdges(): {from, to, members: [{from, to,
+ * forward, backward}]}); `onEntity(name)` selects one of its two entities, `onClose()` closes the pane.
+ */
+function showLine(pane, line, { onEntity, onClose }) {
+  start(pane, line.from === line.to ? line.from : `${line.from} — ${line.to}`, onClose);
+  const count = line.members.length;
+  const actions = el('p', 'model-details-actions',
+    count === 1 ? 'One relationship drawn as this line. ' : `${count} relationships drawn as this one line. `);
+  for (const name of new Set([line.from, line.to])) {
+    const button = el('button', 'control', name);
+    button.type = 'button';
+    button.title = `Show ${name}`;
+    button.addEventListener('click', () => onEntity(name));
+    actions.append(button, ' ');
+  }
+  pane.append(actions);
+  const rows = line.members.flatMap((m) => [
+    relationshipRow(m.forward, `${m.from}.${m.forward.name}`),
+    ...(m.backward ? [relationshipRow(m.backward, `${m.to}.${m.backward.name}`)] : []),
+  ]);
+  pane.append(el('h3', null, `Relationships (${rows.length})`));
+  const list = table(RELATIONSHIP_HEADINGS, rows);
+  list.classList.add('model-line-relationships');
+  pane.append(list);
+  pane.hidden = false;
+}
+
 export {
   show,
+  showLine,
 };

@@ -5,8 +5,11 @@
  *   g.entity[data-entity] (tabindex 0): rect.entity-box, its name as a link to the Inspector's list, its record
  *   count (.entity-count), one text.attribute[data-attribute] per attribute shown (14 at most, "+ N more").
  *   g.edge[data-kind=relationship|inheritance][data-from][data-to]: a polyline along the edge's route (a path for
- *   an entity related to itself, its ends in data-x1…data-y2) from border to border, text.cardinality marks; data-inverse="none" for a
- *   relationship without inverse (drawn with an arrow).
+ *   an entity related to itself, its ends in data-x1…data-y2) from border to border. A relationship edge is one
+ *   line for every relationship between its two entities (data-count; thicker when more than one), its <title> lists
+ *   them all; data-inverse="none" for a single relationship without inverse (drawn with an arrow). Its labels, where
+ *   the label search below found them room: text.edge-label[data-relationship] (tspan.relationship-name and
+ *   tspan.cardinality) at the end a relationship arrives at, text.edge-count ("×3") beside a bundled line.
  *
  * Everything is drawn with SVG presentation attributes (fill, stroke, font), colours read once from tokens.css,
  * so an exported SVG carries its styles and opens the same anywhere; the page's CSS only adds highlights.
@@ -47,8 +50,13 @@ const mono = token('--mono', 'monospace');
 const sans = token('--sans', 'sans-serif');
 
 const measureContext = document.createElement('canvas').getContext('2d');
+let measureFont = '';
 function textWidth(text, font) {
-  measureContext.font = font;
+  // Setting a canvas's font parses it, every time: only when it changes (hundreds of labels share one font).
+  if (font !== measureFont) {
+    measureContext.font = font;
+    measureFont = font;
+  }
   return measureContext.measureText(text).width;
 }
 
@@ -162,6 +170,152 @@ function drawBox(entity, content, box, onSelect) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Where labels go
+// ---------------------------------------------------------------------------------------------
+//
+// Each edge's text (a relationship's name and cardinality at the end it arrives at, a bundled line's count) goes
+// where a greedy search among a few candidates finds room. Why not a force or annealing placement: the candidates
+// are the places a reader looks for a label (beside the line's last stretch at a box for an end, beside its longest
+// stretch for a count), so a label that finds one is unambiguous; a label that finds none is not drawn, and its text
+// stays in the line's tooltip and the details pane. Nothing is drawn over a box, another label or any line: every
+// box, every stretch of every edge (inheritance lines included), every arrow head and every loop is an obstacle, and
+// each placed label becomes one. Candidates are tried in a fixed order and labels in the caller's, so the same model
+// gets the same places. Rects are {x, y, w, h} in diagram coordinates; a label is drawn inside its rect.
+// (Here rather than in a file of its own for now: a new web file is served only by a server built after it, and this
+// was tested with a binary built before.)
+
+/** A label's height: 11 px text's box (about 13 px) with a pixel to spare. */
+const LABEL_HEIGHT = 15;
+/** Between a label and the line it belongs to. */
+const GAP = 3;
+/** Half the width an obstacle line takes (its stroke, and some air). */
+const LINE = 1.5;
+/** Steps along a line's last stretch where an end's label may sit. */
+const STEP = 10;
+/** How far from its box an end's label may be: farther along its line, a reader cannot tell which end it names. */
+const REACH = 240;
+/** The grid the space is indexed by: obstacles are looked up in the cells a candidate covers. */
+const CELL = 64;
+/** Cells per grid row in a cell's number (a diagram is far narrower than this many cells). */
+const CELLS = 1 << 16;
+
+const intersects = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+class Space {
+  constructor() {
+    this.cells = new Map();
+  }
+
+  /** The numbers of the grid cells `rect` covers. */
+  keys(rect) {
+    const result = [];
+    for (let i = Math.floor(rect.x / CELL); i <= Math.floor((rect.x + rect.w) / CELL); i += 1) {
+      for (let j = Math.floor(rect.y / CELL); j <= Math.floor((rect.y + rect.h) / CELL); j += 1) result.push(j * CELLS + i);
+    }
+    return result;
+  }
+
+  block(rect) {
+    for (const key of this.keys(rect)) {
+      const cell = this.cells.get(key);
+      if (cell) cell.push(rect);
+      else this.cells.set(key, [rect]);
+    }
+  }
+
+  /** A stretch of a line as an obstacle (its bounding box: exact for the router's horizontal and vertical runs). */
+  blockSegment(p, q) {
+    this.block({
+      x: Math.min(p.x, q.x) - LINE, y: Math.min(p.y, q.y) - LINE,
+      w: Math.abs(q.x - p.x) + LINE * 2, h: Math.abs(q.y - p.y) + LINE * 2,
+    });
+  }
+
+  free(rect) {
+    for (const key of this.keys(rect)) {
+      for (const other of this.cells.get(key) || []) if (intersects(rect, other)) return false;
+    }
+    return true;
+  }
+
+  /** The first free rect of `candidates` (any iterable, tried in order), now blocked; null when none is. */
+  place(candidates) {
+    for (const rect of candidates) {
+      if (this.free(rect)) {
+        this.block(rect);
+        return rect;
+      }
+    }
+    return null;
+  }
+}
+
+function unit(p, q) {
+  const length = Math.hypot(q.x - p.x, q.y - p.y) || 1;
+  return { x: (q.x - p.x) / length, y: (q.y - p.y) / length, length };
+}
+
+/**
+ * Places beside the stretch of the line that starts at `from` and heads towards `to`, `from` `offset` px away
+ * from the label's near side (0 = at `from`), on both sides of the line: beside a vertical stretch, above and below
+ * a horizontal one.
+ */
+function beside(from, to, offset, width) {
+  const u = unit(from, to);
+  const h = LABEL_HEIGHT;
+  if (Math.abs(u.y) >= Math.abs(u.x)) {
+    const y = u.y > 0 ? from.y + offset : from.y - offset - h;
+    return [{ x: from.x + GAP, y, w: width, h }, { x: from.x - GAP - width, y, w: width, h }];
+  }
+  const x = u.x > 0 ? from.x + offset : from.x - offset - width;
+  return [{ x, y: from.y - GAP - h, w: width, h }, { x, y: from.y + GAP, w: width, h }];
+}
+
+/**
+ * Where an end's label may go: beside the line's last stretch at that end, nearest the box first, then beside the
+ * stretch before it (where the last one is too short or too crowded: a route leaving a box turns into its channel
+ * within a few pixels).
+ */
+function* endCandidates(points, atStart, width) {
+  const course = atStart ? points : [...points].reverse();
+  for (let k = 0; k < Math.min(2, course.length - 1); k += 1) {
+    const p = course[k];
+    const q = course[k + 1];
+    const { length } = unit(p, q);
+    // Along the stretch as far as it goes (a label past its corner would lie across the next stretch, an obstacle
+    // anyway), at least one place when the stretch is short.
+    const along = Math.abs(q.x - p.x) >= Math.abs(q.y - p.y) ? width : LABEL_HEIGHT;
+    const first = k === 0 ? GAP : GAP + LINE;
+    const last = Math.min(length, REACH);
+    for (let offset = first; offset === first || offset + along <= last; offset += STEP) yield* beside(p, q, offset, width);
+  }
+}
+
+/** Where a line's own label (a bundle's count) may go: beside its stretches, longest first, middle first. */
+function* alongCandidates(points, width) {
+  const stretches = [];
+  for (let i = 1; i < points.length; i += 1) stretches.push({ p: points[i - 1], q: points[i], index: i });
+  stretches.sort((a, b) => unit(b.p, b.q).length - unit(a.p, a.q).length || a.index - b.index);
+  for (const { p, q } of stretches) {
+    const u = unit(p, q);
+    const along = Math.abs(u.x) >= Math.abs(u.y) ? width : LABEL_HEIGHT;
+    for (const t of [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9]) {
+      const offset = u.length * t - along / 2;
+      if (offset >= 0 && offset + along <= u.length) yield* beside(p, q, offset, width);
+    }
+  }
+}
+
+/** Beside a loop on a box's right side ({x, y1, y2}, reaching about 30 px out): to its right, then above, below. */
+function* loopCandidates(loop, width) {
+  const h = LABEL_HEIGHT;
+  const middle = (loop.y1 + loop.y2) / 2;
+  for (const dy of [0, -h, h, -2 * h, 2 * h]) yield { x: loop.x + 34, y: middle - h / 2 + dy, w: width, h };
+  yield { x: loop.x + 2, y: loop.y1 - 14 - h, w: width, h };
+  yield { x: loop.x + 2, y: loop.y2 + 14, w: width, h };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Edges
 // ---------------------------------------------------------------------------------------------
 
@@ -179,13 +333,6 @@ function exitPoint(box, from, target) {
 }
 
 const round = (n) => Math.round(n * 100) / 100;
-
-function markText(x, y, text, colour) {
-  return svg('text', {
-    class: 'cardinality', x: round(x), y: round(y), 'text-anchor': 'middle', 'dominant-baseline': 'middle',
-    'font-family': mono, 'font-size': 11, fill: colour,
-  }, text);
-}
 
 /** A straight line between the two boxes' borders, shifted sideways by `offset` (what an edge without a route gets). */
 function straight(a, b, offset) {
@@ -208,83 +355,172 @@ function direction(p, q) {
 }
 
 /**
- * An edge between two boxes along `route` (its points from the `from` box's border to the `to` box's, as
- * model-routing.js gives them); a loop on the box's right side for an entity related to itself, `offset` apart for
- * several loops.
+ * The course of an edge: {points} along `route` (its points from the `from` box's border to the `to` box's, as
+ * model-routing.js gives them), or a straight line when it has none; {loop: {x, y1, y2}} on the box's right side for
+ * an entity related to itself, `offset` apart for several loops.
  */
-function drawEdge(edge, boxes, offset, route) {
+function course(edge, boxes, offset, route) {
   const a = boxes.get(edge.from);
-  const b = boxes.get(edge.to);
+  if (edge.from === edge.to) {
+    const x = a.x + a.width;
+    return { loop: { x, y1: a.y + Math.min(a.height - 6, 10 + offset), y2: a.y + Math.min(a.height - 2, 26 + offset) } };
+  }
+  return { points: route && route.length >= 2 ? route : straight(a, boxes.get(edge.to), offset) };
+}
+
+/** The head at `tip` of a line arriving in direction `end`: `length` long, `half` wide on each side. */
+function head(tip, end, length, half) {
+  const base = { x: tip.x - end.x * length, y: tip.y - end.y * length };
+  return [tip, { x: base.x + end.y * half, y: base.y - end.x * half }, { x: base.x - end.y * half, y: base.y + end.x * half }];
+}
+
+/** Whether a line's end has a head (inheritance's triangle, a relationship without inverse's arrow), and its size. */
+const headSize = (edge) => (edge.kind === 'inheritance' ? [12, 7] : edge.members.length === 1 && !edge.members[0].backward ? [9, 4.5] : null);
+
+/** What a label may not cover of an edge's course: every stretch, the head at its end, or the loop. */
+function obstacles(edge, drawnCourse, space) {
+  if (drawnCourse.loop) {
+    const { x, y1, y2 } = drawnCourse.loop;
+    space.block({ x: x - 1, y: y1 - 13, w: 33, h: y2 - y1 + 26 });
+    return;
+  }
+  const { points } = drawnCourse;
+  for (let i = 1; i < points.length; i += 1) space.blockSegment(points[i - 1], points[i]);
+  const size = headSize(edge);
+  if (size) {
+    const corners = head(points[points.length - 1], direction(points[points.length - 2], points[points.length - 1]), ...size);
+    const xs = corners.map((p) => p.x);
+    const ys = corners.map((p) => p.y);
+    space.block({ x: Math.min(...xs) - 1, y: Math.min(...ys) - 1, w: Math.max(...xs) - Math.min(...xs) + 2, h: Math.max(...ys) - Math.min(...ys) + 2 });
+  }
+}
+
+/** "Author.books → Book (*)": one direction of a relationship, as its tooltip and the details pane say it. */
+const described = (source, relationship) => `${source}.${relationship.name} → ${relationship.destination} (${cardinality(relationship)})`;
+
+/** The tooltip of an edge: every relationship it stands for, each inverse pair on a line of its own. */
+function edgeTitle(edge) {
+  if (edge.kind === 'inheritance') return `${edge.from} is a sub-entity of ${edge.to}`;
+  const lines = edge.members.map((m) => described(m.from, m.forward) + (m.backward ? ` ⇄ ${described(m.to, m.backward)}` : ' (no inverse)'));
+  return edge.members.length === 1 ? lines[0] : [`${edge.members.length} relationships between ${edge.from} and ${edge.to}:`, ...lines].join('\n');
+}
+
+/**
+ * An edge between two boxes along its course; `onSelect(edge, event)` runs when a relationship's line (or its
+ * label) is clicked. Its labels are added later (drawLabel), once the label search has found them a place.
+ */
+function drawEdge(edge, drawnCourse, onSelect) {
   const kind = edge.kind;
-  const colour = kind === 'inheritance' ? colours.inherit : edge.backward ? colours.dim : colours.oneWay;
+  const oneWay = kind === 'relationship' && edge.members.length === 1 && !edge.members[0].backward;
+  const colour = kind === 'inheritance' ? colours.inherit : oneWay ? colours.oneWay : colours.dim;
   const group = svg('g', {
     class: 'edge', 'data-kind': kind, 'data-from': edge.from, 'data-to': edge.to,
-    'data-inverse': kind === 'relationship' && !edge.backward ? 'none' : null,
+    'data-inverse': oneWay ? 'none' : null,
+    'data-count': kind === 'relationship' ? edge.members.length : null,
   });
-  const label = kind === 'inheritance'
-    ? `${edge.from} is a sub-entity of ${edge.to}`
-    : `${edge.from}.${edge.forward.name} → ${edge.forward.destination} (${cardinality(edge.forward)})`
-      + (edge.backward ? ` ⇄ ${edge.to}.${edge.backward.name} → ${edge.backward.destination} (${cardinality(edge.backward)})` : ' (no inverse)');
-  group.append(svg('title', {}, label));
-  if (edge.from === edge.to) {
+  group.append(svg('title', {}, edgeTitle(edge)));
+  if (drawnCourse.loop) {
     // An entity related to itself: a loop on the box's right side, both ends on its border.
-    const x = a.x + a.width;
-    const y1 = a.y + Math.min(a.height - 6, 10 + offset);
-    const y2 = a.y + Math.min(a.height - 2, 26 + offset);
+    const { x, y1, y2 } = drawnCourse.loop;
     group.append(svg('path', {
       d: `M ${round(x)} ${round(y1)} C ${round(x + 40)} ${round(y1 - 16)} ${round(x + 40)} ${round(y2 + 16)} ${round(x)} ${round(y2)}`,
       fill: 'none', stroke: colour, 'stroke-width': 1.4,
       'data-x1': round(x), 'data-y1': round(y1), 'data-x2': round(x), 'data-y2': round(y2),
     }));
-    group.append(markText(x + 42, (y1 + y2) / 2, cardinality(edge.forward), colour));
-    return group;
-  }
-  const points = route && route.length >= 2 ? route : straight(a, b, offset);
-  group.append(svg('polyline', {
-    points: points.map((p) => `${round(p.x)},${round(p.y)}`).join(' '), fill: 'none', stroke: colour,
-    'stroke-width': 1.4, 'stroke-linejoin': 'round', 'stroke-dasharray': kind === 'inheritance' ? '6 4' : null,
-  }));
-  const p1 = points[0];
-  const p2 = points[points.length - 1];
-  // The directions the line arrives with at each end, for the arrow heads and the marks beside them.
-  const end = direction(points[points.length - 2], p2);
-  const start = direction(points[1], p1);
-  if (kind === 'inheritance') {
-    // UML's hollow triangle at the parent's end.
-    const base = { x: p2.x - end.x * 12, y: p2.y - end.y * 12 };
-    group.append(svg('polygon', {
-      points: [p2, { x: base.x + end.y * 7, y: base.y - end.x * 7 }, { x: base.x - end.y * 7, y: base.y + end.x * 7 }]
-        .map((p) => `${round(p.x)},${round(p.y)}`).join(' '),
-      fill: colours.background, stroke: colour, 'stroke-width': 1.4,
+  } else {
+    const { points } = drawnCourse;
+    const list = points.map((p) => `${round(p.x)},${round(p.y)}`).join(' ');
+    group.append(svg('polyline', {
+      points: list, fill: 'none', stroke: colour,
+      'stroke-width': kind === 'relationship' && edge.members.length > 1 ? 2.4 : 1.4,
+      'stroke-linejoin': 'round', 'stroke-dasharray': kind === 'inheritance' ? '6 4' : null,
     }));
-    return group;
+    const size = headSize(edge);
+    if (size) {
+      // UML's hollow triangle at an inheritance's parent; a filled arrow where a relationship without inverse points.
+      const corners = head(points[points.length - 1], direction(points[points.length - 2], points[points.length - 1]), ...size);
+      group.append(svg('polygon', {
+        points: corners.map((p) => `${round(p.x)},${round(p.y)}`).join(' '),
+        fill: kind === 'inheritance' ? colours.background : colour,
+        stroke: kind === 'inheritance' ? colour : null, 'stroke-width': kind === 'inheritance' ? 1.4 : null,
+      }));
+    }
   }
-  if (!edge.backward) {
-    const base = { x: p2.x - end.x * 9, y: p2.y - end.y * 9 };
-    group.append(svg('polygon', {
-      points: [p2, { x: base.x + end.y * 4.5, y: base.y - end.x * 4.5 }, { x: base.x - end.y * 4.5, y: base.y + end.x * 4.5 }]
-        .map((p) => `${round(p.x)},${round(p.y)}`).join(' '),
-      fill: colour,
-    }));
-  }
-  // Each end carries how many records of that end's entity one record at the other end holds, beside the line's
-  // last stretch (on the side of the shift for parallel straight lines, so their marks do not print over each other).
-  const side = offset < 0 ? -9 : 9;
-  const along = 16 + Math.abs(offset) * 2;
-  group.append(markText(p2.x - end.x * along + end.y * side, p2.y - end.y * along - end.x * side, cardinality(edge.forward), colour));
-  if (edge.backward) {
-    group.append(markText(p1.x - start.x * along - start.y * side, p1.y - start.y * along + start.x * side, cardinality(edge.backward), colour));
+  if (kind === 'relationship') {
+    group.addEventListener('click', (event) => onSelect(edge, event));
   }
   return group;
 }
 
+/**
+ * A wider, invisible copy of a relationship's line that takes the clicks near it (the page's; the export drops it),
+ * or null. Drawn in a layer beneath every edge, so it never takes a click meant for another line's label.
+ */
+function drawHit(edge, drawnCourse, onSelect) {
+  if (edge.kind !== 'relationship' || !drawnCourse.points) return null;
+  const hit = svg('polyline', {
+    class: 'edge-hit', points: drawnCourse.points.map((p) => `${round(p.x)},${round(p.y)}`).join(' '),
+    fill: 'none', stroke: 'transparent', 'stroke-width': 10, 'data-from': edge.from, 'data-to': edge.to,
+  });
+  hit.append(svg('title', {}, edgeTitle(edge)));
+  hit.addEventListener('click', (event) => onSelect(edge, event));
+  return hit;
+}
+
+/** The font of every label on an edge, and its width in it. */
+const LABEL_FONT = 11;
+const labelWidth = (text) => textWidth(text, `${LABEL_FONT}px ${mono}`) + 2;
+
+/**
+ * What an edge's labels say, each with the fallbacks tried when it finds no place, in the order they are placed:
+ * {edge, end: 'start' | 'end' | 'loop' | 'along', texts: [[name, cardinality], …]} (a bundle's count is its
+ * cardinality part, with no name). A line of one relationship carries, at the end where each direction arrives, its
+ * name and cardinality (as UML puts a role at its end), else the cardinality alone; a bundled line carries its
+ * count ("×3"), its names being in its tooltip and the details pane.
+ */
+function edgeLabels(edge) {
+  if (edge.kind !== 'relationship') return [];
+  if (edge.members.length > 1) return [{ edge, end: edge.from === edge.to ? 'loop' : 'along', count: true, texts: [['', `×${edge.members.length}`]] }];
+  const { forward, backward } = edge.members[0];
+  const ends = [[edge.from === edge.to ? 'loop' : 'end', forward]];
+  if (backward) ends.push([edge.from === edge.to ? 'loop' : 'start', backward]);
+  return ends.map(([end, relationship]) => ({
+    edge, end, relationship, texts: [[relationship.name, cardinality(relationship)], ['', cardinality(relationship)]],
+  }));
+}
+
+/** A placed label: its text in `rect` (from Space.place); the name and the cardinality are tspans of their own. */
+function drawLabel(label, [name, mark], rect) {
+  const colour = label.edge.members.length === 1 && !label.edge.members[0].backward ? colours.oneWay : colours.dim;
+  const text = svg('text', {
+    class: label.count ? 'edge-label edge-count' : 'edge-label', x: round(rect.x + 1), y: round(rect.y + rect.h / 2),
+    'dominant-baseline': 'central', 'font-family': mono, 'font-size': LABEL_FONT, fill: colour,
+    'font-weight': label.count ? 600 : null,
+    'data-relationship': label.relationship ? label.relationship.name : null,
+  });
+  if (name) text.append(svg('tspan', { class: 'relationship-name', fill: colours.text }, `${name} `));
+  text.append(svg('tspan', { class: label.count ? 'bundle-count' : 'cardinality' }, mark));
+  return text;
+}
+
 export {
   SVG,
+  Space,
+  endCandidates,
+  alongCandidates,
+  loopCandidates,
   svg,
   colours,
   round,
   cardinality,
+  described,
   boxContent,
+  course,
+  obstacles,
   drawBox,
   drawEdge,
+  drawHit,
+  edgeLabels,
+  labelWidth,
+  drawLabel,
 };

@@ -31,6 +31,8 @@ function svgDocument(viewport, drawn, title) {
   content.removeAttribute('id');
   content.removeAttribute('transform');
   for (const node of content.querySelectorAll('.is-selected, .is-found, .is-near')) node.classList.remove('is-selected', 'is-found', 'is-near');
+  // The page's invisible hit lines (wider targets for a click) have nothing to show.
+  content.querySelector('.edge-hits')?.remove();
   for (const node of content.querySelectorAll('[tabindex]')) ['tabindex', 'role', 'aria-label'].forEach((name) => node.removeAttribute(name));
   // Links lead to this server's Inspector; in a file they would lead nowhere.
   for (const link of content.querySelectorAll('a')) link.replaceWith(...link.childNodes);

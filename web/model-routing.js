@@ -25,7 +25,7 @@
 
 const TRACK = 6; // between two horizontal runs in a channel
 const LANE = 7; // between two vertical runs in a passage
-const PORT = 18; // between two ends on a box's side, at most
+const PORT = 64; // between two ends on a box's side, at most: wide enough for the labels beside the lines (model-drawing.js)
 const PAD = 14; // from a channel's outer tracks to the rows around it
 const SIDE = 10; // between parallel edges of two boxes side by side
 
@@ -180,7 +180,10 @@ function plan(rows, boxes, edges, gapX) {
       if (r.side) continue;
       const trackY = (step) => {
         const used = step.tracks || 1;
-        const height = Math.max(channels[step.channel], PAD * 2);
+        // Centred in the channel as drawn (often taller than its tracks need): the stretches from a box to the
+        // first turn are then long enough to carry the labels at the edges' ends on both rows.
+        const drawnHeight = step.channel < rows.length ? rowTops[step.channel] - channelTops[step.channel] : channels[step.channel];
+        const height = Math.max(drawnHeight, PAD * 2);
         return channelTops[step.channel] + (height - (used - 1) * TRACK) / 2 + step.track * TRACK;
       };
       const points = [];

@@ -8,17 +8,21 @@
  *   Diagram   #model-svg > #model-viewport: g.entity[data-entity] (rect.entity-box with x/y/width/height, its name
  *             as a link to the Inspector's list, its record count, one text.attribute per attribute shown), then
  *             g.edge[data-kind=relationship|inheritance][data-from][data-to] holding a polyline (or a path for an
- *             entity related to itself) whose ends lie on the two boxes' borders, and text.cardinality marks.
- *             An inverse pair is one edge; a relationship without inverse has an arrow and data-inverse="none".
+ *             entity related to itself) whose ends lie on the two boxes' borders, and its labels (text.edge-label:
+ *             a name and tspan.cardinality at an end, text.edge-count "×3" on a bundled line; model-drawing.js).
+ *             All the relationships between two entities are one edge (data-count); a relationship without
+ *             inverse alone on its edge has an arrow and data-inverse="none". g.edge-hits, beneath, holds the
+ *             wider invisible lines that take clicks.
  *   Controls  #model-search (find and centre an entity), #model-focus + #model-hops (an entity and its
  *             neighbours within N hops), #model-attributes (boxes with or without attributes), zoom buttons,
  *             wheel zoom and drag to pan, #export-svg / #export-png. URL: /model?focus=Book&hops=2&attributes=0;
  *             ?version=<name> draws another version of a versioned model file (model-versions.js links to it).
  *   Details   clicking a box, or Enter on it (boxes are in the Tab order), selects it (#model-details lists
- *             everything /api/model says about it). Keys on the canvas: + and − zoom, 0 fits, arrows pan.
+ *             everything /api/model says about it); clicking a relationship line or its label lists the
+ *             relationships it stands for. Keys on the canvas: + and − zoom, 0 fits, arrows pan.
  *   State     document.body.dataset.modelState = loading | ready | error; dataset.layoutMs = the last drawing's
  *             time in milliseconds (performance.now around measuring the text, layout and routing, and building
- *             the SVG), what the browser test bounds.
+ *             the SVG), what the browser tests report; dataset.labelMs = the part of it spent placing labels.
  *
  * Drawn with SVG presentation attributes (fill, stroke, font) rather than classes, so the exported SVG carries its
  * styles inline and opens the same anywhere; the page's CSS only adds hover and selection highlights.
@@ -28,8 +32,11 @@ import { apiPath, getJSON } from './shared/api.js';
 import { el } from './shared/dom.js';
 import { showModelLine } from './shared/model-line.js';
 import { viewURL } from './shared/url.js';
-import { show as showDetails } from './model-details.js';
-import { svg, colours, round, boxContent, drawBox, drawEdge } from './model-drawing.js';
+import { show as showDetails, showLine } from './model-details.js';
+import {
+  svg, colours, round, boxContent, course, obstacles, drawBox, drawEdge, drawHit, edgeLabels, labelWidth, drawLabel,
+  Space, endCandidates, alongCandidates, loopCandidates,
+} from './model-drawing.js';
 import { exportSVG as saveSVG, exportPNG as savePNG } from './model-export.js';
 import { layout } from './model-layout.js';
 
@@ -79,30 +86,37 @@ function declaring(entityName, relationshipName) {
   return null;
 }
 
-/** Relationship edges (an inverse pair once) and inheritance edges, in a fixed order. */
+/**
+ * Relationship edges and inheritance edges, in a fixed order. A relationship edge is one line for every
+ * relationship between the same two entities, `members` = [{from, to, forward, backward}] (an inverse pair once):
+ * a real model relates two entities in several ways (a person's faces, key face, rejected faces), and one line per
+ * relationship drew dozens of parallel lines whose labels printed over each other.
+ */
 function graphEdges() {
   const edges = [];
+  const lines = new Map();
   const paired = new Set();
   for (const entity of model.entities) {
     for (const relationship of entity.relationships) {
       const key = `${entity.name}.${relationship.name}`;
-      if (paired.has(key)) continue;
+      if (paired.has(key) || !entities.has(relationship.destination)) continue;
       const inverse = relationship.inverse ? declaring(relationship.destination, relationship.inverse) : null;
       if (inverse) paired.add(`${inverse.entity.name}.${inverse.relationship.name}`);
-      edges.push({
-        kind: 'relationship',
-        from: entity.name,
-        // The destination's box, even when the inverse is declared on a parent of it (inherited).
-        to: relationship.destination,
-        forward: relationship,
-        backward: inverse ? inverse.relationship : null,
-      });
+      // The destination's box, even when the inverse is declared on a parent of it (inherited).
+      const member = { from: entity.name, to: relationship.destination, forward: relationship, backward: inverse ? inverse.relationship : null };
+      const pair = [member.from, member.to].sort().join('\u0000');
+      if (!lines.has(pair)) {
+        const line = { kind: 'relationship', from: member.from, to: member.to, members: [] };
+        lines.set(pair, line);
+        edges.push(line);
+      }
+      lines.get(pair).members.push(member);
     }
     if (entity.parent && entities.has(entity.parent)) {
       edges.push({ kind: 'inheritance', from: entity.name, to: entity.parent });
     }
   }
-  return edges.filter((edge) => entities.has(edge.to));
+  return edges;
 }
 
 /** The entities within `hops` of `name` (relationships and inheritance both count as one hop). */
@@ -178,32 +192,65 @@ function draw() {
   const edgeLayer = svg('g', { class: 'edges' });
   const boxLayer = svg('g', { class: 'entities' });
   const perPair = new Map();
-  for (const [edgeIndex, edge] of edges.entries()) {
+  const courses = edges.map((edge, edgeIndex) => {
     const pair = [edge.from, edge.to].sort().join('\u0000');
     const index = perPair.get(pair) || 0;
     perPair.set(pair, index + 1);
     // 0, +8, -8, +16, -16…: several loops on one box apart (routed edges have ports of their own).
     const offset = index === 0 ? 0 : (index % 2 ? 1 : -1) * 8 * Math.ceil(index / 2);
     const route = result.routes.get(edgeIndex);
-    edgeLayer.append(drawEdge(edge, boxes, offset,
-      route && route.map((point) => ({ x: point.x + MARGIN, y: point.y + MARGIN }))));
-  }
-  const onSelect = (name, event) => {
-    // The end of a drag that started on a box is not a click on it.
-    if (event.type === 'keydown' || dom.canvas.dataset.dragged !== '1') select(name);
-  };
+    return course(edge, boxes, offset, route && route.map((point) => ({ x: point.x + MARGIN, y: point.y + MARGIN })));
+  });
+  // The end of a drag that started on a box or a line is not a click on it.
+  const clicked = (event) => event.type === 'keydown' || dom.canvas.dataset.dragged !== '1';
+  const onSelect = (name, event) => { if (clicked(event)) select(name); };
+  const onSelectLine = (edge, event) => { if (clicked(event)) selectLine(edge); };
+  const groups = edges.map((edge, index) => drawEdge(edge, courses[index], onSelectLine));
+  edgeLayer.append(...groups);
+  const hitLayer = svg('g', { class: 'edge-hits' });
+  hitLayer.append(...edges.map((edge, index) => drawHit(edge, courses[index], onSelectLine)).filter(Boolean));
+  const labelsStarted = performance.now();
+  placeLabels(edges, courses, boxes, groups);
+  document.body.dataset.labelMs = (performance.now() - labelsStarted).toFixed(1);
   for (const name of [...shown].sort()) {
     boxLayer.append(drawBox(entities.get(name), contents.get(name), boxes.get(name), onSelect));
   }
   dom.viewport.replaceChildren(
     svg('rect', { class: 'diagram-background', x: 0, y: 0, width: drawn.width, height: drawn.height, fill: colours.background }),
-    edgeLayer, boxLayer);
+    hitLayer, edgeLayer, boxLayer);
   const layoutMs = performance.now() - started;
   document.body.dataset.layoutMs = layoutMs.toFixed(1);
   document.body.dataset.entitiesShown = String(shown.size);
   if (selected && shown.has(selected)) markSelected(selected);
   fitView();
   setState('ready', `${shown.size} of ${entities.size} entities · laid out in ${layoutMs.toFixed(0)} ms`);
+}
+
+/**
+ * Labels where model-drawing.js's label search finds them room, never over a box, a line or another label:
+ * bundles' counts first (a bundled line without its count would read as one relationship), then every end's name
+ * and cardinality, then the cardinality alone for the ends whose name found no room. What is not drawn is in the
+ * line's tooltip and the details pane.
+ */
+function placeLabels(edges, courses, boxes, groups) {
+  const space = new Space();
+  for (const box of boxes.values()) space.block({ x: box.x - 2, y: box.y - 2, w: box.width + 4, h: box.height + 4 });
+  edges.forEach((edge, index) => obstacles(edge, courses[index], space));
+  const labels = edges.flatMap((edge, index) => edgeLabels(edge).map((label) => ({ ...label, index })));
+  const candidates = (label, width) => {
+    const drawnCourse = courses[label.index];
+    if (label.end === 'loop') return loopCandidates(drawnCourse.loop, width);
+    if (label.end === 'along') return alongCandidates(drawnCourse.points, width);
+    return endCandidates(drawnCourse.points, label.end === 'start', width);
+  };
+  const place = (label, [name, mark]) => {
+    const rect = space.place(candidates(label, labelWidth(name ? `${name} ${mark}` : mark)));
+    if (rect) groups[label.index].append(drawLabel(label, [name, mark], rect));
+    return rect !== null;
+  };
+  for (const label of labels) if (label.count) place(label, label.texts[0]);
+  let pending = labels.filter((label) => !label.count);
+  for (let level = 0; pending.length && level < 2; level += 1) pending = pending.filter((label) => !place(label, label.texts[level]));
 }
 
 function applyView() {
@@ -291,13 +338,16 @@ function wirePanZoom() {
 // Selection and details
 // ---------------------------------------------------------------------------------------------
 
-function markSelected(name) {
-  for (const node of dom.viewport.querySelectorAll('.entity.is-selected')) node.classList.remove('is-selected');
+/** Highlights the entity `name` and its edges, or (`line`, an edge of graphEdges()) one relationship line. */
+function markSelected(name, line = null) {
+  for (const node of dom.viewport.querySelectorAll('.is-selected')) node.classList.remove('is-selected');
   for (const node of dom.viewport.querySelectorAll('.edge.is-near')) node.classList.remove('is-near');
-  const node = dom.viewport.querySelector(`.entity[data-entity="${CSS.escape(name)}"]`);
+  const node = name && dom.viewport.querySelector(`.entity[data-entity="${CSS.escape(name)}"]`);
   if (node) node.classList.add('is-selected');
   for (const edge of dom.viewport.querySelectorAll('.edge')) {
-    if (edge.dataset.from === name || edge.dataset.to === name) edge.classList.add('is-near');
+    if (line ? edge.dataset.kind === 'relationship' && edge.dataset.from === line.from && edge.dataset.to === line.to
+      : edge.dataset.from === name || edge.dataset.to === name) edge.classList.add('is-near');
+    if (line && edge.classList.contains('is-near')) edge.classList.add('is-selected');
   }
 }
 
@@ -311,6 +361,15 @@ function select(name) {
     onFocus: (focus) => { dom.focus.value = focus; onOptionsChange(); },
     onClose: () => { selected = null; markSelected(''); },
   });
+  dom.details.hidden = false;
+}
+
+/** A relationship line was clicked: the details pane lists every relationship it stands for. */
+function selectLine(line) {
+  selected = null;
+  markSelected('', line);
+  byId('model-versions').hidden = true;
+  showLine(dom.details, line, { onEntity: select, onClose: () => markSelected('') });
   dom.details.hidden = false;
 }
 
@@ -328,6 +387,7 @@ function find(text) {
 }
 
 function onSearch() {
+  if (!dom.search.value.trim()) return; // emptied: nothing asked (a change event fires on clearing it too)
   const name = find(dom.search.value);
   if (!name) {
     setState('ready', `No entity matches “${dom.search.value.trim()}”`);

@@ -2,8 +2,10 @@
 Core Data's layout, with the `.xcdatamodeld` that describes it, for the model diagram's tests.
 
 Shape (like Photos.sqlite's): a hub entity `Asset` that 32 detail entities point at (one-to-one and one-to-many),
-a person/face cluster with two relationships between the same two entities (Person.faces ↔ Face.person and
-Person.keyFace ↔ Face.keyFacePerson), an abstract `GenericAlbum` with three sub-entities, a folder tree related to
+a person/face cluster with three relationships between the same two entities (Person.faces ↔ Face.person,
+Person.keyFace ↔ Face.keyFacePerson and Person.rejectedFaces ↔ Face.rejectedPerson: drawn as one line, "×3"), two
+between Asset and Person of which one has no inverse (Asset.trashedBy; Person.coverPhoto ↔ Asset.coverOfPersons), an
+abstract `GenericAlbum` with three sub-entities, a folder tree related to
 itself (Folder.parentFolder ↔ Folder.childFolders), a relationship whose inverse is inherited (Folder.albums ↔
 Album.parentFolder, declared on GenericAlbum), a chain of moments, relationships without an inverse, and a
 handful of entities related to nothing. Every entity has a few rows (its count is `rows_of(name)`).
@@ -47,6 +49,7 @@ def _model():
                         ("thumbnail", "Binary"), ("trashedDate", "Date"), ("playbackStyle", "Integer 16")]
     add(_entity("Asset", asset_attributes, [_rel("moment", "Moment", "assets"), _rel("faces", "Face", "asset", True),
                                             _rel("keywords", "AssetKeyword", "asset", True),
+                                            _rel("coverOfPersons", "Person", "coverPhoto", True),
                                             _rel("trashedBy", "Person")]))  # no inverse
     details = ["AdditionalAssetAttributes", "AssetDescription", "ExtendedAttributes", "ComputedAssetAttributes",
                "MediaAnalysisAttributes", "SceneClassification", "PhotoAnalysisAttributes", "CloudMaster",
@@ -65,9 +68,11 @@ def _model():
 
     add(_entity("Person", [("displayName", "String"), ("fullName", "String"), ("verified", "Boolean"), ("faceCount", "Integer 64")],
                 [_rel("faces", "Face", "person", True), _rel("keyFace", "Face", "keyFacePerson"),
+                 _rel("rejectedFaces", "Face", "rejectedPerson", True), _rel("coverPhoto", "Asset", "coverOfPersons"),
                  _rel("contactMatches", "ContactMatch", "person", True)]))
     add(_entity("Face", [("centerX", "Double"), ("centerY", "Double"), ("size", "Double"), ("quality", "Double")],
                 [_rel("asset", "Asset", "faces"), _rel("person", "Person", "faces"), _rel("keyFacePerson", "Person", "keyFace"),
+                 _rel("rejectedPerson", "Person", "rejectedFaces"),
                  _rel("faceCrop", "FaceCrop", "face"), _rel("group", "FaceGroup", "faces")]))
     add(_entity("FaceCrop", [("data", "Binary"), ("state", "Integer 16")], [_rel("face", "Face", "faceCrop")]))
     add(_entity("FaceGroup", [("size", "Integer 64")], [_rel("faces", "Face", "group", True)]))
