@@ -24,8 +24,9 @@ ALLOWED = {
     "BrowserMemory": {"BrowserCore"},
     "BrowserSQLite": {"BrowserCore", "CSQLite", "CZlib", "SQLite3", "zlib"},
     "BrowserCoreData": {"BrowserCore", "CoreData", "CoreDataStandIn"},
+    "BrowserDNSSD": {"CDNSSD"},
     "CoreDataBrowser": {"BrowserCore", "BrowserHTTP", "BrowserWebAssets", "BrowserSQLite", "BrowserCoreData",
-                        "CoreData"},
+                        "BrowserDNSSD", "CoreData", "SwiftData", "os"},
 }
 BRICKS = set(ALLOWED)
 # Sideways dependencies a brick's manifest may declare for its tests only (besides BrowserMemory, which backs

@@ -292,22 +292,12 @@ struct ConnectionProtectionTests {
         #expect(throws: HTTPServerError.notRunning) { try stopped.reopenListener() }
     }
 
-    @Test func aWildcardBindRefusesAPortAnotherProcessListensOnAtLoopback() async throws {
+    @Test func aWildcardBindRefusesAPortAnotherProcessListensOnAtLoopback() throws {
         // Another "process" listening on 127.0.0.1 only. Darwin would let our 0.0.0.0 bind share the port and
-        // the printed loopback URL would reach the other server; the loopback probe refuses the port (Linux
-        // refuses the bind itself).
-        let other = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: Self.makeRouter())
-        let port = try other.start()
-        defer { other.stop() }
-        let wide = HTTPServer(configuration: .init(host: "0.0.0.0", port: port), responder: Self.makeRouter())
-        defer { wide.stop() }
-        #expect {
-            try wide.start()
-        } throws: { error in
-            guard case .bindFailed(let failedPort, _) = error as? HTTPServerError else { return false }
-            return failedPort == port
-        }
-        // A wildcard bind on a port nobody uses works, probe included.
+        // the printed loopback URL would reach the other server; the probes refuse the port (Linux refuses the
+        // bind itself).
+        try Self.expectWildcardBindRefused(besideAListenerAt: "127.0.0.1")
+        // A wildcard bind on a port nobody uses works, probes included.
         let free = HTTPServer(configuration: .init(host: "0.0.0.0", port: 0), responder: Self.makeRouter())
         defer { free.stop() }
         #expect(try free.start() != 0)
@@ -318,10 +308,16 @@ struct ConnectionProtectionTests {
     /// it; on Darwin the bind succeeds beside it and only the probes can refuse it, for addresses an interface lists.
     @Test func aWildcardBindRefusesAPortAnotherProcessListensOnAtAnotherLocalAddress() throws {
         #if os(Linux)
-        let other = HTTPServer(configuration: .init(host: "127.0.0.2", port: 0), responder: Self.makeRouter())
+        try Self.expectWildcardBindRefused(besideAListenerAt: "127.0.0.2")
+        #endif
+    }
+
+    /// Starts a server on `host` alone, then expects a wildcard server on its port to fail with `.bindFailed`.
+    private static func expectWildcardBindRefused(besideAListenerAt host: String) throws {
+        let other = HTTPServer(configuration: .init(host: host, port: 0), responder: makeRouter())
         let port = try other.start()
         defer { other.stop() }
-        let wide = HTTPServer(configuration: .init(host: "0.0.0.0", port: port), responder: Self.makeRouter())
+        let wide = HTTPServer(configuration: .init(host: "0.0.0.0", port: port), responder: makeRouter())
         defer { wide.stop() }
         #expect {
             try wide.start()
@@ -329,7 +325,6 @@ struct ConnectionProtectionTests {
             guard case .bindFailed(let failedPort, _) = error as? HTTPServerError else { return false }
             return failedPort == port
         }
-        #endif
     }
 
     /// The probes themselves, which the tests above reach only on Darwin (Linux refuses the wildcard bind before

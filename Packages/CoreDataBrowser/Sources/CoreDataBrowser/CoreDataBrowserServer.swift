@@ -59,10 +59,10 @@ public final class CoreDataBrowserServer: Sendable {
         /// whether a token is needed; never the token), so `browser-demo discover` and other DNS-SD browsers find
         /// it. Off by default: on iOS, advertising shows the local-network permission prompt, and needs
         /// `NSLocalNetworkUsageDescription` and `_cdbrowser._tcp` in `NSBonjourServices` (`start()` prints the
-        /// lines to add when they are missing). Apple platforms only (the system's `NetService`); elsewhere
-        /// `start()` says it does nothing. Not with `bindAddress = .loopback`: nobody on the network could reach the
-        /// server (and `NetService` cannot register on loopback alone), so `start()` says so instead. A failed
-        /// registration is printed; a successful one too, with the name registered, when `printsURLs` is set.
+        /// lines to add when they are missing). Apple platforms only (the system's DNS-SD, `DNSServiceRegister`);
+        /// elsewhere `start()` says it does nothing. Not with `bindAddress = .loopback`: nobody on the network could
+        /// reach the server, so `start()` says so instead. A failed registration is logged; a successful one too,
+        /// with the name registered, when `printsURLs` is set.
         public var advertise = false
 
         public init() {}
@@ -222,10 +222,10 @@ public final class CoreDataBrowserServer: Sendable {
 
     private func printURLs(of info: RunningInfo) {
         guard options.printsURLs else { return }
-        for url in info.urls { print("CoreDataBrowser: \(url.absoluteString)") }
-        print(info.pairingToken == nil
-            ? "CoreDataBrowser: no pairing token required (\(options.bindAddress == .loopback ? "listening on 127.0.0.1 only" : "disabled in Options"))"
-            : "CoreDataBrowser: pairing token required; open a URL above (it carries the token)")
+        for url in info.urls { BrowserLog.url(url, secret: info.pairingToken) }
+        BrowserLog.notice(info.pairingToken == nil
+            ? "no pairing token required (\(options.bindAddress == .loopback ? "listening on 127.0.0.1 only" : "disabled in Options"))"
+            : "pairing token required; open a URL above (it carries the token)")
     }
 
     public enum RenewalError: Error, CustomStringConvertible, Sendable {
@@ -307,14 +307,14 @@ public final class CoreDataBrowserServer: Sendable {
     private func startAdvertising(_ info: RunningInfo) -> (@Sendable () -> Void)? {
         guard options.advertise else { return nil }
         if let refusal = Self.advertisingRefusal(options) {
-            print("CoreDataBrowser: " + refusal)
+            BrowserLog.warning(refusal)
             return nil
         }
         #if canImport(CoreData)
         #if !os(macOS)
         // iOS-family apps need both Info.plist entries, or the service is never published.
         if let missing = LocalNetworkUsageCheck.missingEntries(in: Bundle.main.infoDictionary ?? [:]) {
-            print("CoreDataBrowser: " + missing)
+            BrowserLog.warning(missing)
         }
         #endif
         let bundle = Bundle.main
@@ -334,12 +334,13 @@ public final class CoreDataBrowserServer: Sendable {
         }
         return { publisher.stop() }
         #else
-        return nil  // `advertisingRefusal` answers wherever there is no NetService
+        return nil  // `advertisingRefusal` answers wherever the library does not advertise
         #endif
     }
 
     /// Why `Options.advertise` publishes nothing, or nil when it publishes: a server on 127.0.0.1 only is not
-    /// advertised (its address would be useless to whoever finds it), and only Apple platforms have `NetService`.
+    /// advertised (its address would be useless to whoever finds it), and the library advertises on Apple platforms
+    /// only (on Linux it would need Avahi to build; `browser-demo --advertise` publishes there).
     static func advertisingRefusal(_ options: Options) -> String? {
         if options.bindAddress == .loopback {
             return "Options.advertise: not advertised on the local network, because the server listens on 127.0.0.1"
