@@ -7,7 +7,7 @@ import BrowserWebAssets
 ///
 /// ```swift
 /// let server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore())
-/// let info = try server.start()   // prints "CoreDataBrowser: http://192.168.1.42:8080/?token=…" …
+/// let info = try server.start()   // logs "http://192.168.1.42:8080/?token=…" … (`BrowserLog`)
 /// ```
 ///
 /// Beyond loopback a pairing token is required by default (see `PairingTokenPolicy`); every request's `Host`
@@ -26,7 +26,9 @@ public final class CoreDataBrowserServer: Sendable {
         public var readOnly: Bool = true
         /// Serve the UI from this directory instead of the compiled-in copy (for working on `web/`).
         public var webRoot: URL?
-        /// Print one `CoreDataBrowser: <url>` line per URL when the server starts, and whether a token is needed.
+        /// Write one line per URL when the server starts, and whether a token is needed: to the unified log on Apple
+        /// platforms (category `CoreDataBrowser`, the token private), printed as `CoreDataBrowser: <url>` on Linux and
+        /// by a process without a bundle ID (see README "Where the URL shows").
         public var printsURLs: Bool = true
         /// Whether a browser needs the pairing token. Default `.automatic`: required beyond loopback.
         public var pairingToken: PairingTokenPolicy = .automatic
@@ -58,7 +60,7 @@ public final class CoreDataBrowserServer: Sendable {
         /// Publish the server on the local network over Bonjour as `_cdbrowser._tcp` (app name, bundle ID, store,
         /// whether a token is needed; never the token), so `browser-demo discover` and other DNS-SD browsers find
         /// it. Off by default: on iOS, advertising shows the local-network permission prompt, and needs
-        /// `NSLocalNetworkUsageDescription` and `_cdbrowser._tcp` in `NSBonjourServices` (`start()` prints the
+        /// `NSLocalNetworkUsageDescription` and `_cdbrowser._tcp` in `NSBonjourServices` (`start()` logs the
         /// lines to add when they are missing). Apple platforms only (the system's DNS-SD, `DNSServiceRegister`);
         /// elsewhere `start()` says it does nothing. Not with `bindAddress = .loopback`: nobody on the network could
         /// reach the server, so `start()` says so instead. A failed registration is logged; a successful one too,
@@ -248,7 +250,7 @@ public final class CoreDataBrowserServer: Sendable {
     /// Replaces the generated pairing token of the running server with a new one, at once: every browser paired
     /// with the old token (every session cookie it signed) and every printed URL that carries it stop working with
     /// their next request. The new token is remembered in `pairingTokenFile` (when set) for the next 7 days, and
-    /// the returned info, with the new URLs, is also printed when `printsURLs` is set. Use it when a URL was shown to
+    /// the returned info, with the new URLs, is also logged when `printsURLs` is set. Use it when a URL was shown to
     /// someone it should not have been; connections stay open.
     ///
     /// Throws `RenewalError` when the server is not running, requires no token, or uses the host's own token.
