@@ -12,6 +12,9 @@
 # modifiers and property wrappers the demo's two view files and its BrowserController use, with Apple's isolation:
 # View, Scene and App are `@MainActor`) and `UIKit` (./UIKit/: UIPasteboard), which the SwiftUI stand-in re-exports
 # as Apple's does on iOS. `@main` on the demo's App works because every module is compiled with -parse-as-library.
+# The assembly compiles against two more: `SwiftData` (./SwiftData/: ModelContainer, ModelConfiguration, ModelContext,
+# for `init(modelContainer:)` and its tests) and `os` (./os/: Logger and its OSLogMessage, for BrowserLog); and against
+# BrowserDNSSD built from its sources over this machine's dns_sd.h (Avahi's copy of Apple's API).
 #
 # Every module, the tests and the demo included, is compiled with `-emit-module -wmo`, never `-typecheck`:
 # `-typecheck` stops after type checking, and Swift 6's region-based isolation errors ("sending … risks causing

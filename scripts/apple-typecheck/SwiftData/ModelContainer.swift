@@ -7,11 +7,13 @@
 // be compiled here; the macOS test keeps that one class in a file of its own, and everything else it does is
 // written against `PersistentModel` and compiled here.
 //
-// Sendability as Apple declares it, from the SDK's Swift interface rather than the pages (which do not list
-// conformances in the text this repository can read): `ModelContainer` is `Sendable` (a container is handed
-// between actors, `ModelActor.modelContainer` is `nonisolated`), `ModelConfiguration` is a `Sendable`, `Hashable`
-// struct (it is the element of `configurations`' `Set`), and `ModelContext` is not `Sendable` (a context stays on
-// the actor that made it). A stand-in that made the context `Sendable` would let code pass that Xcode refuses.
+// Sendability as Apple declares it (Apple's pages, as read here, do not list conformances; Hacking with Swift's
+// "How SwiftData works with Swift concurrency" states it: "ModelContainer and PersistentIdentifier are both
+// sendable, whereas model objects and model contexts are not"; the macOS job builds against the real SDK):
+// `ModelContainer` is `Sendable` (a container is handed between actors, `ModelActor.modelContainer` is
+// `nonisolated`), `ModelConfiguration` is a `Sendable`, `Hashable` struct (it is the element of `configurations`'
+// `Set`), and `ModelContext` is not `Sendable` (a context stays on the actor that made it). A stand-in that made the
+// context `Sendable` would let code pass that Xcode refuses.
 
 public import struct Foundation.URL
 
