@@ -53,14 +53,22 @@ enum BrowserLog {
     static func url(_ url: URL, secret: String?) {
         let text = url.absoluteString
         #if canImport(os)
-        if let secret, text.hasSuffix(secret) {
-            let visible = String(text.dropLast(secret.count))
-            logger.notice("\(visible, privacy: .public)\(secret, privacy: .private(mask: .hash))")
+        let (visible, hidden) = split(text, secret: secret)
+        if let hidden {
+            logger.notice("\(visible, privacy: .public)\(hidden, privacy: .private(mask: .hash))")
         } else {
-            logger.notice("\(text, privacy: .public)")
+            logger.notice("\(visible, privacy: .public)")
         }
         #endif
         if prints { print(prefix + text) }
+    }
+
+    /// `text` cut into what may be logged publicly and the secret it ends with (nil when it carries none). A URL
+    /// that holds the secret anywhere but at its end is withheld whole rather than logged with the secret public.
+    static func split(_ text: String, secret: String?) -> (visible: String, hidden: String?) {
+        guard let secret, !secret.isEmpty, text.contains(secret) else { return (text, nil) }
+        guard text.hasSuffix(secret), !text.dropLast(secret.count).contains(secret) else { return ("", text) }
+        return (String(text.dropLast(secret.count)), secret)
     }
 
     #if canImport(os)
