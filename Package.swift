@@ -10,6 +10,9 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Where the assembly advertises over DNS-SD (BrowserDNSSD): every Apple platform, where dns_sd is in libSystem.
+let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .macCatalyst, .visionOS]
+
 let package = Package(
     name: "CoreDataBrowser",
     platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .macCatalyst(.v15)],
@@ -42,24 +45,31 @@ let package = Package(
         .target(name: "BrowserCoreData", dependencies: ["BrowserCore"], path: "Packages/BrowserCoreData/Sources/BrowserCoreData", swiftSettings: swiftSettings),
         // Desktop only: no library product depends on it (check-architecture.py), browser-demo does.
         .target(name: "BrowserDesktop", dependencies: ["BrowserSQLite"], path: "Packages/BrowserDesktop/Sources/BrowserDesktop", swiftSettings: swiftSettings),
+        // DNS-SD (Bonjour): Apple's dns_sd (part of libSystem), or Avahi's compatible API on Linux. The assembly uses
+        // it on Apple platforms only, so an app built on Linux needs no Avahi; browser-demo uses it everywhere. (No
+        // pkgConfig: Avahi's .pc adds -D_REENTRANT, which SwiftPM refuses with a warning on every build; Debian puts
+        // dns_sd.h in /usr/include.)
+        .systemLibrary(name: "CDNSSD", path: "Packages/BrowserDNSSD/Sources/CDNSSD", providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
+        .target(
+            name: "BrowserDNSSD",
+            dependencies: ["CDNSSD"],
+            path: "Packages/BrowserDNSSD/Sources/BrowserDNSSD",
+            swiftSettings: swiftSettings,
+            linkerSettings: [.linkedLibrary("dns_sd", .when(platforms: [.linux]))]
+        ),
         // Assembly and apps
         .target(
             name: "CoreDataBrowser",
-            dependencies: ["BrowserCore", "BrowserHTTP", "BrowserWebAssets", "BrowserSQLite", "BrowserCoreData"],
+            dependencies: ["BrowserCore", "BrowserHTTP", "BrowserWebAssets", "BrowserSQLite", "BrowserCoreData",
+                           .byName(name: "BrowserDNSSD", condition: .when(platforms: applePlatforms))],
             path: "Packages/CoreDataBrowser/Sources/CoreDataBrowser",
             swiftSettings: swiftSettings
         ),
-        // DNS-SD for browser-demo's discover and --advertise only: Apple's dns_sd, or Avahi's compatible API on Linux.
-        // (No pkgConfig: Avahi's .pc adds -D_REENTRANT, which SwiftPM refuses with a warning on every build; Debian
-        // puts dns_sd.h in /usr/include, and the library is linked by the executable below.)
-        .systemLibrary(name: "CDNSSD", path: "Apps/CDNSSD", providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
         .executableTarget(
             name: "BrowserDemo",
-            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserSQLite", "BrowserDesktop", "CDNSSD"],
+            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserSQLite", "BrowserDesktop", "BrowserDNSSD", "CDNSSD"],
             path: "Apps/BrowserDemo",
-            swiftSettings: swiftSettings,
-            // On Apple platforms dns_sd is part of libSystem.
-            linkerSettings: [.linkedLibrary("dns_sd", .when(platforms: [.linux]))]
+            swiftSettings: swiftSettings
         ),
         // Tests
         .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore"], path: "Packages/BrowserCore/Tests/BrowserCoreTests", swiftSettings: swiftSettings),

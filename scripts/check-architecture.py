@@ -27,8 +27,9 @@ ALLOWED = {
     "BrowserMemory": {"BrowserCore"},
     "BrowserSQLite": {"BrowserCore", "CSQLite", "CZlib", "SQLite3", "zlib"},
     "BrowserCoreData": {"BrowserCore", "CoreData"},
+    "BrowserDNSSD": {"CDNSSD"},
     "CoreDataBrowser": {"BrowserCore", "BrowserHTTP", "BrowserWebAssets", "BrowserSQLite", "BrowserCoreData",
-                        "CoreData"},
+                        "BrowserDNSSD", "CoreData", "SwiftData", "os"},
     "BrowserDesktop": {"BrowserSQLite"},
 }
 # Bricks whose code only a desktop tool runs (macOS-only API, other apps' files): no library product of the root

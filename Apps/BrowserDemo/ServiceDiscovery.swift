@@ -1,3 +1,4 @@
+import BrowserDNSSD
 import CDNSSD
 import CoreDataBrowser
 import Foundation

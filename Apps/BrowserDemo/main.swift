@@ -1,4 +1,5 @@
 import BrowserCore
+import BrowserDNSSD
 import BrowserMemory
 import CoreDataBrowser
 import Foundation
@@ -114,17 +115,25 @@ do {
 print("Open a URL above in a desktop browser. Press Ctrl-C to stop.")
 // Kept for the life of the process: the advertisement is withdrawn when the registration ends (and by the daemon
 // when the process exits).
-var advertiser: ServiceAdvertiser?
+var advertiser: DNSServiceRegistration?
 if arguments.advertise, let info = server.runningInfo {
     let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init)
     let advertisement = BonjourAdvertisement(appName: "browser-demo", bundleID: nil, storeNames: loaded.stores.map(\.name),
                                              tokenRequired: info.tokenRequired, port: info.port, hostName: host)
-    let started = ServiceAdvertiser { line in
-        print(line)
+    let started = DNSServiceRegistration { outcome in
+        switch outcome {
+        case .registered(let name):
+            print("Advertised on the local network as \"\(name)\" (\(BonjourAdvertisement.serviceType))")
+        case .failed(let failure):
+            print(failure.message)
+        }
         fflush(nil)
     }
     do {
-        try started.start(advertisement, loopbackOnly: arguments.loopback)
+        // With --loopback the service is published on the loopback interface alone: a server listening on
+        // 127.0.0.1 is found by browsers on this machine and not announced to others who could not reach it.
+        try started.start(name: advertisement.name, type: BonjourAdvertisement.serviceType, port: advertisement.port,
+                          txt: advertisement.txtRecord, loopbackOnly: arguments.loopback, doing: "--advertise")
         advertiser = started
     } catch {
         // Serving goes on: the printed URL still works; only finding it on the network does not.

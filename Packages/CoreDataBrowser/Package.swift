@@ -1,12 +1,15 @@
 // swift-tools-version:6.0
-// The thin assembly: wires BrowserCore, BrowserHTTP, BrowserWebAssets (and BrowserSQLite for store files) to any store and holds the public
-// API (`CoreDataBrowserServer`). Builds and tests alone: `swift test --package-path Packages/CoreDataBrowser`.
+// The thin assembly: wires BrowserCore, BrowserHTTP, BrowserWebAssets (and BrowserSQLite for store files, BrowserDNSSD for
+// Bonjour on Apple platforms) to any store and holds the public API (`CoreDataBrowserServer`). Builds and tests alone: `swift test --package-path Packages/CoreDataBrowser`.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+
+/// Where the assembly advertises over DNS-SD (BrowserDNSSD): every Apple platform, where dns_sd is in libSystem.
+let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .macCatalyst, .visionOS]
 
 let package = Package(
     name: "CoreDataBrowser",
@@ -21,6 +24,7 @@ let package = Package(
         .package(path: "../BrowserSQLite"),
         .package(path: "../BrowserCoreData"),
         .package(path: "../BrowserMemory"),
+        .package(path: "../BrowserDNSSD"),
     ],
     targets: [
         .target(
@@ -31,6 +35,8 @@ let package = Package(
                 .product(name: "BrowserWebAssets", package: "BrowserWebAssets"),
                 .product(name: "BrowserSQLite", package: "BrowserSQLite"),
                 .product(name: "BrowserCoreData", package: "BrowserCoreData"),
+                // Options.advertise, on Apple platforms only: on Linux an app would otherwise need Avahi to build.
+                .product(name: "BrowserDNSSD", package: "BrowserDNSSD", condition: .when(platforms: applePlatforms)),
             ],
             path: "Sources/CoreDataBrowser",
             swiftSettings: swiftSettings

@@ -12,6 +12,9 @@
 # modifiers and property wrappers the demo's two view files and its BrowserController use, with Apple's isolation:
 # View, Scene and App are `@MainActor`) and `UIKit` (./UIKit/: UIPasteboard), which the SwiftUI stand-in re-exports
 # as Apple's does on iOS. `@main` on the demo's App works because every module is compiled with -parse-as-library.
+# The assembly compiles against two more: `SwiftData` (./SwiftData/: ModelContainer, ModelConfiguration, ModelContext,
+# for `init(modelContainer:)` and its tests) and `os` (./os/: Logger and its OSLogMessage, for BrowserLog); and against
+# BrowserDNSSD built from its sources over this machine's dns_sd.h (Avahi's copy of Apple's API).
 #
 # Every module, the tests and the demo included, is compiled with `-emit-module -wmo`, never `-typecheck`:
 # `-typecheck` stops after type checking, and Swift 6's region-based isolation errors ("sending … risks causing
@@ -39,7 +42,8 @@ mkdir -p "$shared"
 # The same settings as the packages' manifests, plus warnings as errors.
 settings=(-swift-version 6 -strict-concurrency=complete -enable-upcoming-feature InternalImportsByDefault
           -warnings-as-errors -parse-as-library)
-sqlite_maps=(-I Packages/BrowserSQLite/Sources/CSQLite -I Packages/BrowserSQLite/Sources/CZlib)
+# The C modules' maps: SQLite and zlib (BrowserSQLite), dns_sd (BrowserDNSSD, which the assembly imports).
+c_maps=(-I Packages/BrowserSQLite/Sources/CSQLite -I Packages/BrowserSQLite/Sources/CZlib -I Packages/BrowserDNSSD/Sources/CDNSSD)
 
 # compile <module directory> <module name> <swiftc options and files…>: compiles the files as one module
 # (whole-module, through SIL diagnostics) and writes its .swiftmodule into <module directory>.
@@ -55,10 +59,20 @@ sources() { find "$1" -name '*.swift' | sort; }
 compile "$shared" BrowserCore $(sources Packages/BrowserCore/Sources/BrowserCore)
 compile "$shared" BrowserHTTP $(sources Packages/BrowserHTTP/Sources/BrowserHTTP)
 compile "$shared" BrowserWebAssets $(sources Packages/BrowserWebAssets/Sources/BrowserWebAssets)
-compile "$shared" BrowserSQLite "${sqlite_maps[@]}" $(sources Packages/BrowserSQLite/Sources/BrowserSQLite)
+compile "$shared" BrowserSQLite "${c_maps[@]}" $(sources Packages/BrowserSQLite/Sources/BrowserSQLite)
 compile "$shared" BrowserMemory $(sources Packages/BrowserMemory/Sources/BrowserMemory)
 compile "$shared" UIKit -enable-library-evolution $(sources scripts/apple-typecheck/UIKit)
-echo "built BrowserCore, BrowserHTTP, BrowserWebAssets, BrowserSQLite and BrowserMemory from their sources, and the UIKit stand-in"
+# The `os` (Logger) and `SwiftData` stand-ins: the same declarations under both signature sets. SwiftData's names
+# Foundation's URL in its API, which a module built with library evolution may not do with Linux's Foundation; it
+# declares no enum whose frozenness could matter.
+compile "$shared" os -enable-library-evolution $(sources scripts/apple-typecheck/os)
+compile "$shared" SwiftData $(sources scripts/apple-typecheck/SwiftData)
+# The DNS-SD client the assembly advertises through on Apple platforms, from its sources, against the dns_sd.h on
+# this machine (Avahi's copy of Apple's API, libavahi-compat-libdnssd-dev, which browser-demo needs anyway).
+compile "$shared" BrowserDNSSD -I Packages/BrowserDNSSD/Sources/CDNSSD $(sources Packages/BrowserDNSSD/Sources/BrowserDNSSD)
+# The raw-socket test client, for the CoreDataBrowser test files compiled below.
+compile "$shared" BrowserHTTPTesting $(sources Packages/BrowserHTTP/Tests/BrowserHTTPTesting)
+echo "built BrowserCore, BrowserHTTP, BrowserWebAssets, BrowserSQLite, BrowserMemory and BrowserHTTPTesting from their sources, and the UIKit, os and SwiftData stand-ins"
 
 # stand_in <variant>: builds the CoreData and SwiftUI stand-ins for one signature set into $work/<variant>, with
 # library evolution so their enums are not frozen (as Apple's are not).
@@ -71,6 +85,10 @@ stand_in() {
 }
 
 demo=(Apps/iOSDemo/Sources/PersistenceController.swift Apps/iOSDemo/Sources/SeedData.swift)
+# The CoreDataBrowser tests of `init(modelContainer:)` (macOS job), less the file holding the `@Model` class, which
+# needs SwiftData's macro plugin; with the test helpers they use.
+tests=Packages/CoreDataBrowser/Tests/CoreDataBrowserTests
+model_container_tests=("$tests/ModelContainerServing.swift" "$tests/TestClient.swift" "$tests/TestOptions.swift")
 # The demo file that starts the server and listens again on returning to the foreground, compiled with DEBUG (where it
 # starts the server) and without.
 demo_controller=Apps/iOSDemo/Sources/BrowserController.swift
@@ -141,15 +159,40 @@ if [ "$self_test" = 1 ]; then
   # 4. The demo's BrowserController is really compiled, in its DEBUG form: a copy calling a method the server does
   #    not have must fail.
   compile "$work/current" BrowserCoreData $(sources Packages/BrowserCoreData/Sources/BrowserCoreData)
-  compile "$work/current" CoreDataBrowser "${sqlite_maps[@]}" $(sources Packages/CoreDataBrowser/Sources/CoreDataBrowser)
+  compile "$work/current" CoreDataBrowser "${c_maps[@]}" $(sources Packages/CoreDataBrowser/Sources/CoreDataBrowser)
   sed 's/let info = try server.start()   \/\/ also prints/let info = try server.restart()   \/\/ also prints/' "$demo_controller" > "$work/BrowserController.swift"
   grep -q 'server.restart()' "$work/BrowserController.swift"
-  if output=$(compile "$work/current" iOSDemo "${sqlite_maps[@]}" -D DEBUG "${demo[@]}" "$work/BrowserController.swift" 2>&1); then
+  if output=$(compile "$work/current" iOSDemo "${c_maps[@]}" -D DEBUG "${demo[@]}" "$work/BrowserController.swift" 2>&1); then
     echo "apple-typecheck self-test FAILED: the demo's BrowserController calling a missing method compiled" >&2
     exit 1
   fi
   echo "$output" | grep -m1 'error:' || true
   echo "apple-typecheck self-test: a mistake in the demo's BrowserController (DEBUG) fails the check"
+
+  # 4b. The SwiftData initializer is really compiled against the stand-in's signatures: a copy of the assembly asking
+  #     a configuration for a property ModelConfiguration does not have must fail; and so must a copy of the logging
+  #     type handing the unified log a String where Apple's Logger takes an interpolated OSLogMessage.
+  # expect_assembly_fails <file> <sed expression> <what the mistake is>
+  expect_assembly_fails() {
+    local file=$1 expression=$2 what=$3
+    rm -rf "$work/assembly" && cp -r Packages/CoreDataBrowser/Sources/CoreDataBrowser "$work/assembly"
+    sed -i "$expression" "$work/assembly/$file"
+    if cmp -s "$work/assembly/$file" "Packages/CoreDataBrowser/Sources/CoreDataBrowser/$file"; then
+      echo "apple-typecheck self-test FAILED: the sed for \"$what\" changed nothing in $file" >&2
+      exit 1
+    fi
+    if output=$(compile "$work/current" CoreDataBrowser "${c_maps[@]}" $(sources "$work/assembly") 2>&1); then
+      echo "apple-typecheck self-test FAILED: $what compiled" >&2
+      exit 1
+    fi
+    echo "$output" | grep -m1 'error:' || true
+    echo "apple-typecheck self-test: $what fails the check"
+  }
+  expect_assembly_fails CoreDataBrowserServer+ModelContainer.swift 's/configuration\.isStoredInMemoryOnly/configuration.isInMemoryOnly/' \
+    "a ModelConfiguration property misspelt in init(modelContainer:)"
+  expect_assembly_fails BrowserLog.swift 's/logger\.notice("\\(line, privacy: \.public)")/logger.notice(line)/' \
+    "a String handed to os.Logger as a message"
+  compile "$work/current" CoreDataBrowser "${c_maps[@]}" $(sources Packages/CoreDataBrowser/Sources/CoreDataBrowser)
 
   # 5. The demo's view files are really compiled, with SwiftUI's isolation: a copy of LibraryDemoApp whose `.task`
   #    hands main-actor state (a non-Sendable value the App holds) to a nonisolated async function must fail with the
@@ -187,18 +230,22 @@ for variant in current xcode16; do
 
   # 2. The assembly with its Apple-only initializer: the whole CoreDataBrowser module, so the extension is
   #    checked against the real CoreDataBrowserServer.
-  compile "$out" CoreDataBrowser "${sqlite_maps[@]}" $(sources Packages/CoreDataBrowser/Sources/CoreDataBrowser)
-  echo "compiled Packages/CoreDataBrowser with CoreDataBrowserServer+Context.swift ($variant)"
+  compile "$out" CoreDataBrowser "${c_maps[@]}" $(sources Packages/CoreDataBrowser/Sources/CoreDataBrowser)
+  echo "compiled Packages/CoreDataBrowser with CoreDataBrowserServer+Context.swift and +ModelContainer.swift ($variant)"
+
+  # 2b. The tests of `init(modelContainer:)` against the SwiftData stand-in (they run on macOS).
+  compile "$out" ModelContainerServingTests "${c_maps[@]}" "${model_container_tests[@]}"
+  echo "compiled the CoreDataBrowser tests of init(modelContainer:) ($variant)"
 
   # 3. The adapter's tests (Swift Testing is in the Linux toolchain); they only run on macOS.
-  compile "$out" BrowserCoreDataTests "${sqlite_maps[@]}" $(sources Packages/BrowserCoreData/Tests/BrowserCoreDataTests)
+  compile "$out" BrowserCoreDataTests "${c_maps[@]}" $(sources Packages/BrowserCoreData/Tests/BrowserCoreDataTests)
   echo "compiled Packages/BrowserCoreData/Tests ($variant)"
 
   # 4. The iOS demo app, every source as one module as Xcode builds it: its Core Data files (its seed is
   #    BrowserMemory's DemoSeed), the controller that starts the server, and its two SwiftUI view files (the
   #    content view and the `@main` App), in debug and release form, against the SwiftUI and UIKit stand-ins.
-  compile "$out" iOSDemo "${sqlite_maps[@]}" -D DEBUG "${demo[@]}" "$demo_controller" "${demo_views[@]}"
-  compile "$out" iOSDemo "${sqlite_maps[@]}" "${demo[@]}" "$demo_controller" "${demo_views[@]}"
+  compile "$out" iOSDemo "${c_maps[@]}" -D DEBUG "${demo[@]}" "$demo_controller" "${demo_views[@]}"
+  compile "$out" iOSDemo "${c_maps[@]}" "${demo[@]}" "$demo_controller" "${demo_views[@]}"
   echo "compiled the whole iOS demo: its Core Data files, BrowserController.swift, ContentView.swift and LibraryDemoApp.swift (DEBUG and not) ($variant)"
 
   # "Copy as Swift": the Core Data code BrowserCore writes for each view of its golden test.

@@ -292,14 +292,32 @@ struct ConnectionProtectionTests {
         #expect(throws: HTTPServerError.notRunning) { try stopped.reopenListener() }
     }
 
-    @Test func aWildcardBindRefusesAPortAnotherProcessListensOnAtLoopback() async throws {
+    @Test func aWildcardBindRefusesAPortAnotherProcessListensOnAtLoopback() throws {
         // Another "process" listening on 127.0.0.1 only. Darwin would let our 0.0.0.0 bind share the port and
-        // the printed loopback URL would reach the other server; the loopback probe refuses the port (Linux
-        // refuses the bind itself).
-        let other = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: Self.makeRouter())
+        // the printed loopback URL would reach the other server; the probes refuse the port (Linux refuses the
+        // bind itself).
+        try Self.expectWildcardBindRefused(besideAListenerAt: "127.0.0.1")
+        // A wildcard bind on a port nobody uses works, probes included.
+        let free = HTTPServer(configuration: .init(host: "0.0.0.0", port: 0), responder: Self.makeRouter())
+        defer { free.stop() }
+        #expect(try free.start() != 0)
+    }
+
+    /// Another process listening on a second loopback address only (127.0.0.2; Linux routes all of 127/8 to `lo`,
+    /// a Mac needs an alias for it): a wildcard bind on its port is refused as taken. Here Linux's own bind refuses
+    /// it; on Darwin the bind succeeds beside it and only the probes can refuse it, for addresses an interface lists.
+    @Test func aWildcardBindRefusesAPortAnotherProcessListensOnAtAnotherLocalAddress() throws {
+        #if os(Linux)
+        try Self.expectWildcardBindRefused(besideAListenerAt: "127.0.0.2")
+        #endif
+    }
+
+    /// Starts a server on `host` alone, then expects a wildcard server on its port to fail with `.bindFailed`.
+    private static func expectWildcardBindRefused(besideAListenerAt host: String) throws {
+        let other = HTTPServer(configuration: .init(host: host, port: 0), responder: makeRouter())
         let port = try other.start()
         defer { other.stop() }
-        let wide = HTTPServer(configuration: .init(host: "0.0.0.0", port: port), responder: Self.makeRouter())
+        let wide = HTTPServer(configuration: .init(host: "0.0.0.0", port: port), responder: makeRouter())
         defer { wide.stop() }
         #expect {
             try wide.start()
@@ -307,22 +325,24 @@ struct ConnectionProtectionTests {
             guard case .bindFailed(let failedPort, _) = error as? HTTPServerError else { return false }
             return failedPort == port
         }
-        // A wildcard bind on a port nobody uses works, probe included.
-        let free = HTTPServer(configuration: .init(host: "0.0.0.0", port: 0), responder: Self.makeRouter())
-        defer { free.stop() }
-        #expect(try free.start() != 0)
     }
 
-    /// The probe itself, which the test above reaches only on Darwin (Linux refuses the wildcard bind before it):
-    /// it sees a listener on the loopback address of a wildcard bind's port, and nothing once that one is gone.
-    @Test func theLoopbackProbeSeesAListenerOnTheSamePort() throws {
-        let other = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: Self.makeRouter())
-        let port = try other.start()
-        let wildcard = try #require(SocketAddress(host: "0.0.0.0", port: port))
-        #expect(ListeningSocket.loopbackIsTaken(besides: wildcard, port: port))
-        // Only a wildcard bind is probed: a loopback bind conflicts by itself.
-        #expect(!ListeningSocket.loopbackIsTaken(besides: try #require(SocketAddress(host: "127.0.0.1", port: port)), port: port))
-        other.stop()
-        #expect(!ListeningSocket.loopbackIsTaken(besides: wildcard, port: port))
+    /// The probes themselves, which the tests above reach only on Darwin (Linux refuses the wildcard bind before
+    /// them): they see a listener on the loopback address, and on every other address of an interface that is up,
+    /// of a wildcard bind's port, and nothing once that one is gone.
+    @Test func theProbesSeeAListenerOnAnyLocalAddressOfThePort() throws {
+        var hosts = ["127.0.0.1"]
+        // The machine's other addresses (a container's eth0, a Mac's Wi-Fi), when it has any.
+        hosts += SocketAddress.localAddresses(family: AF_INET, port: 0).map(\.numericHost).filter { $0 != "127.0.0.1" }
+        for host in hosts {
+            let other = HTTPServer(configuration: .init(host: host, port: 0), responder: Self.makeRouter())
+            let port = try other.start()
+            let wildcard = try #require(SocketAddress(host: "0.0.0.0", port: port))
+            #expect(ListeningSocket.takenLocalAddress(besides: wildcard, port: port)?.numericHost == host)
+            // Only a wildcard bind is probed: a bind to one address conflicts by itself.
+            #expect(ListeningSocket.takenLocalAddress(besides: try #require(SocketAddress(host: host, port: port)), port: port) == nil)
+            other.stop()
+            #expect(ListeningSocket.takenLocalAddress(besides: wildcard, port: port) == nil)
+        }
     }
 }

@@ -1,64 +1,44 @@
+// Apple platforms only (`canImport(CoreData)`, as everywhere in this module, so scripts/apple-typecheck compiles it
+// against its stand-ins): the assembly depends on BrowserDNSSD there alone, so an app built on Linux never needs
+// Avahi; on Linux `browser-demo --advertise` publishes through the same BrowserDNSSD.
 #if canImport(CoreData)
-// On Apple platforms CoreData re-exports Foundation (NetService); here the stand-in declares Apple's NetService
-// signatures, so this file is compiled by scripts/apple-typecheck like the rest of the Apple-only code.
-import CoreData
-import Dispatch
+import BrowserDNSSD
 
-/// `Options.advertise` on Apple platforms: the server published as `_cdbrowser._tcp` through the system's own
-/// Bonjour service (`NetService`), no dependency.
-///
-/// `NetService` is scheduled on the run loop of the thread that publishes it; the main thread's always runs in
-/// an app, so the service is created, published and stopped there, and its delegate (this object, which says
-/// whether the registration succeeded) is called there. `@unchecked Sendable`: `service` and `stopped` are
-/// touched only on the main queue.
-final class BonjourPublisher: NSObject, NetServiceDelegate, @unchecked Sendable {
-    private var service: NetService?
-    private var stopped = false
-    /// Whether a registration that succeeded is printed (`Options.printsURLs`); a failure always is.
-    private let printsSuccess: Bool
+/// `Options.advertise` on Apple platforms: the server published as `_cdbrowser._tcp` through the system's DNS-SD
+/// daemon (`DNSServiceRegister`, in libSystem; the same registration `browser-demo --advertise` makes), not through
+/// `NetService`, which Apple deprecated. No run loop is involved: the daemon's answers are read on a private queue.
+final class BonjourPublisher: Sendable {
+    private let registration: DNSServiceRegistration
 
+    /// `printsSuccess`: whether a registration that succeeded is logged (`Options.printsURLs`); a failure always is.
     init(printsSuccess: Bool) {
-        self.printsSuccess = printsSuccess
-        super.init()
+        registration = DNSServiceRegistration { outcome in
+            switch outcome {
+            case .registered(let name):
+                // The name registered, which the daemon changes on a conflict ("… (2)").
+                if printsSuccess {
+                    BrowserLog.notice("advertised on the local network as \"\(name)\" (\(BonjourAdvertisement.serviceType))")
+                }
+            case .failed(let failure):
+                BrowserLog.warning("could not advertise on the local network (\(failure.message)); the URLs printed still work")
+            }
+        }
     }
 
-    /// Publishes on the main queue (asynchronously: `start()` may run on the main thread).
+    /// Registers the advertisement; a refusal at once (the daemon not running) is logged like a later failure.
     func publish(_ advertisement: BonjourAdvertisement) {
-        DispatchQueue.main.async { [self] in
-            guard !stopped, service == nil else { return }
-            // Apple's examples spell the type with its trailing dot; "" is the default domain (local.).
-            let service = NetService(domain: "", type: BonjourAdvertisement.serviceType + ".",
-                                     name: advertisement.name, port: Int32(advertisement.port))
-            _ = service.setTXTRecord(Data(advertisement.txtRecord))
-            // NetService does not keep its delegate: `service` (and so its calls) ends in `stop()`, before this
-            // object can go.
-            service.delegate = self
-            service.publish()
-            self.service = service
+        do {
+            try registration.start(name: advertisement.name, type: BonjourAdvertisement.serviceType,
+                                   port: advertisement.port, txt: advertisement.txtRecord, loopbackOnly: false,
+                                   doing: "Options.advertise")
+        } catch {
+            BrowserLog.warning("could not advertise on the local network (\(error.message)); the URLs printed still work")
         }
     }
 
-    /// Withdraws the service (also when it has not been published yet).
+    /// Withdraws the service (nothing when it was not published).
     func stop() {
-        DispatchQueue.main.async { [self] in
-            stopped = true
-            service?.stop()
-            service = nil
-        }
-    }
-
-    // MARK: NetServiceDelegate (on the main queue, where the service was published)
-
-    func netServiceDidPublish(_ sender: NetService) {
-        guard printsSuccess else { return }
-        // The name registered, which the system changes on a conflict ("… (2)").
-        print("CoreDataBrowser: advertised on the local network as \"\(sender.name)\" (\(BonjourAdvertisement.serviceType))")
-    }
-
-    func netService(_ sender: NetService, didNotPublish errorDict: [String: NSNumber]) {
-        let code = errorDict[NetService.errorCode].map { " (NetService error \($0.intValue))" } ?? ""
-        print("CoreDataBrowser: could not advertise on the local network\(code); the URLs printed still work")
-        service = nil
+        registration.stop()
     }
 }
 #endif

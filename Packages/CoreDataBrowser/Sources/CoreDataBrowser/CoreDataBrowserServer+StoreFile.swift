@@ -5,12 +5,11 @@ extension CoreDataBrowserServer {
     /// Serves a Core Data or SwiftData store file on every platform: read-only, or with writes when
     /// `options.readOnly` is false and the store allows them (`SQLiteStore.writeRefusal` says why not).
     ///
-    /// This is how a SwiftData app uses the browser (pass its `ModelContainer`'s store URL, by default
-    /// `…/Library/Application Support/default.store`), and how any `.sqlite` store is browsed without its app.
+    /// This is how any `.sqlite` store is browsed without its app; a SwiftData app passes its container to
+    /// `init(modelContainer:options:writes:)`, which serves its store files this way.
     ///
     /// ```swift
-    /// let url = container.configurations.first!.url
-    /// let server = try CoreDataBrowserServer(storeURL: url)
+    /// let server = try CoreDataBrowserServer(storeURL: URL(fileURLWithPath: "/path/to/Library.sqlite"))
     /// try server.start()
     /// ```
     ///
@@ -23,8 +22,14 @@ extension CoreDataBrowserServer {
     ///   does not match `modelURL`.
     public convenience init(storeURL: URL, modelURL: URL? = nil, options: Options = .init(),
                             writes: StoreWriteOptions = .init()) throws(SQLiteStoreError) {
-        let store = try SQLiteStore.open(storeAt: storeURL, model: modelURL, writes: options.readOnly ? nil : writes)
-        self.init(stores: [ServedStore(name: storeURL.lastPathComponent, kind: .file, file: storeURL, store: store)],
-                  options: options)
+        self.init(stores: [try Self.storeFile(at: storeURL, model: modelURL, options: options, writes: writes)], options: options)
+    }
+
+    /// A store file opened as this initializer and `init(modelContainer:)` open it (with writes when
+    /// `options.readOnly` is false), named after the file.
+    static func storeFile(at url: URL, model modelURL: URL?, options: Options,
+                          writes: StoreWriteOptions) throws(SQLiteStoreError) -> ServedStore {
+        let store = try SQLiteStore.open(storeAt: url, model: modelURL, writes: options.readOnly ? nil : writes)
+        return ServedStore(name: url.lastPathComponent, kind: .file, file: url, store: store)
     }
 }

@@ -7,7 +7,7 @@ import BrowserWebAssets
 ///
 /// ```swift
 /// let server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore())
-/// let info = try server.start()   // prints "CoreDataBrowser: http://192.168.1.42:8080/?token=…" …
+/// let info = try server.start()   // logs "http://192.168.1.42:8080/?token=…" … (`BrowserLog`)
 /// ```
 ///
 /// Beyond loopback a pairing token is required by default (see `PairingTokenPolicy`); every request's `Host`
@@ -30,7 +30,9 @@ public final class CoreDataBrowserServer: Sendable {
         public var allowsEditsThatSyncToICloud: Bool = false
         /// Serve the UI from this directory instead of the compiled-in copy (for working on `web/`).
         public var webRoot: URL?
-        /// Print one `CoreDataBrowser: <url>` line per URL when the server starts, and whether a token is needed.
+        /// Write one line per URL when the server starts, and whether a token is needed: to the unified log on Apple
+        /// platforms (category `CoreDataBrowser`, the token private), printed as `CoreDataBrowser: <url>` on Linux and
+        /// by a process without a bundle ID (see README "Where the URL shows").
         public var printsURLs: Bool = true
         /// Whether a browser needs the pairing token. Default `.automatic`: required beyond loopback.
         public var pairingToken: PairingTokenPolicy = .automatic
@@ -62,11 +64,11 @@ public final class CoreDataBrowserServer: Sendable {
         /// Publish the server on the local network over Bonjour as `_cdbrowser._tcp` (app name, bundle ID, store,
         /// whether a token is needed; never the token), so `browser-demo discover` and other DNS-SD browsers find
         /// it. Off by default: on iOS, advertising shows the local-network permission prompt, and needs
-        /// `NSLocalNetworkUsageDescription` and `_cdbrowser._tcp` in `NSBonjourServices` (`start()` prints the
-        /// lines to add when they are missing). Apple platforms only (the system's `NetService`); elsewhere
-        /// `start()` says it does nothing. Not with `bindAddress = .loopback`: nobody on the network could reach the
-        /// server (and `NetService` cannot register on loopback alone), so `start()` says so instead. A failed
-        /// registration is printed; a successful one too, with the name registered, when `printsURLs` is set.
+        /// `NSLocalNetworkUsageDescription` and `_cdbrowser._tcp` in `NSBonjourServices` (`start()` logs the
+        /// lines to add when they are missing). Apple platforms only (the system's DNS-SD, `DNSServiceRegister`);
+        /// elsewhere `start()` says it does nothing. Not with `bindAddress = .loopback`: nobody on the network could
+        /// reach the server, so `start()` says so instead. A failed registration is logged; a successful one too,
+        /// with the name registered, when `printsURLs` is set.
         public var advertise = false
 
         public init() {}
@@ -226,10 +228,10 @@ public final class CoreDataBrowserServer: Sendable {
 
     private func printURLs(of info: RunningInfo) {
         guard options.printsURLs else { return }
-        for url in info.urls { print("CoreDataBrowser: \(url.absoluteString)") }
-        print(info.pairingToken == nil
-            ? "CoreDataBrowser: no pairing token required (\(options.bindAddress == .loopback ? "listening on 127.0.0.1 only" : "disabled in Options"))"
-            : "CoreDataBrowser: pairing token required; open a URL above (it carries the token)")
+        for url in info.urls { BrowserLog.url(url, secret: info.pairingToken) }
+        BrowserLog.notice(info.pairingToken == nil
+            ? "no pairing token required (\(options.bindAddress == .loopback ? "listening on 127.0.0.1 only" : "disabled in Options"))"
+            : "pairing token required; open a URL above (it carries the token)")
     }
 
     public enum RenewalError: Error, CustomStringConvertible, Sendable {
@@ -252,7 +254,7 @@ public final class CoreDataBrowserServer: Sendable {
     /// Replaces the generated pairing token of the running server with a new one, at once: every browser paired
     /// with the old token (every session cookie it signed) and every printed URL that carries it stop working with
     /// their next request. The new token is remembered in `pairingTokenFile` (when set) for the next 7 days, and
-    /// the returned info, with the new URLs, is also printed when `printsURLs` is set. Use it when a URL was shown to
+    /// the returned info, with the new URLs, is also logged when `printsURLs` is set. Use it when a URL was shown to
     /// someone it should not have been; connections stay open.
     ///
     /// Throws `RenewalError` when the server is not running, requires no token, or uses the host's own token.
@@ -311,14 +313,14 @@ public final class CoreDataBrowserServer: Sendable {
     private func startAdvertising(_ info: RunningInfo) -> (@Sendable () -> Void)? {
         guard options.advertise else { return nil }
         if let refusal = Self.advertisingRefusal(options) {
-            print("CoreDataBrowser: " + refusal)
+            BrowserLog.warning(refusal)
             return nil
         }
         #if canImport(CoreData)
         #if !os(macOS)
         // iOS-family apps need both Info.plist entries, or the service is never published.
         if let missing = LocalNetworkUsageCheck.missingEntries(in: Bundle.main.infoDictionary ?? [:]) {
-            print("CoreDataBrowser: " + missing)
+            BrowserLog.warning(missing)
         }
         #endif
         let bundle = Bundle.main
@@ -338,12 +340,13 @@ public final class CoreDataBrowserServer: Sendable {
         }
         return { publisher.stop() }
         #else
-        return nil  // `advertisingRefusal` answers wherever there is no NetService
+        return nil  // `advertisingRefusal` answers wherever the library does not advertise
         #endif
     }
 
     /// Why `Options.advertise` publishes nothing, or nil when it publishes: a server on 127.0.0.1 only is not
-    /// advertised (its address would be useless to whoever finds it), and only Apple platforms have `NetService`.
+    /// advertised (its address would be useless to whoever finds it), and the library advertises on Apple platforms
+    /// only (on Linux it would need Avahi to build; `browser-demo --advertise` publishes there).
     static func advertisingRefusal(_ options: Options) -> String? {
         if options.bindAddress == .loopback {
             return "Options.advertise: not advertised on the local network, because the server listens on 127.0.0.1"

@@ -1,6 +1,6 @@
 /// What an iOS app's Info.plist needs before it may advertise over Bonjour: since iOS 14 publishing a service
 /// shows the local-network permission prompt, which needs `NSLocalNetworkUsageDescription`, and a service type
-/// missing from `NSBonjourServices` fails to publish. `start()` prints the snippet to add when either is missing.
+/// missing from `NSBonjourServices` fails to publish. `start()` logs the snippet to add when either is missing.
 enum LocalNetworkUsageCheck {
     static let usageDescriptionKey = "NSLocalNetworkUsageDescription"
     static let bonjourServicesKey = "NSBonjourServices"

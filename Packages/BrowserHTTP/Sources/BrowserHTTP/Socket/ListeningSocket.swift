@@ -24,9 +24,9 @@ enum ListeningSocket {
             throw .bindFailed(port: port, reason: reason)
         }
         // Probed before listen(): on Linux our own listening socket would make the probe fail.
-        if let boundPort = SocketAddress.boundPort(of: fd), loopbackIsTaken(besides: address, port: boundPort) {
+        if let boundPort = SocketAddress.boundPort(of: fd), let taken = takenLocalAddress(besides: address, port: boundPort) {
             Platform.close(fd)
-            throw .bindFailed(port: port, reason: "another process listens on this port's loopback address")
+            throw .bindFailed(port: port, reason: "another process listens on this port at \(taken.numericHost)")
         }
         // SOMAXCONN: bursts of connections (a browser opens several at once, tests open
         // hundreds) should queue in the kernel rather than be refused.
@@ -43,22 +43,30 @@ enum ListeningSocket {
         return (fd, actualPort)
     }
 
-    /// Whether another socket already listens on the loopback address of a wildcard bind's port.
+    /// A local address on which another socket already listens on a wildcard bind's port, or nil.
     ///
-    /// Darwin lets a wildcard bind with SO_REUSEADDR share a port with another process's socket bound to
-    /// 127.0.0.1; connections to the loopback address then reach the other process, so the URL we print for
-    /// this device would open someone else's server. Linux refuses that bind itself, and the probe agrees.
-    /// The probe binds the loopback address of the same family with SO_REUSEADDR (which still conflicts with
-    /// a listener on that exact address) and is closed at once.
-    static func loopbackIsTaken(besides address: SocketAddress, port: UInt16) -> Bool {
-        guard address.isWildcard else { return false }
-        let loopback = address.family == AF_INET6 ? "::1" : "127.0.0.1"
-        guard let probeAddress = SocketAddress(host: loopback, port: port) else { return false }
-        let probe = socket(probeAddress.family, Platform.sockStream, 0)
+    /// Darwin lets a wildcard bind with SO_REUSEADDR share a port with another process's socket bound to one
+    /// specific address (127.0.0.1, or the Wi-Fi address); connections to that address then reach the other
+    /// process, so a URL we print for this device would open someone else's server. Linux refuses that bind
+    /// itself, and the probes agree. Each probe binds one local address of the same family (the loopback address,
+    /// then every address of an interface that is up, as `getifaddrs(3)` lists them) with SO_REUSEADDR, which still
+    /// conflicts with a listener on that exact address, and is closed at once. An address added to an interface
+    /// after `start()` is not probed; neither is one outside the interfaces' own (Linux routes all of 127/8 to `lo`,
+    /// but refuses the wildcard bind beside a listener there itself).
+    static func takenLocalAddress(besides address: SocketAddress, port: UInt16) -> SocketAddress? {
+        guard address.isWildcard else { return nil }
+        let loopback = SocketAddress(host: address.family == AF_INET6 ? "::1" : "127.0.0.1", port: port)
+        let candidates = (loopback.map { [$0] } ?? []) + SocketAddress.localAddresses(family: address.family, port: port)
+        return candidates.first { isTaken($0) }
+    }
+
+    /// Whether binding `address` with SO_REUSEADDR fails because the address and port are in use.
+    private static func isTaken(_ address: SocketAddress) -> Bool {
+        let probe = socket(address.family, Platform.sockStream, 0)
         guard probe >= 0 else { return false }
         defer { Platform.close(probe) }
         Platform.setOption(probe, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
-        let bound = probeAddress.withSockaddr { bind(probe, $0, $1) }
+        let bound = address.withSockaddr { bind(probe, $0, $1) }
         return bound != 0 && Platform.errno == EADDRINUSE
     }
 

@@ -48,6 +48,53 @@ struct SocketAddress {
         }
     }
 
+    /// The address `address` points at (IPv4 or IPv6, as `getifaddrs(3)` lists them, an IPv6 link-local one with its
+    /// scope) with `port`; nil for any other family.
+    init?(_ address: UnsafePointer<sockaddr>, port: UInt16) {
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            var copy = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)
+            copy.sin_port = port.bigEndian
+            family = AF_INET
+            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: copy, as: sockaddr_in.self) }
+        case AF_INET6:
+            var copy = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self)
+            copy.sin6_port = port.bigEndian
+            family = AF_INET6
+            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: copy, as: sockaddr_in6.self) }
+        default:
+            return nil
+        }
+    }
+
+    /// Every address of `family` on an interface that is up (loopback included), with `port`, in interface order.
+    static func localAddresses(family: Int32, port: UInt16) -> [SocketAddress] {
+        var head: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&head) == 0 else { return [] }
+        defer { freeifaddrs(head) }
+        var addresses: [SocketAddress] = []
+        var cursor = head
+        while let entry = cursor {
+            defer { cursor = entry.pointee.ifa_next }
+            guard let address = entry.pointee.ifa_addr, Int32(address.pointee.sa_family) == family,
+                  Int32(entry.pointee.ifa_flags) & Int32(IFF_UP) != 0,
+                  let local = SocketAddress(address, port: port)
+            else { continue }
+            addresses.append(local)
+        }
+        return addresses
+    }
+
+    /// The numeric form of the address, for messages ("192.168.1.42", "fe80::1%en0").
+    var numericHost: String {
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let found = withSockaddr { getnameinfo($0, $1, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) }
+        guard found == 0 else { return "?" }
+        return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// "0.0.0.0" or "::": every interface.
     var isWildcard: Bool {
         withUnsafeBytes(of: storage) { raw in
