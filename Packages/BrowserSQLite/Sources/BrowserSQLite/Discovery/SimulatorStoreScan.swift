@@ -14,8 +14,9 @@ public import Foundation
 /// default on a Mac, `macContainersRoot(given:devicesRootGiven:)`).
 ///
 /// The scan never follows symbolic links, goes at most `maximumDepth` folders into a container, reads at most
-/// `maximumFiles` file headers, and passes over what it cannot read (noted in `skipped`), so one locked folder
-/// does not hide the rest.
+/// `maximumFiles` file headers, opens only regular files (`RegularFile`: a FIFO, a socket or a device is noted in
+/// `skipped`, never opened, since opening a FIFO blocks until someone writes to it), and passes over what it
+/// cannot read (noted in `skipped`), so one locked folder does not hide the rest.
 public struct SimulatorStoreScan: Sendable {
     public struct Device: Sendable, Hashable {
         public var udid: String
@@ -55,6 +56,8 @@ public struct SimulatorStoreScan: Sendable {
     static let maximumDepth = 8
     static let maximumFiles = 20_000
     static let metadataPlist = ".com.apple.mobile_container_manager.metadata.plist"
+    /// A `device.plist` or container metadata file is a few hundred bytes; larger ones are not read.
+    static let maximumPlistBytes = 1 << 20
 
     /// `~/Library/Developer/CoreSimulator/Devices`.
     public static var defaultDevicesRoot: URL {
@@ -141,9 +144,16 @@ public struct SimulatorStoreScan: Sendable {
 
     private mutating func device(at path: String, udid: String) -> Device? {
         let plistPath = (path as NSString).appendingPathComponent("device.plist")
-        guard FileManager.default.fileExists(atPath: plistPath) else { return nil }
-        guard let bytes = FileManager.default.contents(atPath: plistPath),
-              let plist = try? PropertyList.read([UInt8](bytes)) else {
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.contents(of: plistPath, limit: Self.maximumPlistBytes)
+        } catch .missing {
+            return nil
+        } catch {
+            skipped.append("\(plistPath): \(error)")
+            return nil
+        }
+        guard let plist = try? PropertyList.read(bytes) else {
             skipped.append("\(plistPath): not a readable property list")
             return nil
         }
@@ -161,8 +171,8 @@ public struct SimulatorStoreScan: Sendable {
 
     private static func identifier(of container: String) -> String? {
         let path = (container as NSString).appendingPathComponent(metadataPlist)
-        guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
-        return (try? PropertyList.read([UInt8](bytes)))?["MCMMetadataIdentifier"]?.string
+        guard let bytes = try? RegularFile.contents(of: path, limit: maximumPlistBytes) else { return nil }
+        return (try? PropertyList.read(bytes))?["MCMMetadataIdentifier"]?.string
     }
 
     /// Every store file below the container (companions and the external-data folders passed over).
@@ -183,7 +193,9 @@ public struct SimulatorStoreScan: Sendable {
                 switch kind(of: path) {
                 case .typeDirectory? where depth < Self.maximumDepth && !name.hasSuffix("_SUPPORT"):
                     pending.append((path, depth + 1))
-                case .typeRegular? where !Self.isCompanion(name):
+                case .typeRegular? where Self.isCompanion(name), .typeSymbolicLink?, .typeDirectory?, nil:
+                    continue
+                case .typeRegular?:
                     guard budget > 0 else {
                         if skipped.last != "file limit reached" { skipped.append("file limit reached") }
                         return
@@ -195,7 +207,9 @@ public struct SimulatorStoreScan: Sendable {
                         relativePath: String(path.dropFirst(container.path.count + 1)),
                         bytes: Self.size(of: path), walBytes: Self.size(of: path + "-wal")))
                 default:
-                    continue
+                    // A FIFO, socket or device, a store's name or a companion's: never opened, but said, since a
+                    // store beside it may be missing from the list for it (its `-wal` cannot be read).
+                    skipped.append("\(path): \(RegularFile.Refusal.notRegular(kind: RegularFile.nonRegularKindOfEntry(at: path) ?? "not a regular file"))")
                 }
             }
         }
