@@ -183,7 +183,8 @@ if [ "$code" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); ec
 rm -f "$log"
 
 # Token modes. Each run: start, wait for the 127.0.0.1 URL line, run CHECK (a shell command given $url and
-# $log), stop with SIGINT. Beyond loopback a token is required by default and the printed URLs carry it.
+# $log), stop with SIGINT. Beyond loopback a token is required by default; the printed URLs carry a one-time
+# pairing code (never the token), which pairs one browser (a session cookie), once.
 caches=$(mktemp -d)  # the remembered token goes here, never into the user's ~/.cache
 serve_and_check() { # serve_and_check NAME CHECK ARGS...
   local name=$1 check=$2
@@ -218,22 +219,41 @@ except urllib.error.HTTPError as error:
     print(error.code)
 PY
 }
+# pair URL: posts the printed link's code to /api/pairing, as the link's page does; prints the status and the
+# session cookie's value ("-" when none was set).
+pair() {
+  python3 - "$@" <<'PY'
+import sys, urllib.error, urllib.parse, urllib.request
+url = urllib.parse.urlsplit(sys.argv[1])
+code = urllib.parse.parse_qs(url.query)["pair"][0]
+request = urllib.request.Request(f"{url.scheme}://{url.netloc}/api/pairing", data=code.encode(), method="POST",
+                                 headers={"Content-Type": "text/plain"})
+try:
+    with urllib.request.urlopen(request) as response:
+        print(response.status, response.headers["Set-Cookie"].split(";")[0].split("=", 1)[1])
+except urllib.error.HTTPError as error:
+    print(error.code, "-")
+PY
+}
 token=check-demo-cli-token-0123456789
 serve_and_check "--token" '
-  [ "$url" = "${url%%/?token=*}/?token=$token" ] && base=${url%%/?token=*} &&
+  base=${url%%/?pair=*} && code=${url##*?pair=} && [ ${#code} = 22 ] && ! grep -q "$token" "$log" &&
   [ "$(status "$base/api/health")" = 401 ] && [ "$(status "$base/")" = 401 ] &&
   [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ] &&
-  [ "$(status "$url")" = 200 ] && grep -q "pairing token required" "$log"' --token "$token"
+  [ "$(status "$url")" = 200 ] && [ "$(status "$base/?token=$token")" = 401 ] &&
+  session=$(pair "$url") && [ "${session%% *}" = 200 ] &&
+  [ "$(status "$base/api/health" "Cookie: cdb_session_${base##*:}=${session#* }")" = 200 ] &&
+  [ "$(pair "$url")" = "401 -" ] && grep -q "pairing required" "$log"' --token "$token"
 printf '%s\n' "$token" >"$caches/token-file"
 chmod 600 "$caches/token-file"
 # Through a symlink (its own mode is 777): the file it points to is what counts.
 ln -sf "$caches/token-file" "$caches/token-link"
 serve_and_check "--token-file" '
-  [ "$url" = "${url%%/?token=*}/?token=$token" ] && base=${url%%/?token=*} &&
+  base=${url%%/?pair=*} && [ "$url" = "$base/?pair=${url##*?pair=}" ] &&
   [ "$(status "$base/api/health")" = 401 ] &&
   [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ]' --token-file "$caches/token-link"
 CDB_PAIRING_TOKEN="$token" serve_and_check "the token from CDB_PAIRING_TOKEN" '
-  [ "$url" = "${url%%/?token=*}/?token=$token" ] && base=${url%%/?token=*} &&
+  base=${url%%/?pair=*} && [ "$url" = "$base/?pair=${url##*?pair=}" ] &&
   [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ]' --loopback
 serve_and_check "no token, explicitly" '
   [ "$(status "$url/api/health")" = 200 ] && grep -q "no pairing token required (disabled in Options)" "$log"' \
@@ -257,16 +277,21 @@ PY
 }
 serve_and_check "32 connections from one address by default" '[ "$(connections "$url" 40)" = "32 8" ]' --loopback
 serve_and_check "--max-connections-per-address" '[ "$(connections "$url" 40)" = "40 0" ]' --loopback --max-connections-per-address 40
-first=""
+# The generated token is remembered (0600) and never printed; a browser paired in one run stays paired after a
+# relaunch (its session is signed with the remembered token; the cookie's name follows the port).
 serve_and_check "default: a generated token beyond loopback" '
-  first=${url##*?token=} && [ ${#first} = 22 ] && [ "$(status "${url%%/?token=*}/api/health")" = 401 ] &&
-  echo "$first" >"$caches/first"' 
+  base=${url%%/?pair=*} && first=$(cat "$caches"/CoreDataBrowser/*.pairing-token) && [ ${#first} = 22 ] &&
+  ! grep -q "$first" "$log" && [ "$(status "$base/api/health")" = 401 ] &&
+  session=$(pair "$url") && [ "${session%% *}" = 200 ] && echo "${session#* }" >"$caches/session" &&
+  echo "$first" >"$caches/first"'
 serve_and_check "default: the token survives a relaunch" '
-  [ "${url##*?token=}" = "$(cat "$caches/first")" ] &&
-  [ "$(stat -c %a "$caches"/CoreDataBrowser/*.pairing-token)" = 600 ]'
+  base=${url%%/?pair=*} && [ "$(cat "$caches"/CoreDataBrowser/*.pairing-token)" = "$(cat "$caches/first")" ] &&
+  [ "$(stat -c %a "$caches"/CoreDataBrowser/*.pairing-token)" = 600 ] &&
+  [ "$(status "$base/api/health" "Cookie: cdb_session_${base##*:}=$(cat "$caches/session")")" = 200 ]'
 if [ -f "$bad/store.sqlite" ]; then
   serve_and_check "default: a store file has a token of its own" '
-    [ "${url##*?token=}" != "$(cat "$caches/first")" ] && [ "$(ls "$caches"/CoreDataBrowser/*.pairing-token | wc -l)" = 2 ]' \
+    [ "$(ls "$caches"/CoreDataBrowser/*.pairing-token | wc -l)" = 2 ] &&
+    [ "$(for f in "$caches"/CoreDataBrowser/*.pairing-token; do cat "$f"; echo; done | sort -u | wc -l)" = 2 ]' \
     --store "$bad/store.sqlite"
 fi
 

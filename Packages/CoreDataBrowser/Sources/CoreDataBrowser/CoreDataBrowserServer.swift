@@ -241,6 +241,9 @@ public final class CoreDataBrowserServer: Sendable {
             for url in RunningInfo.urls(port: port, addresses: addresses, pairingCode: code) {
                 print("CoreDataBrowser: new pairing link: \(url.absoluteString)")
             }
+            // Now, not when the buffer fills: stdout to a pipe (a terminal multiplexer, a log collector, a test)
+            // is block-buffered, and the person is looking for this line right now.
+            fflush(nil)
             return true
         }
     }
