@@ -19,9 +19,13 @@ struct ContentView: View {
                                 Button("Copy") { UIPasteboard.general.string = url.absoluteString }
                             }
                     }
+                    if browser.urls.contains(where: { $0.query != nil }) {
+                        // Each link pairs one browser, once: another browser needs a new one.
+                        Button("New pairing link") { browser.newPairingLinks() }
+                    }
                 }
                 Section("How to browse") {
-                    Text("Open one of these URLs in a desktop browser on the same Wi-Fi. On the simulator, 127.0.0.1 works from the Mac.")
+                    Text("Open one of these URLs in a desktop browser on the same Wi-Fi. On the simulator, 127.0.0.1 works from the Mac. Each link pairs one browser, once, within 10 minutes; that browser stays paired.")
                     Text("The library (authors, books, audiobooks, tags) is seeded on first launch.")
                 }
             }
