@@ -170,8 +170,11 @@ final class AccessPolicyTests {
         }
     }
 
-    @Test func theTokenInTheQueryIsOnlyAcceptedForNavigation() async throws {
-        // A POST cannot pair: it must carry the cookie or the bearer (and is refused by the router while read-only).
+    @Test func theTokenInTheQueryIsNeverAccepted() async throws {
+        // A URL ends up in the browser's history: the token goes in a header, a browser pairs through a one-time link.
+        for target in ["/?token=\(Self.token)", "/lab?token=\(Self.token)", "/api/health?token=\(Self.token)"] {
+            #expect(try await get(target).status == 401, "\(target)")
+        }
         #expect(try await get("/api/object?token=\(Self.token)", method: "POST").status == 401)
         #expect(try await get("/api/object", method: "POST", headers: [bearer]).status == 405)
     }
