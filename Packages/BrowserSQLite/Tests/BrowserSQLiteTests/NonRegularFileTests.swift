@@ -1,3 +1,4 @@
+import BrowserCore
 @testable import BrowserSQLite
 import Foundation
 import Testing
@@ -63,6 +64,23 @@ struct NonRegularFileTests {
         try Self.makeFIFO(model)
         #expect(StoreFileErrorTests.openError(synthetic.storeURL, model: model)
             == .modelUnreadable(path: model.path, reason: "it is a FIFO (named pipe), not a regular file"))
+    }
+
+    /// An external-data file swapped for a FIFO after its size was read: the read is refused, never blocked.
+    @Test func anExternalDataFileSwappedForAFIFOIsRefused() async throws {
+        let (synthetic, store) = try SyntheticBlobTests.open()
+        let lookup = try await store.blob(of: SyntheticBlobTests.id(2), attribute: "photo")
+        guard case .value(let reader) = lookup else {
+            Issue.record("no external value: \(lookup)")
+            return
+        }
+        let file = URL(fileURLWithPath: StoreFiles(path: synthetic.storeURL.path).externalDataDirectory)
+            .appendingPathComponent("5F3C-EXTERNAL")
+        try FileManager.default.removeItem(at: file)
+        try Self.makeFIFO(file)
+        await #expect(throws: BrowserError.notFound("The external data file 5F3C-EXTERNAL can no longer be read: it is a FIFO (named pipe), not a regular file")) {
+            _ = try await reader.read(0..<10)
+        }
     }
 
     @Test func aScanPassesOverFIFOsAndSaysSo() throws {
