@@ -11,7 +11,8 @@ expect() { # expect NAME EXPECTED-EXIT EXPECTED-STDERR-SUBSTRING ARGS...
   local name=$1 code=$2 text=$3
   shift 3
   local stderr actual
-  stderr=$("$demo" "$@" 2>&1 >/dev/null)
+  # Bounded: a case that blocks (a FIFO opened for reading waits for a writer forever) fails instead of hanging.
+  stderr=$(timeout 120 "$demo" "$@" 2>&1 >/dev/null)
   actual=$?
   if [ "$actual" = "$code" ] && [[ "$stderr" == *"$text"* ]]; then
     passed=$((passed + 1))
@@ -41,6 +42,20 @@ expect "token file with a bad token" 2 "browser-demo: --token-file $short_token_
 chmod 644 "$short_token_file"
 expect "token file others can read" 2 "browser-demo: --token-file: other users can read or change $(realpath "$short_token_file") (mode 644): chmod 600" --token-file "$short_token_file" --port 0
 rm -f "$short_token_file"
+# --token-file is checked on the file it opens: only a regular file (a FIFO would block the read), and as root a
+# file of another user's is refused (they could change the token).
+token_fifo=$(mktemp -u)
+mkfifo -m 600 "$token_fifo"
+expect "token file is a FIFO" 2 "browser-demo: --token-file: $token_fifo is not a regular file" --token-file "$token_fifo" --port 0
+rm -f "$token_fifo"
+if [ "$(id -u)" = 0 ]; then
+  others_token_file=$(mktemp)
+  echo abcdefghijklmnopqrstuvwxyz >"$others_token_file"
+  chmod 600 "$others_token_file"
+  chown 65534:65534 "$others_token_file"
+  expect "token file of another user" 2 "browser-demo: --token-file: $(realpath "$others_token_file") belongs to another user (uid 65534)" --token-file "$others_token_file" --port 0
+  rm -f "$others_token_file"
+fi
 CDB_PAIRING_TOKEN=short expect "bad token in the environment" 2 'browser-demo: CDB_PAIRING_TOKEN: The pairing token must be' --port 0 --loopback
 expect "simulators with a store" 2 'browser-demo: simulators finds the stores itself: it takes no --store or --model' simulators --store x.sqlite
 expect "simulators root missing" 1 'browser-demo: --root /nonexistent/Devices: no such folder' simulators --list --root /nonexistent/Devices
@@ -62,6 +77,9 @@ bad=$(mktemp -d)
 echo "just some notes" >"$bad/notes.sqlite"
 python3 -c "import sqlite3,sys; sqlite3.connect(sys.argv[1]).execute('CREATE TABLE people (id INTEGER PRIMARY KEY)')" "$bad/plain.sqlite"
 expect "store is not SQLite" 1 "browser-demo: $bad/notes.sqlite is not an SQLite database" --store "$bad/notes.sqlite" --port 0
+mkfifo "$bad/pipe.sqlite"
+expect "store is a FIFO" 1 "browser-demo: $bad/pipe.sqlite is not an SQLite database (it is a FIFO (named pipe), not a regular file)" --store "$bad/pipe.sqlite" --port 0
+rm -f "$bad/pipe.sqlite"
 expect "store is not Core Data" 1 "browser-demo: $bad/plain.sqlite is an SQLite database but not a Core Data store (no Z_PRIMARYKEY table)" --store "$bad/plain.sqlite" --port 0
 fixtures=$(cd "$(dirname "$0")/../../shared/fixtures/coredata" 2>/dev/null && pwd || true)
 if [ -n "$fixtures" ]; then
@@ -83,6 +101,27 @@ if [ -n "$fixtures" ]; then
   else
     failed=$((failed + 1)); echo "FAIL simulators listing: $listing"
   fi
+  # A FIFO where a scan or an open expects a file is never opened (opening one for reading blocks until a writer
+  # comes): the scan completes, says what it passed over, and still lists the store beside it; a store whose -wal
+  # is a FIFO is refused at once.
+  fifo_app="$bad/FifoDevices/UDID-2/data/Containers/Data/Application/APP-2"
+  mkdir -p "$fifo_app/Library"
+  cp "$bad/Devices/UDID-1/device.plist" "$bad/FifoDevices/UDID-2/device.plist"
+  cp "$fixtures/cartkit/coredata/CartStorage_v1.sqlite" "$fifo_app/Library/Cart"
+  cp "$bad/plain.sqlite" "$fifo_app/Library/Other.sqlite"
+  mkfifo "$fifo_app/Library/Other.sqlite-wal" "$fifo_app/Library/Pipe.sqlite"
+  listing=$(timeout 120 "$demo" simulators --list --root "$bad/FifoDevices")
+  if [[ "$listing" == *"Library/Cart ("* ]] && [[ "$listing" == *"skipped: $fifo_app/Library/Other.sqlite-wal: it is a FIFO (named pipe), not a regular file"* ]] &&
+     [[ "$listing" == *"skipped: $fifo_app/Library/Pipe.sqlite: it is a FIFO (named pipe), not a regular file"* ]]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); echo "FAIL simulators listing with FIFOs: $listing"
+  fi
+  mkdir "$bad/fifo-wal"
+  cp "$bad/store.sqlite" "$bad/fifo-wal/store.sqlite"
+  mkfifo "$bad/fifo-wal/store.sqlite-wal"
+  expect "store whose -wal is a FIFO" 1 "browser-demo: Cannot read $bad/fifo-wal/store.sqlite-wal: it is a FIFO (named pipe), not a regular file" --store "$bad/fifo-wal/store.sqlite" --port 0
+  rm -rf "$bad/fifo-wal" "$bad/FifoDevices"
   # A folder the scan cannot read is noted and passed over: the stores beside it and in the containers after it
   # are still listed, the one inside it is not. Root reads any folder, so as root the scan runs as nobody
   # (setpriv, util-linux) on a world-readable tree but for one chmod 0 folder. Beside/ is visited after Locked/
@@ -144,7 +183,8 @@ if [ "$code" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); ec
 rm -f "$log"
 
 # Token modes. Each run: start, wait for the 127.0.0.1 URL line, run CHECK (a shell command given $url and
-# $log), stop with SIGINT. Beyond loopback a token is required by default and the printed URLs carry it.
+# $log), stop with SIGINT. Beyond loopback a token is required by default; the printed URLs carry a one-time
+# pairing code (never the token), which pairs one browser (a session cookie), once.
 caches=$(mktemp -d)  # the remembered token goes here, never into the user's ~/.cache
 serve_and_check() { # serve_and_check NAME CHECK ARGS...
   local name=$1 check=$2
@@ -179,22 +219,41 @@ except urllib.error.HTTPError as error:
     print(error.code)
 PY
 }
+# pair URL: posts the printed link's code to /api/pairing, as the link's page does; prints the status and the
+# session cookie's value ("-" when none was set).
+pair() {
+  python3 - "$@" <<'PY'
+import sys, urllib.error, urllib.parse, urllib.request
+url = urllib.parse.urlsplit(sys.argv[1])
+code = urllib.parse.parse_qs(url.query)["pair"][0]
+request = urllib.request.Request(f"{url.scheme}://{url.netloc}/api/pairing", data=code.encode(), method="POST",
+                                 headers={"Content-Type": "text/plain"})
+try:
+    with urllib.request.urlopen(request) as response:
+        print(response.status, response.headers["Set-Cookie"].split(";")[0].split("=", 1)[1])
+except urllib.error.HTTPError as error:
+    print(error.code, "-")
+PY
+}
 token=check-demo-cli-token-0123456789
 serve_and_check "--token" '
-  [ "$url" = "${url%%/?token=*}/?token=$token" ] && base=${url%%/?token=*} &&
+  base=${url%%/?pair=*} && code=${url##*?pair=} && [ ${#code} = 22 ] && ! grep -q "$token" "$log" &&
   [ "$(status "$base/api/health")" = 401 ] && [ "$(status "$base/")" = 401 ] &&
   [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ] &&
-  [ "$(status "$url")" = 200 ] && grep -q "pairing token required" "$log"' --token "$token"
+  [ "$(status "$url")" = 200 ] && [ "$(status "$base/?token=$token")" = 401 ] &&
+  session=$(pair "$url") && [ "${session%% *}" = 200 ] &&
+  [ "$(status "$base/api/health" "Cookie: cdb_session_${base##*:}=${session#* }")" = 200 ] &&
+  [ "$(pair "$url")" = "401 -" ] && grep -q "pairing required" "$log"' --token "$token"
 printf '%s\n' "$token" >"$caches/token-file"
 chmod 600 "$caches/token-file"
 # Through a symlink (its own mode is 777): the file it points to is what counts.
 ln -sf "$caches/token-file" "$caches/token-link"
 serve_and_check "--token-file" '
-  [ "$url" = "${url%%/?token=*}/?token=$token" ] && base=${url%%/?token=*} &&
+  base=${url%%/?pair=*} && [ "$url" = "$base/?pair=${url##*?pair=}" ] &&
   [ "$(status "$base/api/health")" = 401 ] &&
   [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ]' --token-file "$caches/token-link"
 CDB_PAIRING_TOKEN="$token" serve_and_check "the token from CDB_PAIRING_TOKEN" '
-  [ "$url" = "${url%%/?token=*}/?token=$token" ] && base=${url%%/?token=*} &&
+  base=${url%%/?pair=*} && [ "$url" = "$base/?pair=${url##*?pair=}" ] &&
   [ "$(status "$base/api/health" "Authorization: Bearer $token")" = 200 ]' --loopback
 serve_and_check "no token, explicitly" '
   [ "$(status "$url/api/health")" = 200 ] && grep -q "no pairing token required (disabled in Options)" "$log"' \
@@ -218,16 +277,21 @@ PY
 }
 serve_and_check "32 connections from one address by default" '[ "$(connections "$url" 40)" = "32 8" ]' --loopback
 serve_and_check "--max-connections-per-address" '[ "$(connections "$url" 40)" = "40 0" ]' --loopback --max-connections-per-address 40
-first=""
+# The generated token is remembered (0600) and never printed; a browser paired in one run stays paired after a
+# relaunch (its session is signed with the remembered token; the cookie's name follows the port).
 serve_and_check "default: a generated token beyond loopback" '
-  first=${url##*?token=} && [ ${#first} = 22 ] && [ "$(status "${url%%/?token=*}/api/health")" = 401 ] &&
-  echo "$first" >"$caches/first"' 
+  base=${url%%/?pair=*} && first=$(cat "$caches"/CoreDataBrowser/*.pairing-token) && [ ${#first} = 22 ] &&
+  ! grep -q "$first" "$log" && [ "$(status "$base/api/health")" = 401 ] &&
+  session=$(pair "$url") && [ "${session%% *}" = 200 ] && echo "${session#* }" >"$caches/session" &&
+  echo "$first" >"$caches/first"'
 serve_and_check "default: the token survives a relaunch" '
-  [ "${url##*?token=}" = "$(cat "$caches/first")" ] &&
-  [ "$(stat -c %a "$caches"/CoreDataBrowser/*.pairing-token)" = 600 ]'
+  base=${url%%/?pair=*} && [ "$(cat "$caches"/CoreDataBrowser/*.pairing-token)" = "$(cat "$caches/first")" ] &&
+  [ "$(stat -c %a "$caches"/CoreDataBrowser/*.pairing-token)" = 600 ] &&
+  [ "$(status "$base/api/health" "Cookie: cdb_session_${base##*:}=$(cat "$caches/session")")" = 200 ]'
 if [ -f "$bad/store.sqlite" ]; then
   serve_and_check "default: a store file has a token of its own" '
-    [ "${url##*?token=}" != "$(cat "$caches/first")" ] && [ "$(ls "$caches"/CoreDataBrowser/*.pairing-token | wc -l)" = 2 ]' \
+    [ "$(ls "$caches"/CoreDataBrowser/*.pairing-token | wc -l)" = 2 ] &&
+    [ "$(for f in "$caches"/CoreDataBrowser/*.pairing-token; do cat "$f"; echo; done | sort -u | wc -l)" = 2 ]' \
     --store "$bad/store.sqlite"
 fi
 

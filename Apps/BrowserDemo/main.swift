@@ -57,18 +57,11 @@ if let token = arguments.token {
     options.pairingToken = .token(token)
 } else if let path = arguments.tokenFile {
     tokenSource = "--token-file \(path)"
-    guard let data = FileManager.default.contents(atPath: path) else {
-        fail("--token-file: cannot read \(path)", code: 2)
+    do {
+        options.pairingToken = try .token(inFile: path)
+    } catch {
+        fail("--token-file: \(error)", code: 2)
     }
-    // A token others on this machine can read (or replace) is no secret, as ssh refuses such a key file. The file
-    // a symlink points to is what is read, so its mode is what counts (a symlink's own is always 777).
-    let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-    if let mode = (try? FileManager.default.attributesOfItem(atPath: target))?[.posixPermissions] as? Int, mode & 0o066 != 0 {
-        fail("--token-file: other users can read or change \(target) (mode \(String(mode & 0o777, radix: 8))): "
-            + "chmod 600 \(target)", code: 2)
-    }
-    let firstLine = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
-    options.pairingToken = .token(firstLine.trimmingCharacters(in: .whitespaces))
 } else if arguments.noToken {
     options.pairingToken = .disabledAnyoneOnTheNetworkCanReadTheStore
 } else if let token = ProcessInfo.processInfo.environment[DemoArguments.tokenVariable], !token.isEmpty {

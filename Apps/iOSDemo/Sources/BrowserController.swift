@@ -46,6 +46,18 @@ final class BrowserController: ObservableObject {
         #endif
     }
 
+    /// Fresh one-time pairing links for another browser (the printed ones pair one browser each, once).
+    func newPairingLinks() {
+        #if DEBUG
+        guard let server else { return }
+        do {
+            urls = try server.newPairingLinks()
+        } catch {
+            status = "No new pairing link: \(error)"
+        }
+        #endif
+    }
+
     /// While the app was suspended iOS defuncted the server's listening socket. The server binds the same port
     /// again by itself on UIKit's foreground notification; calling `start()` on the running server does the
     /// same explicitly and tells us whether it worked, which the demo shows.

@@ -17,11 +17,13 @@ struct ContentView: View {
                             .textSelection(.enabled)
                             .contextMenu {
                                 Button("Copy") { UIPasteboard.general.string = url.absoluteString }
+                                // Each link pairs one browser, once: another browser needs a new one.
+                                Button("New pairing link") { browser.newPairingLinks() }
                             }
                     }
                 }
                 Section("How to browse") {
-                    Text("Open one of these URLs in a desktop browser on the same Wi-Fi. On the simulator, 127.0.0.1 works from the Mac.")
+                    Text("Open one of these URLs in a desktop browser on the same Wi-Fi. On the simulator, 127.0.0.1 works from the Mac. Each link pairs one browser, once, within 10 minutes (that browser stays paired); touch and hold a link for a new one.")
                     Text("The library (authors, books, audiobooks, tags) is seeded on first launch.")
                 }
             }

@@ -15,8 +15,9 @@ public import Foundation
 /// default on a Mac, `macContainersRoot(given:devicesRootGiven:)`).
 ///
 /// The scan never follows symbolic links, goes at most `maximumDepth` folders into a container, reads at most
-/// `maximumFiles` file headers, and passes over what it cannot read (noted in `skipped`), so one locked folder
-/// does not hide the rest.
+/// `maximumFiles` file headers, opens only regular files (`RegularFile`: a FIFO, a socket or a device is noted in
+/// `skipped`, never opened, since opening a FIFO blocks until someone writes to it), and passes over what it
+/// cannot read (noted in `skipped`), so one locked folder does not hide the rest.
 public struct SimulatorStoreScan: Sendable {
     public struct Device: Sendable, Hashable {
         public var udid: String
@@ -56,6 +57,8 @@ public struct SimulatorStoreScan: Sendable {
     static let maximumDepth = 8
     static let maximumFiles = 20_000
     static let metadataPlist = ".com.apple.mobile_container_manager.metadata.plist"
+    /// A `device.plist` or container metadata file is a few hundred bytes; larger ones are not read.
+    static let maximumPlistBytes = 1 << 20
 
     /// `~/Library/Developer/CoreSimulator/Devices`.
     public static var defaultDevicesRoot: URL {
@@ -142,9 +145,17 @@ public struct SimulatorStoreScan: Sendable {
 
     private mutating func device(at path: String, udid: String) -> Device? {
         let plistPath = (path as NSString).appendingPathComponent("device.plist")
-        guard FileManager.default.fileExists(atPath: plistPath) else { return nil }
-        guard let plist = Self.dictionary(at: plistPath) else {
-            skipped.append("\(plistPath): not a readable property list")
+        let plist: [String: Any]
+        do {
+            guard let read = try Self.dictionary(at: plistPath) else {
+                skipped.append("\(plistPath): not a readable property list")
+                return nil
+            }
+            plist = read
+        } catch .missing {
+            return nil
+        } catch {
+            skipped.append("\(plistPath): \(error)")
             return nil
         }
         return Device(udid: plist["UDID"] as? String ?? udid, name: plist["name"] as? String ?? udid,
@@ -160,13 +171,14 @@ public struct SimulatorStoreScan: Sendable {
     }
 
     private static func identifier(of container: String) -> String? {
-        dictionary(at: (container as NSString).appendingPathComponent(metadataPlist))?["MCMMetadataIdentifier"] as? String
+        (try? dictionary(at: (container as NSString).appendingPathComponent(metadataPlist)))?["MCMMetadataIdentifier"] as? String
     }
 
-    /// A property list file's top-level dictionary (binary or XML, as CoreSimulator writes them), nil for anything else.
-    private static func dictionary(at path: String) -> [String: Any]? {
-        guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
-        return (try? PropertyListSerialization.propertyList(from: bytes, options: [], format: nil)) as? [String: Any]
+    /// A property list file's top-level dictionary (binary or XML, as CoreSimulator writes them), nil for anything
+    /// else; only a regular file is opened (a FIFO named like one would block the scan), at most `maximumPlistBytes`.
+    private static func dictionary(at path: String) throws(RegularFile.Refusal) -> [String: Any]? {
+        let bytes = try RegularFile.contents(of: path, limit: maximumPlistBytes)
+        return (try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)) as? [String: Any]
     }
 
     /// Every store file below the container (companions and the external-data folders passed over).
@@ -187,7 +199,9 @@ public struct SimulatorStoreScan: Sendable {
                 switch kind(of: path) {
                 case .typeDirectory? where depth < Self.maximumDepth && !name.hasSuffix("_SUPPORT"):
                     pending.append((path, depth + 1))
-                case .typeRegular? where !Self.isCompanion(name):
+                case .typeRegular? where Self.isCompanion(name), .typeSymbolicLink?, .typeDirectory?, nil:
+                    continue
+                case .typeRegular?:
                     guard budget > 0 else {
                         if skipped.last != "file limit reached" { skipped.append("file limit reached") }
                         return
@@ -199,7 +213,9 @@ public struct SimulatorStoreScan: Sendable {
                         relativePath: String(path.dropFirst(container.path.count + 1)),
                         bytes: Self.size(of: path), walBytes: Self.size(of: path + "-wal")))
                 default:
-                    continue
+                    // A FIFO, socket or device, a store's name or a companion's: never opened, but said, since a
+                    // store beside it may be missing from the list for it (its `-wal` cannot be read).
+                    skipped.append("\(path): \(RegularFile.Refusal.notRegular(kind: RegularFile.nonRegularKindOfEntry(at: path) ?? "not a regular file"))")
                 }
             }
         }

@@ -2,8 +2,11 @@ import BrowserHTTP
 
 /// Why `AccessPolicy` refused a request before routing. `status` is the one place these become statuses.
 enum AccessDenial: Equatable, Sendable {
-    /// No valid pairing token in the query or `Authorization: Bearer`, and no valid session cookie.
+    /// No valid session cookie and no valid `Authorization: Bearer` token.
     case missingToken
+    /// A pairing link's code that is spent, expired or unknown (`PairingExchange`); `newLinkPrinted`: the server
+    /// just printed a fresh link at its console.
+    case spentPairingLink(newLinkPrinted: Bool)
     /// The pairing token is past its expiry (a remembered token lives 7 days); so are the sessions it signed.
     case expiredToken
     /// The `Host` names something this server does not answer to (DNS rebinding, a stray proxy).
@@ -13,7 +16,7 @@ enum AccessDenial: Equatable, Sendable {
 
     var status: HTTPStatus {
         switch self {
-        case .missingToken, .expiredToken: .unauthorized
+        case .missingToken, .expiredToken, .spentPairingLink: .unauthorized
         case .unknownHost: .misdirectedRequest
         case .crossOrigin: .forbidden
         }
@@ -22,8 +25,10 @@ enum AccessDenial: Equatable, Sendable {
     var message: String {
         switch self {
         case .missingToken:
-            "This server needs its pairing token. Open the URL the app printed when the server started (it ends "
-                + "with ?token=…), or send Authorization: Bearer <token>."
+            "This server needs pairing. Open the pairing link the app printed in its console (it ends with ?pair=…), "
+                + "or send Authorization: Bearer <token>."
+        case .spentPairingLink(let printed):
+            Self.spentLinkAdvice(printed)
         case .expiredToken:
             "This server's pairing token has expired (tokens are remembered for 7 days). Restart the app (or call "
                 + "start() again after stop()) for a new one, then open the URL it prints."
@@ -35,14 +40,26 @@ enum AccessDenial: Equatable, Sendable {
         }
     }
 
+    /// Each link pairs one browser, once, within minutes (`PairingCodes.lifetime`).
+    private static func spentLinkAdvice(_ newLinkPrinted: Bool) -> String {
+        "This pairing link was already used, or is more than \(Int(PairingCodes.lifetime / 60)) minutes old: each link "
+            + "pairs one browser, once. " + (newLinkPrinted
+                ? "A new link has just been printed in the app's console (Xcode's debug area, or the terminal running "
+                    + "browser-demo): open that one."
+                : "Open the newest link printed in the app's console (Xcode's debug area, or the terminal running "
+                    + "browser-demo); opening this old one again prints a new link once none is left unused.")
+    }
+
     /// A short page for browser navigations (`/`, `/lab`, files): a person reads it, not a script. The text is
     /// fixed (a host name from the request is never echoed into HTML).
     var page: String {
         let advice: String
         switch self {
         case .missingToken:
-            advice = "This CoreDataBrowser server needs its pairing token. Open the URL the app printed in its console "
-                + "when the server started: it ends with <code>?token=…</code>. Your browser then remembers it."
+            advice = "This CoreDataBrowser server needs pairing. Open the pairing link the app printed in its console: "
+                + "it ends with <code>?pair=…</code>. Your browser then stays paired."
+        case .spentPairingLink(let printed):
+            advice = Self.spentLinkAdvice(printed)
         case .expiredToken:
             advice = "This CoreDataBrowser server's pairing token has expired (tokens are remembered for 7 days). "
                 + "Restart the app for a new one, then open the URL it prints in its console."

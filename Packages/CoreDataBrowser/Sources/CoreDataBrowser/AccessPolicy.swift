@@ -6,11 +6,10 @@ import Foundation
 /// In order: the `Host` must name this server (against DNS rebinding: 421); a request that changes state
 /// must come from this server's own pages (against cross-site request forgery: 403; only write routes will
 /// need it); and, when a pairing token is required, the request must carry a session cookie or the token itself
-/// as a bearer token (401). A first visit with `?token=<valid>` gets a session cookie (`BrowserSession`: signed
-/// with the token, expiring, never the token) and a page that continues to the same URL without it, so the
-/// token leaves the address bar and no later request carries it. The visited URL itself stays in the browser's
-/// history (as it would after a redirect) and in any log of the printed console output. A token past its expiry
-/// (a remembered one, after 7 days) is refused on every request, and so are the sessions it signed.
+/// as a bearer token (401). A browser gets its session cookie (`BrowserSession`: signed with the token, expiring,
+/// never the token) through a printed one-time pairing link (`PairingExchange`, `PairingCodes`), so what stays in
+/// its history opens nothing; the token never goes into a URL. A token past its expiry (a remembered one, after
+/// 7 days) is refused on every request, and so are the sessions it signed.
 ///
 /// Every response gets headers that keep other sites out: no CORS headers at all (another origin's script
 /// can never read a response), `X-Frame-Options: DENY` (no clickjacking in a frame), `Referrer-Policy:
@@ -23,15 +22,17 @@ struct AccessPolicy: HTTPResponder {
     let credentials: PairingCredentials
     /// The machine's addresses now: a DHCP lease may change them while the server runs.
     let currentAddresses: @Sendable () -> [String]
+    /// The printed pairing links' one-time codes.
+    let codes: PairingCodes
 
-    static let queryParameter = "token"
     static let cookiePrefix = "cdb_session"
 
     init(next: any HTTPResponder, hosts: HTTPHostAllowList, credentials: PairingCredentials,
-         currentAddresses: @escaping @Sendable () -> [String]) {
+         codes: PairingCodes = PairingCodes(), currentAddresses: @escaping @Sendable () -> [String]) {
         self.next = next
         self.hosts = hosts
         self.credentials = credentials
+        self.codes = codes
         self.currentAddresses = currentAddresses
     }
 
@@ -49,7 +50,7 @@ struct AccessPolicy: HTTPResponder {
         let (token, tokenExpires) = credentials.current
         if let denial = check(request, token: token, tokenExpires: tokenExpires) {
             response = Self.render(denial, for: request)
-        } else if let token, let pairing = pairingAnswer(request, token: token, tokenExpires: tokenExpires) {
+        } else if let token, let pairing = PairingExchange.answer(request, token: token, tokenExpires: tokenExpires, codes: codes) {
             response = pairing
         } else {
             response = await next.respond(to: request)
@@ -76,66 +77,11 @@ struct AccessPolicy: HTTPResponder {
         guard let token else { return nil }
         let now = Date()
         if let tokenExpires, now >= tokenExpires { return .expiredToken }
-        if isPairingVisit(request) { return nil }  // checked and answered by `pairingAnswer`
+        if PairingExchange.handles(request) { return nil }  // checked and answered by `PairingExchange`
         let name = Self.cookieName(for: request)
         if request.cookies(named: name).contains(where: { BrowserSession.accepts($0, token: token, now: now) }) { return nil }
         if let bearer = request.bearerToken, token.matches(bearer) { return nil }
         return .missingToken
-    }
-
-    private func isPairingVisit(_ request: HTTPRequest) -> Bool {
-        (request.method == .GET || request.method == .HEAD) && request.query[Self.queryParameter] != nil
-    }
-
-    /// `GET /lab?entity=Book&token=T` with the right T → the cookie, and a page that goes on to
-    /// `/lab?entity=Book`. A wrong T is a 401 like no token at all.
-    ///
-    /// Not a 303: when the printed URL is opened from a link on another site (a chat, an issue tracker), the
-    /// browser stores a cookie set on that cross-site response but does not send a `SameSite=Strict` cookie
-    /// with the redirected request, which still belongs to the cross-site navigation, so the view would land
-    /// on the 401 page. A navigation started by our own page (`<meta http-equiv="refresh">`, allowed by the
-    /// page's CSP, which has no script at all) is same-site and carries the cookie.
-    private func pairingAnswer(_ request: HTTPRequest, token: PairingToken, tokenExpires: Date?) -> HTTPResponse? {
-        guard isPairingVisit(request) else { return nil }
-        guard request.query.values(Self.queryParameter).contains(where: token.matches) else {
-            return Self.render(.missingToken, for: request)
-        }
-        // The session lasts 7 days at most, and never past the token's own expiry (checked in `check`).
-        let expires = min(Date().addingTimeInterval(BrowserSession.lifetime), tokenExpires ?? .distantFuture)
-        let session = BrowserSession.issue(token: token, expires: expires)
-        let cookie = "\(Self.cookieName(for: request))=\(session); Path=/; HttpOnly; SameSite=Strict; "
-            + "Max-Age=\(max(1, Int(expires.timeIntervalSinceNow)))"
-        let location = Self.htmlEscaped(Self.locationWithoutToken(request.originForm))
-        let page = """
-            <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><title>CoreDataBrowser: paired</title>
-            <meta http-equiv="refresh" content="0; url=\(location)"></head>
-            <body><p>This browser is paired with the CoreDataBrowser server. <a href="\(location)">Continue</a></p>
-            </body></html>
-
-            """
-        var response = HTTPResponse.data(Data(page.utf8), contentType: "text/html; charset=utf-8")
-        response.headers.set(HTTPHeaderName.setCookie, cookie)
-        response.headers.set(HTTPHeaderName.cacheControl, "no-store")
-        response.headers.set(HTTPHeaderName.contentSecurityPolicy, "default-src 'none'; base-uri 'none'; frame-ancestors 'none'")
-        return response
-    }
-
-    /// For a URL placed in an HTML attribute. `locationWithoutToken` keeps the query's bytes as sent, and a
-    /// request target may hold `&` and, from lenient clients, quotes.
-    static func htmlEscaped(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 
     /// Cookies are scoped by host but not by port (RFC 6265 §8.5), so two servers on one machine would
@@ -145,19 +91,6 @@ struct AccessPolicy: HTTPResponder {
         let port = host[host.index(after: colon)...]
         guard !port.isEmpty, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber) else { return cookiePrefix }
         return "\(cookiePrefix)_\(port)"
-    }
-
-    /// The request's own path and query minus every `token` parameter, other parameters kept byte for byte.
-    /// Always a path on this server (one leading "/"), never `//host`, so it cannot redirect elsewhere.
-    static func locationWithoutToken(_ originForm: String) -> String {
-        let parts = originForm.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        // Browsers read a leading `\` as `/`, so `/\evil.example` would be `//evil.example`: strip both.
-        let path = "/" + (parts.first ?? "").drop { $0 == "/" || $0 == "\\" }
-        guard parts.count == 2 else { return path }
-        let kept = parts[1].split(separator: "&").filter { piece in
-            (try? HTTPQuery(decoding: piece))?.items.first?.name != queryParameter
-        }
-        return kept.isEmpty ? path : path + "?" + kept.joined(separator: "&")
     }
 
     /// JSON for the API (scripts read it), a short page for everything else (a person reads it).
@@ -170,7 +103,7 @@ struct AccessPolicy: HTTPResponder {
             // The page has no script, and its only style is inline.
             response.headers.set(HTTPHeaderName.contentSecurityPolicy, denialPagePolicy)
         }
-        if denial == .missingToken || denial == .expiredToken {
+        if denial.status == .unauthorized {
             // RFC 9110 §11.6.1: a 401 says which scheme would work.
             response.headers.set(HTTPHeaderName.wwwAuthenticate, #"Bearer realm="CoreDataBrowser""#)
         }

@@ -1,7 +1,8 @@
 import BrowserHTTP
 import Foundation
 
-/// What a paired browser's cookie holds: proof that it presented the pairing token, without the token.
+/// What a paired browser's cookie holds: proof that it was paired (through a one-time pairing link,
+/// `PairingExchange`), without the token.
 ///
 /// The cookie used to be the token itself; cookies are not scoped by port, so every other web server on the same
 /// host name received the token, and a token copied from a cookie worked forever. A session value is

@@ -7,7 +7,7 @@ import BrowserWebAssets
 ///
 /// ```swift
 /// let server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore())
-/// let info = try server.start()   // logs "http://192.168.1.42:8080/?token=…" … (`BrowserLog`)
+/// let info = try server.start()   // logs "http://192.168.1.42:8080/?pair=…" … (`BrowserLog`)
 /// ```
 ///
 /// Beyond loopback a pairing token is required by default (see `PairingTokenPolicy`); every request's `Host`
@@ -79,8 +79,8 @@ public final class CoreDataBrowserServer: Sendable {
         case allInterfaces
     }
 
-    /// Whether requests must carry the pairing token (in the URL once, then a cookie, or as
-    /// `Authorization: Bearer`). The token protects the store from other people on the network; it does not
+    /// Whether requests must carry the pairing token (as `Authorization: Bearer`) or a session cookie, which a
+    /// browser gets through a printed one-time pairing link (`/?pair=…`; the token itself never goes into a URL). The token protects the store from other people on the network; it does not
     /// encrypt anything (the traffic is plain HTTP).
     public enum PairingTokenPolicy: Sendable, Equatable {
         /// Required when listening beyond loopback (`.allInterfaces`), not on `.loopback`, which nothing else
@@ -96,8 +96,9 @@ public final class CoreDataBrowserServer: Sendable {
     public struct RunningInfo: Sendable {
         public let port: UInt16
         /// Every URL the server can be reached at, LAN addresses first, e.g.
-        /// `http://192.168.1.42:8080/?token=…`, `http://127.0.0.1:8080/?token=…`; without `/?token=…` when no
-        /// token is required.
+        /// `http://192.168.1.42:8080/?pair=…`, `http://127.0.0.1:8080/?pair=…`; without `/?pair=…` when no
+        /// token is required. The `pair` code is one-time: it pairs one browser, once, within
+        /// `PairingCodes.lifetime` (10 minutes); `newPairingLinks()` makes more, and so does opening a spent one.
         public let urls: [URL]
         /// The token requests must carry, or nil when none is required.
         public let pairingToken: String?
@@ -191,10 +192,12 @@ public final class CoreDataBrowserServer: Sendable {
             let wide = options.bindAddress != .loopback
             let currentAddresses: @Sendable () -> [String] = { wide ? NetworkInterfaces.ipv4Addresses() : [] }
             let credentials = PairingCredentials(token: token, expires: tokenExpires)
+            let codes = makePairingCodes(addresses: addresses)
             let policy = AccessPolicy(
                 next: StoreRouting(catalog: catalog, assets: BrowserRoutes.assetRouter(assets: assets)),
                 hosts: ServerHostNames.allowList(addresses: addresses, additional: options.allowedHostNames),
                 credentials: credentials,
+                codes: codes,
                 currentAddresses: currentAddresses)
             var configuration = HTTPServer.Configuration()
             configuration.host = options.bindAddress == .loopback ? "127.0.0.1" : "0.0.0.0"
@@ -217,8 +220,9 @@ public final class CoreDataBrowserServer: Sendable {
             } catch {
                 throw StartError.noFreePort(first: first, last: last, reason: String(describing: error))
             }
-            let info = RunningInfo(port: port, addresses: addresses, token: token)
-            running = RunningServer(server: server, info: info, credentials: credentials,
+            codes.port = port
+            let info = RunningInfo(port: port, addresses: addresses, pairingCode: token.map { _ in codes.issue() }, token: token)
+            running = RunningServer(server: server, info: info, credentials: credentials, codes: codes,
                                     foregroundObserver: observeReturnsToForeground(),
                                     stopAdvertising: startAdvertising(info))
             printURLs(of: info)
@@ -228,10 +232,47 @@ public final class CoreDataBrowserServer: Sendable {
 
     private func printURLs(of info: RunningInfo) {
         guard options.printsURLs else { return }
-        for url in info.urls { BrowserLog.url(url, secret: info.pairingToken) }
+        // The one-time code in each link stays out of the device log's public part (BrowserLog.url).
+        for url in info.urls { BrowserLog.url(url, secret: Self.pairingCode(in: url)) }
         BrowserLog.notice(info.pairingToken == nil
             ? "no pairing token required (\(options.bindAddress == .loopback ? "listening on 127.0.0.1 only" : "disabled in Options"))"
-            : "pairing token required; open a URL above (it carries the token)")
+            : "pairing required; open a link above in a browser (each pairs one browser, once, within "
+                + "\(Int(PairingCodes.lifetime / 60)) minutes; opening a used one prints a new one)")
+    }
+
+    /// The one-time pairing code a printed link carries (`?pair=`), nil for a link without one.
+    private static func pairingCode(in url: URL) -> String? {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+            .first { $0.name == PairingExchange.queryParameter }?.value
+    }
+
+    /// The one-time codes of the printed links, printing each new one's links (the LAN addresses, then 127.0.0.1).
+    private func makePairingCodes(addresses: [String]) -> PairingCodes {
+        let printsURLs = options.printsURLs
+        return PairingCodes { code, port in
+            guard printsURLs else { return false }
+            BrowserLog.notice("new pairing link (one browser, once):")
+            for url in RunningInfo.urls(port: port, addresses: addresses, pairingCode: code) {
+                BrowserLog.url(url, secret: code)
+            }
+            // Now, not when the buffer fills: stdout to a pipe (a terminal multiplexer, a log collector, a test)
+            // is block-buffered, and the person is looking for this line right now.
+            fflush(nil)
+            return true
+        }
+    }
+
+    /// New one-time pairing links to the running server, one per address (see `RunningInfo.urls`), for another
+    /// browser: an app may show them on demand (a debug menu) instead of relying on the ones printed at start.
+    ///
+    /// Throws `RenewalError.notRunning`, or `.noTokenRequired` when the server needs no pairing.
+    public func newPairingLinks() throws -> [URL] {
+        try state.withLock { running -> [URL] in
+            guard let current = running else { throw RenewalError.notRunning }
+            guard current.info.tokenRequired else { throw RenewalError.noTokenRequired }
+            return RunningInfo.urls(port: current.info.port, addresses: current.info.addresses,
+                                    pairingCode: current.codes.issue())
+        }
     }
 
     public enum RenewalError: Error, CustomStringConvertible, Sendable {
@@ -272,7 +313,10 @@ public final class CoreDataBrowserServer: Sendable {
             sessionToken.value = fresh
             let expires = options.pairingTokenFile.flatMap { PairingTokenFile.replace(at: $0, with: fresh) }
             current.credentials.replace(token: fresh, expires: expires)
-            let info = RunningInfo(port: current.info.port, addresses: current.info.addresses, token: fresh)
+            // Links printed for the old token die with it.
+            current.codes.revokeAll()
+            let info = RunningInfo(port: current.info.port, addresses: current.info.addresses,
+                                   pairingCode: current.codes.issue(), token: fresh)
             running?.info = info
             return info
         }
@@ -403,6 +447,8 @@ private struct RunningServer: @unchecked Sendable {
     var info: CoreDataBrowserServer.RunningInfo
     /// What the server's `AccessPolicy` checks; `renewPairingToken()` replaces it.
     let credentials: PairingCredentials
+    /// The pairing links' one-time codes.
+    let codes: PairingCodes
     /// The token of the foreground observer, removed by `stop()`. `@unchecked`: NotificationCenter's tokens are
     /// not declared Sendable, and this one is only handed back to `removeObserver`.
     let foregroundObserver: any NSObjectProtocol
@@ -411,11 +457,16 @@ private struct RunningServer: @unchecked Sendable {
 }
 
 extension CoreDataBrowserServer.RunningInfo {
-    /// The URLs of a server on `port`: each LAN address, then 127.0.0.1, with `/?token=…` when one is required.
-    init(port: UInt16, addresses: [String], token: PairingToken?) {
-        let suffix = token.map { "/?\(AccessPolicy.queryParameter)=\($0.value)" } ?? ""
-        self.init(port: port, urls: (addresses + ["127.0.0.1"]).compactMap { URL(string: "http://\($0):\(port)\(suffix)") },
+    /// The URLs of a server on `port`: each LAN address, then 127.0.0.1, with `/?pair=<code>` when a token is
+    /// required.
+    init(port: UInt16, addresses: [String], pairingCode: String?, token: PairingToken?) {
+        self.init(port: port, urls: Self.urls(port: port, addresses: addresses, pairingCode: pairingCode),
                   pairingToken: token?.value)
+    }
+
+    static func urls(port: UInt16, addresses: [String], pairingCode: String?) -> [URL] {
+        let suffix = pairingCode.map { "/?\(PairingExchange.queryParameter)=\($0)" } ?? ""
+        return (addresses + ["127.0.0.1"]).compactMap { URL(string: "http://\($0):\(port)\(suffix)") }
     }
 
     /// The LAN addresses of `urls` (every URL but the last, 127.0.0.1).

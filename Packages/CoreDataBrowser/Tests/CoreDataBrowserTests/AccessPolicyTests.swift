@@ -53,51 +53,42 @@ final class AccessPolicyTests {
         let reply = try await get(path)
         #expect(reply.status == 401)
         #expect(reply.header("Content-Type") == "text/html; charset=utf-8")
-        #expect(reply.text.contains("URL the app printed"))
-        #expect(reply.text.contains("?token=…"))
+        #expect(reply.text.contains("pairing link the app printed"))
+        #expect(reply.text.contains("?pair=…"))
         #expect(!reply.text.contains(Self.token))
     }
 
-    /// Where a pairing page goes on to: its `<meta http-equiv="refresh">` URL, unescaped; nil when it has none.
-    func continuation(of reply: RawHTTPClient.Response) -> String? {
-        guard let start = reply.text.range(of: #"content="0; url="#),
-              let end = reply.text[start.upperBound...].firstIndex(of: "\"") else { return nil }
-        let url = String(reply.text[start.upperBound..<end])
-        // The link in the page goes to the same place.
-        guard reply.text.contains(#"<a href="\#(url)">"#) else { return nil }
-        return url.replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    @Test func firstVisitSetsAStrictHttpOnlyCookieAndContinuesWithoutTheToken() async throws {
-        let visit = try await get("/lab?entity=Book&token=\(Self.token)&id=x-coredata%3A%2F%2Fa%2FBook%2Fp1")
-        // A page of ours that continues (not a redirect: see AccessPolicy.pairingAnswer), without the token.
-        #expect(visit.status == 200)
-        #expect(continuation(of: visit) == "/lab?entity=Book&id=x-coredata%3A%2F%2Fa%2FBook%2Fp1")
-        #expect(!visit.text.contains(Self.token))
+    @Test func aPairingLinkIsAPageThatExchangesItsOneTimeCodeForAStrictHttpOnlyCookie() async throws {
+        let code = try PairingTesting.code(try #require(server.runningInfo))
+        // The link's page: no store data, only the script that posts the code (allowed by its hash alone). Opening
+        // it spends nothing: a link preview or a prefetch fetches it without the person.
+        for _ in 0..<2 {
+            let visit = try await get("/lab?entity=Book&pair=\(code)&id=x-coredata%3A%2F%2Fa%2FBook%2Fp1")
+            #expect(visit.status == 200)
+            #expect(visit.text.contains("<script>\(PairingExchange.script)</script>"))
+            #expect(!visit.text.contains(code))
+            #expect(visit.header("Set-Cookie") == nil)
+            #expect(visit.header("Cache-Control") == "no-store")
+            let policy = try #require(visit.header("Content-Security-Policy"))
+            #expect(policy.hasPrefix("default-src 'none'; script-src 'sha256-") && policy.contains("connect-src 'self'"))
+        }
+        let reply = try await PairingTesting.exchange(code, port: port)
+        #expect(reply.status == 200)
+        #expect(try reply.json()["paired"] as? Bool == true)
         // The cookie is a signed, expiring session, never the token itself.
-        let setCookie = try #require(visit.header("Set-Cookie"))
+        let setCookie = try #require(reply.header("Set-Cookie"))
         #expect(setCookie.hasPrefix("cdb_session_\(port)="))
         #expect(setCookie.hasSuffix("; Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(BrowserSession.lifetime))")
             || setCookie.hasSuffix("; Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(BrowserSession.lifetime) - 1)"))
-        #expect(!setCookie.contains(Self.token))
-        let session = try #require(setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init))
-        #expect(visit.header("Cache-Control") == "no-store")
-        #expect(visit.header("Content-Security-Policy") == "default-src 'none'; base-uri 'none'; frame-ancestors 'none'")
-
-        let home = try await get("/?token=\(Self.token)")
-        #expect(home.status == 200)
-        #expect(continuation(of: home) == "/")
-        // Never on to another host, whatever the path looks like.
-        #expect(continuation(of: try await get("//evil.example/?token=\(Self.token)")) == "/evil.example/")
-        #expect(continuation(of: try await get("/\\evil.example/?token=\(Self.token)")) == "/evil.example/")
-        #expect(continuation(of: try await get("/\\/\\evil.example?token=\(Self.token)")) == "/evil.example")
-
+        #expect(!setCookie.contains(Self.token) && !setCookie.contains(code))
+        let cookie = try PairingTesting.cookie(reply)
         for path in ["/lab?entity=Book", "/", "/app.js", "/api/health"] {
-            let reply = try await get(path, headers: ["Cookie: theme=dark; cdb_session_\(port)=\(session)"])
+            let reply = try await get(path, headers: [cookie.replacingOccurrences(of: "Cookie: ", with: "Cookie: theme=dark; ")])
             #expect(reply.status == 200, "\(path)")
         }
-        // The token itself is no cookie.
+        // The token itself is no cookie, and never pairs from a URL.
         #expect(try await get("/api/health", headers: ["Cookie: cdb_session_\(port)=\(Self.token)"]).status == 401)
+        #expect(try await get("/?token=\(Self.token)").status == 401)
     }
 
     @Test func sessionsAreSignedWithTheTokenAndExpire() throws {
@@ -179,8 +170,11 @@ final class AccessPolicyTests {
         }
     }
 
-    @Test func theTokenInTheQueryIsOnlyAcceptedForNavigation() async throws {
-        // A POST cannot pair: it must carry the cookie or the bearer (and is refused by the router while read-only).
+    @Test func theTokenInTheQueryIsNeverAccepted() async throws {
+        // A URL ends up in the browser's history: the token goes in a header, a browser pairs through a one-time link.
+        for target in ["/?token=\(Self.token)", "/lab?token=\(Self.token)", "/api/health?token=\(Self.token)"] {
+            #expect(try await get(target).status == 401, "\(target)")
+        }
         #expect(try await get("/api/object?token=\(Self.token)", method: "POST").status == 401)
         #expect(try await get("/api/object", method: "POST", headers: [bearer]).status == 405)
     }
@@ -269,7 +263,10 @@ final class AccessPolicyTests {
         let info = try #require(server.runningInfo)
         #expect(info.tokenRequired)
         #expect(info.pairingToken == Self.token)
-        #expect(info.urls.map(\.absoluteString) == ["http://127.0.0.1:\(port)/?token=\(Self.token)"])
+        // The printed link carries a one-time code, never the token.
+        let code = try PairingTesting.code(info)
+        #expect(code.utf8.count == 22 && code != Self.token)
+        #expect(info.urls.map(\.absoluteString) == ["http://127.0.0.1:\(port)/?pair=\(code)"])
     }
 
     func makeServer(_ bind: CoreDataBrowserServer.BindAddress, _ policy: CoreDataBrowserServer.PairingTokenPolicy) async throws -> CoreDataBrowserServer {
@@ -312,8 +309,7 @@ final class AccessPolicyTests {
         let first = try await launch()
         let info = try first.start()
         let token = try #require(info.pairingToken)
-        let visit = try await RawHTTPClient.exchange("GET /?token=\(token) HTTP/1.1\r\nHost: localhost:\(info.port)\r\n\r\n", port: info.port)
-        guard case .response(let reply) = visit else { Issue.record("no response"); return }
+        let reply = try await PairingTesting.exchange(try PairingTesting.code(info), port: info.port)
         let cookie = try #require(reply.header("Set-Cookie"))
         #expect(cookie.hasPrefix("cdb_session_\(info.port)=") && !cookie.contains(token))
         let maxAge = try #require(cookie.components(separatedBy: "Max-Age=").last.flatMap { Int($0) })

@@ -186,13 +186,6 @@ final class SecurityRoundTwoTests {
         return CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
     }
 
-    /// The session cookie the printed URL's first visit sets, as a `Cookie` header line.
-    func pair(_ info: CoreDataBrowserServer.RunningInfo) async throws -> String {
-        let visit = try await head("GET", "/?token=\(try #require(info.pairingToken))", headers: [], port: info.port)
-        #expect(visit.status == 200)
-        let cookie = try #require(visit.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
-        return "Cookie: \(cookie)"
-    }
 
     @Test(arguments: [true, false])
     func renewingTheTokenRevokesEverySessionAndURLAtOnce(remembered: Bool) async throws {
@@ -203,20 +196,24 @@ final class SecurityRoundTwoTests {
         let info = try server.start()
         defer { server.stop() }
         let old = try #require(info.pairingToken)
-        let oldCookie = try await pair(info)
+        let oldLink = try PairingTesting.code(info)
+        let oldCookie = try PairingTesting.cookie(try await PairingTesting.exchange(oldLink, port: info.port, host: "127.0.0.1"))
         #expect(try await head("GET", "/api/health", headers: [oldCookie], port: info.port).status == 200)
 
+        let unused = try PairingTesting.code(of: try #require(try server.newPairingLinks().last))
         let renewed = try server.renewPairingToken()
         let new = try #require(renewed.pairingToken)
         #expect(new != old && new.utf8.count == 22)
         #expect(renewed.port == info.port)
-        #expect(renewed.urls.map(\.absoluteString) == info.urls.map { $0.absoluteString.replacingOccurrences(of: old, with: new) })
+        let newLink = try PairingTesting.code(renewed)
+        #expect(renewed.urls.map(\.absoluteString) == info.urls.map { $0.absoluteString.replacingOccurrences(of: oldLink, with: newLink) })
         #expect(server.runningInfo?.pairingToken == new)
         // Everything the old token gave is refused with the next request: its sessions, itself, its printed URL.
         #expect(try await head("GET", "/api/health", headers: [oldCookie], port: info.port).status == 401)
         #expect(try await head("GET", "/api/health", headers: ["Authorization: Bearer \(old)"], port: info.port).status == 401)
-        #expect(try await head("GET", "/?token=\(old)", headers: [], port: info.port).status == 401)
-        let newCookie = try await pair(renewed)
+        // A link printed for the old token and not used yet dies with it.
+        #expect(try await PairingTesting.exchange(unused, port: info.port).status == 401)
+        let newCookie = try await PairingTesting.pair(try #require(server.runningInfo), host: "127.0.0.1")
         #expect(try await head("GET", "/api/health", headers: [newCookie], port: info.port).status == 200)
         if let file {
             #expect(try String(contentsOf: file, encoding: .utf8) == new)

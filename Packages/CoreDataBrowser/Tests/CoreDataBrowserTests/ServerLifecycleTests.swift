@@ -92,9 +92,10 @@ struct ServerLifecycleTests {
         let everywhere = try await makeServer(port: 0, bind: .allInterfaces)
         let wide = try everywhere.start()
         defer { everywhere.stop() }
-        // Beyond loopback every URL carries the pairing token.
-        let token = try #require(wide.pairingToken)
-        #expect(wide.urls.last?.absoluteString == "http://127.0.0.1:\(wide.port)/?token=\(token)")
-        #expect(wide.urls.dropLast().allSatisfy { $0.host != "127.0.0.1" && $0.port == Int(wide.port) && $0.query == "token=\(token)" })
+        // Beyond loopback every URL carries the same one-time pairing code, never the token.
+        let code = try PairingTesting.code(wide)
+        #expect(code != wide.pairingToken)
+        #expect(wide.urls.last?.absoluteString == "http://127.0.0.1:\(wide.port)/?pair=\(code)")
+        #expect(wide.urls.dropLast().allSatisfy { $0.host != "127.0.0.1" && $0.port == Int(wide.port) && $0.query == "pair=\(code)" })
     }
 }

@@ -7,6 +7,7 @@ import Foundation
 /// tables. The tables are read with `immutable=1`, which writes nothing — these are other apps' files, found
 /// while scanning, that nobody asked us to open. A brand-new WAL store may keep even its schema only in the
 /// `-wal`, which an immutable open cannot see; then the `-wal`'s first pages are searched for the table's name.
+/// Only regular files are read (`RegularFile`), the store and its `-wal` alike.
 public enum StoreRecognition {
     /// How much of a `-wal` is searched for Core Data's tables when the main file shows none.
     static let walBytesSearched = 1 << 20
@@ -23,16 +24,13 @@ public enum StoreRecognition {
     }
 
     static func hasSQLiteHeader(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let bytes = (try? handle.read(upToCount: StoreFiles.sqliteMagic.count)) ?? Data()
-        return [UInt8](bytes) == StoreFiles.sqliteMagic
+        (try? RegularFile.prefix(of: path, count: StoreFiles.sqliteMagic.count)) == StoreFiles.sqliteMagic
     }
 
+    /// Read only when it is a regular file (`RegularFile`): a FIFO named like a `-wal` would block the open, and
+    /// with it the scan and every request waiting for it.
     private static func walMentionsCoreDataTables(_ walPath: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: walPath) else { return false }
-        defer { try? handle.close() }
-        let bytes = [UInt8]((try? handle.read(upToCount: walBytesSearched)) ?? Data())
+        guard let bytes = try? RegularFile.prefix(of: walPath, count: walBytesSearched) else { return false }
         let needle = Array("CREATE TABLE Z_METADATA".utf8)
         guard bytes.count >= needle.count else { return false }
         return (0...(bytes.count - needle.count)).contains { start in

@@ -128,6 +128,10 @@ enum NamedModel {
 
     // MARK: Finding versions
 
+    /// The largest model file read (a compiled model of hundreds of entities is a few megabytes). Only regular
+    /// files are read (`RegularFile`): a FIFO named as the model would block the open.
+    static let maximumFileBytes = 64 << 20
+
     private static func versions(at path: String) throws(SQLiteStoreError) -> (versions: [Version], current: String?) {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -143,7 +147,7 @@ enum NamedModel {
         let xmlVersions = entries.filter { $0.hasSuffix(".xcdatamodel") }
         if path.hasSuffix(".xcdatamodeld") || !xmlVersions.isEmpty {
             var current: String?
-            if let bytes = manager.contents(atPath: child(".xccurrentversion")).map(Array.init),
+            if let bytes = try? RegularFile.contents(of: child(".xccurrentversion"), limit: maximumFileBytes),
                let name = (try? PropertyList.read(bytes))?["_XCCurrentVersionName"]?.string {
                 current = (name as NSString).deletingPathExtension
             }
@@ -158,7 +162,7 @@ enum NamedModel {
         if path.hasSuffix(".momd") || !compiled.isEmpty || entries.contains("VersionInfo.plist") {
             var current: String?
             var hashes: [String: [String: [UInt8]]] = [:]
-            if let bytes = manager.contents(atPath: child("VersionInfo.plist")).map(Array.init),
+            if let bytes = try? RegularFile.contents(of: child("VersionInfo.plist"), limit: maximumFileBytes),
                let info = try? PropertyList.read(bytes) {
                 current = info["NSManagedObjectModel_CurrentVersionName"]?.string
                 for (version, entities) in info["NSManagedObjectModel_VersionHashes"]?.dictionary ?? [:] {
@@ -195,10 +199,11 @@ enum NamedModel {
             throw .modelUnreadable(path: path, reason: "it has no contents file")
         }
         return Version(name: name, path: path, hashes: nil) { () throws(PropertyListError) -> ModelDefinition in
-            guard let bytes = FileManager.default.contents(atPath: contents) else {
-                throw PropertyListError("cannot read \(contents)")
+            let bytes: [UInt8]
+            do { bytes = try RegularFile.contents(of: contents, limit: maximumFileBytes) } catch {
+                throw PropertyListError("cannot read \(contents): \(error)")
             }
-            return try XMLModelReader.read(Array(bytes))
+            return try XMLModelReader.read(bytes)
         }
     }
 
@@ -208,10 +213,10 @@ enum NamedModel {
             // An .xcdatamodel's contents file named directly: the version is the folder's name.
             name = (((path as NSString).deletingLastPathComponent as NSString).lastPathComponent as NSString).deletingPathExtension
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .modelUnreadable(path: path, reason: "the file cannot be read")
+        let bytes: [UInt8]
+        do { bytes = try RegularFile.contents(of: path, limit: maximumFileBytes) } catch {
+            throw .modelUnreadable(path: path, reason: error.description)
         }
-        let bytes = Array(data)
         if bytes.starts(with: Array("bplist0".utf8)) {
             return Version(name: name, path: path, hashes: nil) { () throws(PropertyListError) -> ModelDefinition in
                 try CompiledModelReader.read(try BinaryPropertyListReader.read(bytes))

@@ -22,12 +22,12 @@ public struct SQLiteBlob: BlobReader {
         case .column:
             return Data(try await store.readBytes(of: location.place, offset: range.lowerBound, count: range.count))
         case .file(let path, let name):
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw BrowserError.notFound("The external data file \(name) can no longer be read")
+            // Only a regular file: a FIFO put in its place would block the open, and the request with it.
+            do {
+                return Data(try RegularFile(opening: path).read(at: range.lowerBound, count: range.count))
+            } catch {
+                throw BrowserError.notFound("The external data file \(name) can no longer be read: \(error)")
             }
-            defer { try? handle.close() }
-            try handle.seek(toOffset: UInt64(range.lowerBound))
-            return try handle.read(upToCount: range.count) ?? Data()
         }
     }
 }

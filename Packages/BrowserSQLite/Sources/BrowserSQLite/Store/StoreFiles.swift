@@ -29,18 +29,26 @@ struct StoreFiles: Sendable {
         self.path = path
     }
 
-    /// Checks that the file exists and is an SQLite database that is not shorter than its header says.
+    /// Checks that the file exists and is an SQLite database that is not shorter than its header says, and that
+    /// its companions, when they exist, are regular files: SQLite opens them itself, and a FIFO in a `-wal`'s place
+    /// would block that open (`RegularFile`).
     func inspect() throws(SQLiteStoreError) -> Header {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.prefix(of: path, count: 100)
+        } catch .missing {
             throw .fileMissing(path: path)
+        } catch .notRegular(let kind) {
+            throw .notSQLite(path: path, reason: RegularFile.Refusal.notRegular(kind: kind).description)
+        } catch {
+            throw .unreadable(path: path, message: error.description)
         }
-        guard !isDirectory.boolValue else { throw .notSQLite(path: path, reason: "it is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .unreadable(path: path, message: "permission denied")
+        for companion in [walPath, shmPath, journalPath] {
+            if let kind = RegularFile.nonRegularKind(at: companion) {
+                throw .unreadable(path: companion, message: RegularFile.Refusal.notRegular(kind: kind).description
+                    + "; SQLite would open it as the store's \(companion.dropFirst(path.count))")
+            }
         }
-        defer { try? handle.close() }
-        let bytes = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
         guard bytes.count == 100, bytes.starts(with: Self.sqliteMagic) else {
             throw .notSQLite(path: path, reason: bytes.isEmpty ? "the file is empty" : nil)
         }

@@ -56,6 +56,8 @@ extension SQLiteStore {
                 return try connection.write { sqlite in try body(writer, sqlite) }
             } catch let failure as SQLiteError {
                 throw Self.writeError(failure, path: connection.files.path, backupDone: madeBackup != nil)
+            } catch let failure as StoreBackup.BackupFailure {
+                throw BrowserError.storeFailure("Could not back up \(connection.files.path) before the first write (\(failure)); nothing was written")
             }
         }
     }
