@@ -249,5 +249,18 @@ struct HistoryReadingTests {
         let capped = try await service.history(parameters: HistoryQueryParameters { ["limit": "100000", "changeLimit": "100000"][$0] })
         #expect(capped.transactions.count == 5)
         #expect(capped.transactions.first?.changes.first?.id == "x-coredata://\(Self.uuid)/Item/p3")
+
+        // Records are named as lists name them, when they are still in the store: Special p2 is not, and a deleted
+        // object is never looked up (Item p3 of transaction 5).
+        func changes(of transaction: Int) async throws -> [HistoryChangeDTO] {
+            try await service.history(parameters: HistoryQueryParameters { ["transaction": String(transaction)][$0] })
+                .transactions.first?.changes ?? []
+        }
+        #expect(try await changes(of: 1).map(\.summary) == ["first", nil, "note"])
+        let updates = try await changes(of: 2)
+        #expect(updates.map(\.summary) == ["first", "third"] && updates[0].changedBits == [5, 7, 16] && updates[0].changed == nil)
+        let named = try await changes(of: 4)
+        #expect(named.map(\.summary) == ["note"] && named[0].changed == ["text"] && named[0].changedBits == nil)
+        #expect(try await changes(of: 5).map(\.summary) == [nil])
     }
 }
