@@ -117,10 +117,15 @@ function recordLabel(object) {
  *  named by attributes picked with "Name by": the history's summary is the server's default name. */
 const pickedNameRecords = new Map();
 
-/** The change's record as the Inspector names it: the server's summary, or the picked attributes' values. */
-function nameRecord(node, change) {
+/** The change's record as the Inspector names it (the server's summary, or the picked attributes' values) in
+ *  `node`, and its reference in `refNode`, shown only beside a name that is not that reference already. */
+function nameRecord(node, refNode, change) {
   const ref = `${change.entity} ${shortId(change.id)}`;
-  setVisibleText(node, change.summary || ref);
+  const show = (name) => {
+    setVisibleText(node, name);
+    refNode.hidden = name === ref;
+  };
+  show(change.summary || ref);
   const choices = displayChoices(dom.storeName.textContent, change.entity);
   if (!choices.length || change.type === 'delete') return;
   let answer = pickedNameRecords.get(change.id);
@@ -133,7 +138,7 @@ function nameRecord(node, change) {
       pickedNameRecords.delete(change.id);
       return;
     }
-    setVisibleText(node, displayName(record.attrs, choices, record.summary || change.summary || ref));
+    show(displayName(record.attrs, choices, record.summary || change.summary || ref));
   });
 }
 
@@ -146,20 +151,17 @@ function changeRow(change) {
   typeCell.append(type);
   row.append(typeCell);
   const record = el('td', 'change-record');
-  const ref = `${change.entity} ${shortId(change.id)}`;
   const name = el(change.type === 'delete' ? 'span' : 'a', change.type === 'delete' ? 'record-name gone' : 'record-name');
-  nameRecord(name, change);
+  const ref = el('span', 'record-ref', `${change.entity} ${shortId(change.id)}`);
+  nameRecord(name, ref, change);
   if (change.type === 'delete') {
     name.title = `${change.id} (deleted)`;
   } else {
     name.href = viewURL('/', new URLSearchParams({ id: change.id }));
     name.title = `Open ${change.id} in the Inspector`;
   }
-  record.append(name);
-  // The reference beside a name (a name alone does not say which record, nor of which entity).
-  if (change.summary || displayChoices(dom.storeName.textContent, change.entity).length) {
-    record.append(' ', el('span', 'record-ref', ref));
-  }
+  // The reference beside a name: a name alone does not say which record, nor of which entity.
+  record.append(name, ' ', ref);
   row.append(record);
   const detail = el('td', 'change-detail');
   if (change.changed && change.changed.length) {

@@ -133,6 +133,10 @@ def test_a_large_transaction_pages_its_changes_and_filters_by_entity(driver, sto
     rows = (f"return [...document.querySelectorAll(\"{item} tr[data-type]\")]"
             ".map(tr => new URL(tr.querySelector('a').href).searchParams.get('id'));")
     assert len(driver.execute_script(rows)) == 10, "a transaction first shows ten changes"
+    # A Page has no name (no String attribute names one): each is shown by its reference, once.
+    assert all(change["summary"] == f"Page p{change['id'].rsplit('/p', 1)[1]}" for change in pages["changes"][:10])
+    names = f"return [...document.querySelectorAll(\"{item} tr[data-type]\")].map(tr => [tr.querySelector('.record-name').textContent, tr.querySelector('.record-ref').hidden]);"
+    assert driver.execute_script(names) == [[change["summary"], True] for change in pages["changes"][:10]]
     while driver.find_elements(By.CSS_SELECTOR, f"{item} .changes-more"):
         shown = len(driver.execute_script(rows))
         driver.find_element(By.CSS_SELECTOR, f"{item} .changes-more").click()
@@ -170,14 +174,19 @@ def test_records_are_named_and_an_updates_properties_too(driver, store_server, w
     notes = driver.find_element(By.ID, "history-notes")
     assert notes.is_displayed() and "bit positions" in notes.text
 
-    # "Name by" picked in the Inspector for Feedback names its records here too: the updated one by its comment.
+    # "Name by" picked in the Inspector for Feedback (another attribute than the server's) names its records here
+    # too, as the Inspector does: by their author alias.
+    assert next(e for e in api("/api/entities") if e["name"] == "Feedback")["summaryAttribute"] != "authorAlias"
+    updated = next(c for c in changes if c["type"] == "update")
+    alias = api("/api/object", id=updated["id"])["attrs"]["authorAlias"]
     driver.execute_script("localStorage.setItem('cdb.displayAttributes', arguments[0]);",
-                          json.dumps({store_key: {"Feedback": "comment"}}))
+                          json.dumps({store_key: {"Feedback": "authorAlias"}}))
     open_history(driver, base, wait_for, "?author=namer")
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, item)
-             and d.find_element(By.CSS_SELECTOR, f"{item} tr[data-type='update'] .record-name").text == "edited"
-             and d.find_element(By.CSS_SELECTOR, f"{item} tr[data-type='insert'] .record-name").text == "new",
-             message="the records named by their comment")
+             and d.find_element(By.CSS_SELECTOR, f"{item} tr[data-type='update'] .record-name").text == alias
+             and d.find_element(By.CSS_SELECTOR, f"{item} tr[data-type='insert'] .record-name").text == "namer",
+             message="the records named by their author alias")
+    assert text(f"{item} tr[data-type='insert'] .record-ref") == reference
     driver.execute_script("localStorage.removeItem('cdb.displayAttributes');")
     assert console_errors(driver) == []
 
