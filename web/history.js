@@ -9,6 +9,11 @@
  *   Timeline  #transactions > li.transaction[data-id] (data-change="created" on transactions that arrived since the
  *             page was first drawn; Live puts them on top without redrawing the others), each with a table.changes of tr[data-type]; a deleted object's row shows
  *             its tombstone; "more changes" pages through a transaction; #older-btn pages back in time
+ *   Records   each change's .record-name is the record's name as the Inspector shows it (the server's summary, or
+ *             the attributes picked with "Name by" for its entity, read once per record), then .record-ref
+ *             "Entity p4"; a record no longer in the store (deleted) is named by its reference alone. An update's
+ *             changed properties are code.changed-property, by name (bit positions only where the server could
+ *             not name them; the notes say why)
  *   Pending   #pending (shown only when /api/pending is available: a live context read through the app's context)
  *   State     document.body.dataset.historyState = loading | ready | unavailable | error (tests wait on it);
  *             document.body.dataset.historyLoads counts finished loads
@@ -17,6 +22,8 @@
 import { apiPath, getJSON, shortId } from './shared/api.js';
 import { formatDate, readDateZone, repaintDates, wireDateZoneSelect } from './shared/dates.js';
 import { el } from './shared/dom.js';
+import { displayChoices, displayName } from './shared/record-names.js';
+import { setVisibleText } from './shared/visible-text.js';
 import { viewURL } from './shared/url.js';
 import * as live from './live.js';
 
@@ -100,10 +107,39 @@ function valueText(value) {
   return JSON.stringify(value);
 }
 
-/** "Feedback p4" for a change or pending object (the API names its entity); "Book (new)" for an object not
- *  saved yet, whose temporary ID names no stored record. */
+/** "Feedback p4" for a pending object (the API names its entity); "Book (new)" for an object not saved yet,
+ *  whose temporary ID names no stored record. */
 function recordLabel(object) {
   return object.temporary ? `${object.entity} (new)` : `${object.entity} ${shortId(object.id)}`;
+}
+
+/** id -> Promise of the record's /api/object answer (null when it failed: asked again next time), for entities
+ *  named by attributes picked with "Name by": the history's summary is the server's default name. */
+const pickedNameRecords = new Map();
+
+/** The change's record as the Inspector names it (the server's summary, or the picked attributes' values) in
+ *  `node`, and its reference in `refNode`, shown only beside a name that is not that reference already. */
+function nameRecord(node, refNode, change) {
+  const ref = `${change.entity} ${shortId(change.id)}`;
+  const show = (name) => {
+    setVisibleText(node, name);
+    refNode.hidden = name === ref;
+  };
+  show(change.summary || ref);
+  const choices = displayChoices(dom.storeName.textContent, change.entity);
+  if (!choices.length || change.type === 'delete') return;
+  let answer = pickedNameRecords.get(change.id);
+  if (!answer) {
+    answer = getJSON(apiPath('/api/object', { id: change.id })).catch(() => null);
+    pickedNameRecords.set(change.id, answer);
+  }
+  answer.then((record) => {
+    if (!record || typeof record !== 'object') {
+      pickedNameRecords.delete(change.id);
+      return;
+    }
+    show(displayName(record.attrs, choices, record.summary || change.summary || ref));
+  });
 }
 
 function changeRow(change) {
@@ -115,23 +151,27 @@ function changeRow(change) {
   typeCell.append(type);
   row.append(typeCell);
   const record = el('td', 'change-record');
+  const name = el(change.type === 'delete' ? 'span' : 'a', change.type === 'delete' ? 'record-name gone' : 'record-name');
+  const ref = el('span', 'record-ref', `${change.entity} ${shortId(change.id)}`);
+  nameRecord(name, ref, change);
   if (change.type === 'delete') {
-    const gone = el('span', 'gone', recordLabel(change));
-    gone.title = `${change.id} (deleted)`;
-    record.append(gone);
+    name.title = `${change.id} (deleted)`;
   } else {
-    const link = el('a', null, recordLabel(change));
-    link.href = viewURL('/', new URLSearchParams({ id: change.id }));
-    link.title = `Open ${change.id} in the Inspector`;
-    record.append(link);
+    name.href = viewURL('/', new URLSearchParams({ id: change.id }));
+    name.title = `Open ${change.id} in the Inspector`;
   }
+  // The reference beside a name: a name alone does not say which record, nor of which entity.
+  record.append(name, ' ', ref);
   row.append(record);
   const detail = el('td', 'change-detail');
   if (change.changed && change.changed.length) {
-    detail.append('changed ', el('code', null, change.changed.join(', ')));
+    detail.append('changed ');
+    change.changed.forEach((property, index) => {
+      detail.append(index ? ', ' : '', el('code', 'changed-property', property));
+    });
   } else if (change.changedBits && change.changedBits.length) {
     detail.append('changed property bits ', el('code', null, change.changedBits.join(', ')));
-    detail.title = 'Positions of the bits set in Core Data\'s per-change bitmap; see the note at the top';
+    detail.title = 'Positions of the bits set in Core Data\'s per-change bitmap, which could not be named; see the note at the top';
   }
   if (change.tombstone) {
     const parts = Object.keys(change.tombstone).sort().map((key) => `${key} = ${valueText(change.tombstone[key])}`);

@@ -18,7 +18,8 @@ SUMMARIES = "return [...document.querySelectorAll('#record-list .record-summary'
 def test_swiftdata_records_are_named_and_renamed_in_both_views(driver, wait_for, store_server, screenshot, console_errors):
     base, api = store_server(SWIFTDATA)
     entities = {e["name"]: e for e in api("/api/entities")}
-    assert entities["CartModel"]["summaryAttribute"] == "displayName"
+    # The one cart has no displayName: an attribute that no record fills in names none, so no default attribute.
+    assert entities["CartModel"]["summaryAttribute"] is None
     assert entities["CartItemModifierModel"]["summaryAttribute"] == "name"
     # No name-like attribute: the line's own id, never `productId` (the product it points at) nor a currency code.
     assert entities["CartItemModel"]["summaryAttribute"] == "id"
@@ -32,7 +33,7 @@ def test_swiftdata_records_are_named_and_renamed_in_both_views(driver, wait_for,
     assert driver.execute_script(SUMMARIES) == ["CartModel p1"]
     assert driver.find_element(By.ID, "detail-summary").text == "CartModel p1"
     menu = Select(driver.find_element(By.ID, "display-attr"))
-    assert menu.first_selected_option.text == "Name: displayName (default)"
+    assert menu.first_selected_option.text == "Name: default"
     # Name by another attribute: the list and the detail follow.
     menu.select_by_value("storeId")
     store_id = cart["attrs"]["storeId"]
@@ -46,9 +47,9 @@ def test_swiftdata_records_are_named_and_renamed_in_both_views(driver, wait_for,
     wait_detail(wait_for, driver, cart["id"])
     wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".detail-heading").text == store_id, message="the Lab's name")
     assert headers(driver) == default_columns(entities["CartModel"])
-    # The whole order: the name first, the model's order, the identifiers (its own and the foreign ones) after
-    # them, the bytes last.
-    assert headers(driver) == ["displayName", "context", "createdAt", "maxItemCount", "minSubtotalAmount",
+    # The whole order: no display attribute to put first, so the model's order, the identifiers (its own and the
+    # foreign ones) after them, the bytes last.
+    assert headers(driver) == ["context", "createdAt", "displayName", "maxItemCount", "minSubtotalAmount",
                                "minSubtotalCurrencyCode", "status", "storeImageURLString", "updatedAt",
                                "id", "profileId", "storeId", "metadataJSON"]
     # The empty CartItemModel's grid starts with its display attribute too; the foreign productId is with the IDs.

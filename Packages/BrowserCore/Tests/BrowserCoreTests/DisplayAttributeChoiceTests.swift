@@ -33,9 +33,61 @@ struct DisplayAttributeChoiceTests {
         let entity = Self.entity("Person", strings: ["displayName", "email"])
         let rows = (1...10).map { ["displayName": $0 == 1 ? "Ann" : nil, "email": "p\($0)@example.com"] as [String: String?] }
         #expect(DisplayAttributeChoice.choose(for: entity, sample: Self.sample("Person", rows)) == "email")
-        // One record is too few to judge: the name stands (SwiftData's CartModel has one, without a displayName).
-        let one = [["displayName": nil, "email": "a@example.com"]] as [[String: String?]]
-        #expect(DisplayAttributeChoice.choose(for: entity, sample: Self.sample("Person", one)) == "displayName")
+        // One record is too few to judge how often a name is filled in, not to see that it never is.
+        let filled = [["displayName": "Ann", "email": "a@example.com"]] as [[String: String?]]
+        #expect(DisplayAttributeChoice.choose(for: entity, sample: Self.sample("Person", filled)) == "displayName")
+        let empty = [["displayName": nil, "email": "a@example.com"], ["displayName": "  ", "email": "b@example.com"]]
+            as [[String: String?]]
+        #expect(DisplayAttributeChoice.choose(for: entity, sample: Self.sample("Person", empty)) == "email")
+    }
+
+    @Test func readableTextNamesARecordWhereANameLikeAttributeIsAlwaysNil() {
+        // Apple Notes: every syncing object inherits `zoneOwnerName`, nil in a local account; a hashtag's name is
+        // its `displayText`, an inline attachment's its `altText`, a media file's its `filename`.
+        let uuid = "34FA8C0E-A901-4230-959B-FD1F8139BB7D"
+        let hashtag = Self.entity("ICHashtag", strings: ["displayText", "identifier", "standardizedContent", "zoneOwnerName"])
+        let tags = [["displayText": "#travel", "identifier": uuid, "standardizedContent": "travel", "zoneOwnerName": nil],
+                    ["displayText": "#work", "identifier": uuid, "standardizedContent": "work", "zoneOwnerName": nil]]
+        #expect(DisplayAttributeChoice.choose(for: hashtag, sample: Self.sample("ICHashtag", tags)) == "displayText")
+        let inline = Self.entity("ICInlineAttachment", strings: ["altText", "identifier", "tokenContentIdentifier", "typeUTI",
+                                                                 "zoneOwnerName"])
+        let mentions = [["altText": "#travel", "identifier": uuid, "tokenContentIdentifier": "travel",
+                         "typeUTI": "com.apple.notes.inlinetextattachment.hashtag", "zoneOwnerName": nil]]
+        #expect(DisplayAttributeChoice.choose(for: inline, sample: Self.sample("ICInlineAttachment", mentions)) == "altText")
+        let media = Self.entity("ICMedia", strings: ["filename", "identifier", "zoneOwnerName"])
+        let files = [["filename": "IMG_0001.jpeg", "identifier": uuid, "zoneOwnerName": nil]]
+        #expect(DisplayAttributeChoice.choose(for: media, sample: Self.sample("ICMedia", files)) == "filename")
+        #expect(DisplayAttributeChoice.choose(for: media, sample: []) == "filename")
+    }
+
+    @Test func amongNameLikeAttributesTheMostReadableValuesWin() {
+        let attachment = Self.entity("Attachment", strings: ["additionalIndexableText", "userTitle"])
+        let rows = (1...6).map { ["additionalIndexableText": String(repeating: "scanned words ", count: 20),
+                                  "userTitle": "Receipt \($0)"] as [String: String?] }
+        #expect(DisplayAttributeChoice.choose(for: attachment, sample: Self.sample("Attachment", rows)) == "userTitle")
+        // A name that holds identifiers is no name: readable text elsewhere names the record.
+        let folder = Self.entity("Folder", strings: ["folderName", "nestedTitle"])
+        let folders = [["folderName": "DefaultFolder-LocalAccount", "nestedTitle": "Notes"],
+                       ["folderName": "TrashFolder-LocalAccount-0001", "nestedTitle": "Recently Deleted"]]
+        #expect(DisplayAttributeChoice.choose(for: folder, sample: Self.sample("Folder", folders)) == "nestedTitle")
+    }
+
+    @Test func aStatusOfOneRecordIsNoName() {
+        // SwiftData's CartModel: one cart, no displayName, a UUID id, a store reference and a status.
+        let cart = Self.entity("CartModel", strings: ["context", "displayName", "id", "status", "storeId"])
+        let one = [["context": nil, "displayName": nil, "id": "31D0046D-3C85-410E-BBB0-141FC0105E06", "status": "active",
+                    "storeId": "store-legacy"]] as [[String: String?]]
+        #expect(DisplayAttributeChoice.choose(for: cart, sample: Self.sample("CartModel", one)) == nil)
+    }
+
+    @Test func identifiersAreToldFromNames() {
+        for identifier in ["31D0046D-3C85-410E-BBB0-141FC0105E06", "DefaultFolder-LocalAccount", "item-0000042-blue",
+                           "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3"] {
+            #expect(ValueStatistics.looksLikeIdentifier(Substring(identifier)), "\(identifier)")
+        }
+        for name in ["Recently Deleted", "Émile Zola", "Subsubfolder", "IMG_0001.jpeg", "R2-D2", "Internationalization"] {
+            #expect(!ValueStatistics.looksLikeIdentifier(Substring(name)), "\(name)")
+        }
     }
 
     @Test func valuesDecideWhenNoNameSaysIt() {

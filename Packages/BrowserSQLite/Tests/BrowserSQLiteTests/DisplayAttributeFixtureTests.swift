@@ -7,26 +7,34 @@ import Testing
 @Suite(.enabled(if: Fixtures.available, "needs shared/fixtures/coredata"))
 struct DisplayAttributeFixtureTests {
     /// The SwiftData store's `@Model` sources ship with the fixture; the expected display attribute of each entity is
-    /// derived from them, not written here: its name-like stored String (`name`, `title`, `displayName`, `fullName`,
-    /// `label`, `<entity>Name`/`<entity>Title`, then another `…Name`/`…Title`), else — a class with none, such as
-    /// `CartItemModel` — the record's own identity (its `@Attribute(.unique)` String). Whatever is chosen must never
-    /// be a reference to another record (a `…Id` named after another type than its class: `productId`, documented
-    /// as "Domain: CartItem.productID") or a unit (a currency code).
+    /// derived from them and the store's values, not written here: its name-like stored String (`name`, `title`,
+    /// `displayName`, `fullName`, `label`, `<entity>Name`/`<entity>Title`, then another `…Name`/`…Title`) that some
+    /// record fills in (a name nil in every record names none: CartModel's one cart has no `displayName`), else, for
+    /// a class without records such as `CartItemModel`, the record's own identity (its `@Attribute(.unique)`
+    /// String; with records its values decide, and a UUID never names one). Whatever is chosen must never be a
+    /// reference to another record (a `…Id` named after another type than its class: `productId`, documented as
+    /// "Domain: CartItem.productID") or a unit (a currency code).
     @Test func swiftDataEntitiesAreNamedByTheirNameLikeAttribute() async throws {
         let opened = try OpenedFixture("cartkit/swiftdata/CartKitSwiftData_v1.sqlite")
         let entities = try await BrowserService(store: opened.store).entities()
         let sources = Fixtures.url("cartkit/swiftdata/model-source")
+        let raw = try RawDatabase(path: opened.directory.path("CartKitSwiftData_v1.sqlite").path)
+        // Each class is a root entity: table `Z<NAME>`, column `Z<PROPERTY>` (fewer rows than the rule's sample).
+        func filledIn(_ entity: String, _ property: String) throws -> Int64 {
+            try raw.rows("SELECT count(Z\(property.uppercased())) FROM Z\(entity.uppercased())")[0][0] as? Int64 ?? 0
+        }
         var expected: [String: String?] = [:]
         for entity in entities {
             let source = try String(contentsOf: sources.appendingPathComponent("\(entity.name).swift"), encoding: .utf8)
-            let properties = ModelSourceProperty.strings(in: source)
-            #expect(!properties.isEmpty, "\(entity.name).swift declares String properties")
+            let declared = ModelSourceProperty.strings(in: source)
+            #expect(!declared.isEmpty, "\(entity.name).swift declares String properties")
+            let properties = try declared.filter { try entity.count == 0 || filledIn(entity.name, $0.name) > 0 }
             let stem = entity.name.hasSuffix("Model") ? String(entity.name.dropLast(5)).lowercased() : entity.name.lowercased()
             let exact = ["name", "title", "displayname", "fullname", "label", stem + "name", stem + "title"]
             let named = properties.filter { exact.contains($0.name.lowercased()) }
                 .min { exact.firstIndex(of: $0.name.lowercased())! < exact.firstIndex(of: $1.name.lowercased())! }
                 ?? properties.first { $0.name.hasSuffix("Name") || $0.name.hasSuffix("Title") }
-            expected[entity.name] = (named ?? properties.first { $0.isUnique })?.name
+            expected.updateValue((named ?? (entity.count == 0 ? properties.first { $0.isUnique } : nil))?.name, forKey: entity.name)
             if let chosen = entity.summaryAttribute, let property = properties.first(where: { $0.name == chosen }) {
                 #expect(!property.isReferenceToAnotherRecord(of: entity.name),
                         "\(entity.name).\(chosen) holds another record's ID: \(property.comment)")
@@ -36,7 +44,28 @@ struct DisplayAttributeFixtureTests {
         let chosen = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.summaryAttribute) })
         #expect(chosen == expected)
         // What the derivation gives for this fixture, written out so a change in the sources or the rule shows.
-        #expect(expected == ["CartModel": "displayName", "CartItemModifierModel": "name", "CartItemModel": "id"])
+        #expect(expected == ["CartModel": nil, "CartItemModifierModel": "name", "CartItemModel": "id"])
+    }
+
+    /// Apple Notes: every object inherits `zoneOwnerName`, nil in a local account; hashtags and inline attachments
+    /// are named by their readable `displayText` and `altText` (they were "ICHashtag p8" after the nil name), media
+    /// by their `filename` (no record in this store: chosen by name), notes and folders by their titles.
+    @Test func notesRecordsAreNamedByTheirReadableText() async throws {
+        let opened = try OpenedFixture("apple-notes-13/NoteStore.sqlite")
+        let service = BrowserService(store: opened.store)
+        let entities = try await service.entities()
+        let chosen = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.summaryAttribute) })
+        #expect(chosen["ICHashtag"] == "displayText" && chosen["ICInlineAttachment"] == "altText")
+        #expect(chosen["ICMedia"] == "filename" && chosen["ICNote"] == "title" && chosen["ICFolder"] == "title")
+        // Nil wherever there are records; an entity without any is named by what its model says alone.
+        #expect(entities.filter { $0.count > 0 && $0.summaryAttribute == "zoneOwnerName" }.map(\.name) == [])
+        let raw = try RawDatabase(path: opened.directory.path("NoteStore.sqlite").path)
+        let tags = try raw.rows("SELECT Z_PK, ZDISPLAYTEXT FROM ZICCLOUDSYNCINGOBJECT WHERE Z_ENT = 7 ORDER BY Z_PK")
+        #expect(tags.count == 2)
+        for tag in tags {
+            let id = ObjectID(storeIdentifier: opened.store.storeIdentifier, entity: "ICHashtag", primaryKey: tag[0] as! Int64)
+            #expect(try await service.object(id: id.uri).summary == tag[1] as? String)
+        }
     }
 
     @Test func everyFixtureEntityGetsANameOrNoneButNeverAUUIDColumn() async throws {

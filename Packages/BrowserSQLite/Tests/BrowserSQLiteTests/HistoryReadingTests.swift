@@ -93,7 +93,9 @@ struct HistoryReadingTests {
     // MARK: What the fixtures lack
 
     /// Item (1) ← Special (2) in ZITEM, Note (3) in ZNOTE; five transactions by two authors in two contexts, with
-    /// inserts, updates (property bitmaps) and deletes (a tombstone column); one string kept inline (`ZAUTHOR`).
+    /// inserts, updates (property bitmaps: Note's fits its one slot, `text`; Item's is three bytes where its one
+    /// slot needs one, as a row written under another model version would be) and deletes (a tombstone column);
+    /// one string kept inline (`ZAUTHOR`).
     static func makeStore() throws -> SyntheticStore {
         try SyntheticStore(
             entities: [.init(number: 1, name: "Item"), .init(number: 2, name: "Special", parent: 1), .init(number: 3, name: "Note")],
@@ -129,7 +131,7 @@ struct HistoryReadingTests {
                 (1, 0, 1, 1, nil, nil, nil), (1, 0, 2, 2, nil, nil, nil), (1, 0, 3, 1, nil, nil, nil),
                 (2, 1, 1, 1, [0b0000_0101, 0, 0b1000_0000], nil, nil), (2, 0, 1, 3, nil, nil, nil),
                 (3, 2, 2, 2, nil, "gone special", [1, 2, 3]),
-                (4, 1, 3, 1, [0b10], nil, nil),
+                (4, 1, 3, 1, [0b1000_0000], nil, nil),
                 (5, 2, 1, 3, nil, nil, nil),
             ]
             for (index, change) in changes.enumerated() {
@@ -165,15 +167,25 @@ struct HistoryReadingTests {
         let all = try await Self.page(store, HistoryQuery(limit: 10))
         #expect(all.authors == ["app", "importer", "inline-author"])
         #expect(all.contextNames == ["BackgroundImport", "ViewContext"])
-        #expect(all.notes == [HistoryReader.bitmapNote])
+        #expect(all.notes == [HistoryReader.bitsNote])
         let byNumber = Dictionary(uniqueKeysWithValues: all.transactions.map { ($0.number, $0) })
         #expect(byNumber[1]?.author == "app" && byNumber[1]?.contextName == "ViewContext" && byNumber[1]?.bundleID == "com.example.app")
         #expect(byNumber[4]?.author == "inline-author" && byNumber[4]?.contextName == nil)
         #expect(byNumber[2]?.timestamp == Date(timeIntervalSinceReferenceDate: 200))
-        // Changes name their concrete entity; an update's bitmap is its set bits, least significant first.
+        // Changes name their concrete entity. A bitmap that fits the entity's slots gives names; one that does not
+        // (its length) gives its set bits, the first byte's high bit being bit 0, and the note says why.
         #expect(byNumber[1]?.changes.map(\.id.entity) == ["Item", "Special", "Note"])
         let update = try #require(byNumber[2]?.changes.first)
-        #expect(update.kind == .update && update.changedPropertyBits == [0, 2, 23] && update.changedProperties == nil)
+        #expect(update.kind == .update && update.changedPropertyBits == [5, 7, 16] && update.changedProperties == nil)
+        let named = try #require(byNumber[4]?.changes.first)
+        #expect(named.changedProperties == ["text"] && named.changedPropertyBits == nil)
+        // The rule itself: a sub-entity's slots are its parent's; a bit past the last slot is not decoded either.
+        let slots = try #require(store.historyReader?.slots)
+        #expect(slots.slots(of: "Special") == ["name"] && slots.slots(of: "Note") == ["text"])
+        #expect(slots.changedProperties([0x80], entity: "Special") == ["name"])
+        #expect(slots.changedProperties([0x40], entity: "Note") == nil)
+        #expect(slots.changedProperties([0x80, 0], entity: "Note") == nil)
+        #expect(slots.changedProperties([0x80], entity: "Ghost") == nil)
         #expect(byNumber[2]?.changes.last?.changedPropertyBits == nil)
         let delete = try #require(byNumber[3]?.changes.first)
         #expect(delete.kind == .delete && delete.id.entity == "Special")
@@ -237,5 +249,18 @@ struct HistoryReadingTests {
         let capped = try await service.history(parameters: HistoryQueryParameters { ["limit": "100000", "changeLimit": "100000"][$0] })
         #expect(capped.transactions.count == 5)
         #expect(capped.transactions.first?.changes.first?.id == "x-coredata://\(Self.uuid)/Item/p3")
+
+        // Records are named as lists name them, when they are still in the store: Special p2 is not, and a deleted
+        // object is never looked up (Item p3 of transaction 5).
+        func changes(of transaction: Int) async throws -> [HistoryChangeDTO] {
+            try await service.history(parameters: HistoryQueryParameters { ["transaction": String(transaction)][$0] })
+                .transactions.first?.changes ?? []
+        }
+        #expect(try await changes(of: 1).map(\.summary) == ["first", nil, "note"])
+        let updates = try await changes(of: 2)
+        #expect(updates.map(\.summary) == ["first", "third"] && updates[0].changedBits == [5, 7, 16] && updates[0].changed == nil)
+        let named = try await changes(of: 4)
+        #expect(named.map(\.summary) == ["note"] && named[0].changed == ["text"] && named[0].changedBits == nil)
+        #expect(try await changes(of: 5).map(\.summary) == [nil])
     }
 }

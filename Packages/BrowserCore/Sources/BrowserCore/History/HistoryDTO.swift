@@ -45,7 +45,12 @@ public struct HistoryChangeDTO: Encodable, Sendable, Hashable {
     public var entity: String
     /// The object's ID URI (a deleted object's ID no longer finds a record).
     public var id: String
+    /// The record's display name (as lists name it), for a change whose record is still in the store.
+    public var summary: String?
+    /// The names of the properties an update changed (sorted); nil when the store cannot tell them.
     public var changed: [String]?
+    /// An update's changed properties as bit positions of the store file's per-change bitmap, only when the
+    /// bitmap could not be decoded into names (`notes` says why).
     public var changedBits: [Int]?
     public var tombstone: [String: AttributeValue]?
 }
@@ -61,7 +66,7 @@ extension HistoryTransactionDTO {
         changeCount = transaction.changeCount
         self.changeOffset = changeOffset
         changes = transaction.changes.map {
-            HistoryChangeDTO(type: $0.kind.name, entity: $0.id.entity, id: $0.id.uri, changed: $0.changedProperties,
+            HistoryChangeDTO(type: $0.kind.name, entity: $0.id.entity, id: $0.id.uri, summary: nil, changed: $0.changedProperties,
                              changedBits: $0.changedPropertyBits, tombstone: $0.tombstone)
         }
     }

@@ -350,7 +350,7 @@ public struct BrowserService: Sendable {
         return await displayAttributes.remember(DisplayAttributeChoice.choose(for: entity, sample: sample), for: entity.name)
     }
 
-    private func summary(of record: StoredRecord, schema: StoreSchema) async throws(BrowserError) -> String {
+    func summary(of record: StoredRecord, schema: StoreSchema) async throws(BrowserError) -> String {
         guard let entity = schema.entity(named: record.entity) else { return RecordSummary.make(for: record, attribute: nil) }
         return RecordSummary.make(for: record, attribute: try await displayAttribute(of: entity))
     }

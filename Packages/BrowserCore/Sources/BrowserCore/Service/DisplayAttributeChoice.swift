@@ -5,20 +5,25 @@
 /// an ingredient after its unit. The choice here, in order:
 /// 1. an attribute whose name says it is the record's name: `name`, `title`, `displayName`, `fullName`, `label`,
 ///    `<entity>Name`, `<entity>Title`;
-/// 2. another `…Name` / `…Title` attribute, or `subject`, `caption`, `headline`, `heading`;
+/// 2. another attribute whose name says it holds readable text naming the record: `…Name`, `…Title`, `…Text`
+///    (`displayText`, `altText`), `filename`, `subject`, `caption`, `headline`, `heading`; among several, the one
+///    whose sampled values look most like names;
 /// 3. the String attribute whose sampled values look most like names: mostly present, mostly distinct, short,
-///    not UUIDs, rather not numbers, not a few repeated codes (units, statuses);
+///    not UUIDs, rather not identifiers or numbers, not a few repeated codes (units, statuses); an attribute whose
+///    name says it holds a code or a status only from a sample large enough to judge;
 /// 4. with no sample to judge (an empty entity), a String attribute whose name does not say it holds a code, a
 ///    unit, a URL or JSON, else the record's own identifier (`id`, `identifier`, `<entity>Id`).
+///
+/// With a sample, an attribute of tiers 1–2 is passed over when no sampled record fills it in (an inherited
+/// `zoneOwnerName` that is nil in every Notes hashtag named them all "ICHashtag p8", beside a filled-in
+/// `displayText`), when its values are mostly UUIDs or other identifiers (`DefaultFolder-LocalAccount`), and, once
+/// the sample holds `sampleSizeToRejectNames` records or more, when it is almost never filled in.
 ///
 /// A reference to another record (`productId` in a cart line, `storeId`, `owner_id`: an identifier named after
 /// something other than the entity itself) never names a record, in any tier: it says which *other* record this
 /// one points at (SwiftData models keep such references as plain Strings). Nor does a unit (`…CurrencyCode`,
-/// `…Unit`): it says what a number is counted in.
-///
-/// Names in tiers 1–2 are passed over only when a sample of `sampleSizeToRejectNames` or more records shows them
-/// almost never filled in. Composite elements (`address.street`) are never chosen by name: they are part of
-/// another value.
+/// `…Unit`): it says what a number is counted in. Composite elements (`address.street`) are never chosen by name:
+/// they are part of another value.
 public enum DisplayAttributeChoice {
     /// How many records are sampled (the first page in primary-key order).
     public static let sampleSize = 50
@@ -32,8 +37,16 @@ public enum DisplayAttributeChoice {
             (name, ValueStatistics(sample.map { $0.values[name] ?? .null }))
         })
         let canJudge = sample.count >= sampleSizeToRejectNames
+        /// Whether the sample (when there is one) shows the attribute filled in with readable text.
         func usable(_ name: String) -> Bool {
-            !canJudge || (statistics[name]?.presentRatio ?? 0) >= 0.2
+            guard !sample.isEmpty else { return true }
+            guard let values = statistics[name], values.present > 0, values.identifierLike * 2 < values.present else {
+                return false
+            }
+            return !canJudge || values.presentRatio >= 0.2
+        }
+        func likeness(_ name: String) -> Double {
+            statistics[name]?.nameLikeness(sampleSize: sample.count) ?? 0
         }
 
         let byName = candidates.filter { !$0.contains(".") }
@@ -46,18 +59,24 @@ public enum DisplayAttributeChoice {
         }
         let nameLike = byName.filter { name in
             let lower = name.lowercased()
-            let suffixed = (name.hasSuffix("Name") || name.hasSuffix("Title") || lower.hasSuffix("_name")
-                            || lower.hasSuffix("_title"))
-            let other = ["subject", "caption", "headline", "heading"].contains(lower)
+            let suffixed = ["Name", "Title", "Text"].contains { name.hasSuffix($0) }
+                || ["_name", "_title", "_text"].contains { lower.hasSuffix($0) }
+            let other = ["filename", "subject", "caption", "headline", "heading"].contains(lower)
             return (suffixed || other) && !Self.isTechnical(lower) && usable(name)
         }
-        if let match = nameLike.first { return match }
+        // Several: the most name-like values (ties and an empty sample: the first by name).
+        if let match = nameLike.max(by: { likeness($0) < likeness($1) || (likeness($0) == likeness($1) && $0 > $1) }) {
+            return match
+        }
 
         if !sample.isEmpty {
             let scored = candidates.compactMap { name -> (String, Double)? in
+                let technical = Self.isTechnical(name.lowercased())
+                // A code's or a status's value or two ("active") say nothing of whether it names records.
                 guard !isForeignReference(name, entityStem: entityWord), !isUnit(name.lowercased()),
+                      canJudge || !technical,
                       let score = statistics[name]?.nameLikeness(sampleSize: sample.count) else { return nil }
-                return (name, Self.isTechnical(name.lowercased()) ? score / 2 : score)
+                return (name, technical ? score / 2 : score)
             }
             if let best = scored.max(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 > $1.0) }), best.1 >= 0.2 {
                 return best.0
@@ -131,6 +150,8 @@ struct ValueStatistics {
     var distinct = 0
     var averageLength = 0.0
     var uuidLike = 0
+    /// UUIDs and other identifiers (`looksLikeIdentifier`).
+    var identifierLike = 0
     var numeric = 0
 
     init(_ values: [AttributeValue]) {
@@ -143,6 +164,7 @@ struct ValueStatistics {
             seen.insert(String(trimmed))
             totalLength += trimmed.count
             if Self.looksLikeUUID(String(trimmed)) { uuidLike += 1 }
+            if Self.looksLikeIdentifier(trimmed) { identifierLike += 1 }
             if trimmed.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) { numeric += 1 }
         }
         distinct = seen.count
@@ -163,9 +185,23 @@ struct ValueStatistics {
         // A few values repeated over many rows are a unit, a status or a category, not a name.
         if present >= 10, distinct <= 3 { score *= 0.2 }
         if averageLength > 80 { score *= 0.3 } else if averageLength < 2 { score *= 0.5 }
-        // Digits name a record only when nothing else does (a number plate, yes; a counter, rather not).
-        if numeric * 2 >= present { score *= 0.5 }
+        // Digits name a record only when nothing else does (a number plate, yes; a counter, rather not); an
+        // identifier likewise (readable text first).
+        if numeric * 2 >= present || identifierLike * 2 >= present { score *= 0.5 }
         return score
+    }
+
+    /// A UUID, or one token of letters, digits and `-_.:/` that is long with a digit in it (a key, a hash, a
+    /// record ID: `item-0000042-b`) or very long (`DefaultFolder-LocalAccount`): what a program reads, not a name.
+    static func looksLikeIdentifier(_ text: Substring) -> Bool {
+        let bytes = text.utf8
+        guard bytes.count >= 16, bytes.allSatisfy({ Self.isIdentifierByte($0) }) else { return false }
+        return bytes.count >= 24 || bytes.contains { $0 >= 48 && $0 <= 57 }
+    }
+
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+            || [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "/")].contains(byte)
     }
 
     static func looksLikeUUID(_ text: String) -> Bool {

@@ -7,12 +7,12 @@ import Foundation
 /// inserted, updated or deleted: its entity number and primary key, and for updates a bitmap of the properties
 /// that changed).
 ///
-/// What was verified on Apple-written stores (CartKit SwiftData, CoreDataPlus SampleModel2): the three tables'
-/// layout, transactions' timestamps in reference-date seconds, bundle and process IDs through the string table,
-/// inserts. No store at hand holds updates or deletes, so two things are read without having been checked against
-/// Core Data: `ZCOLUMNS` is handed out as bit positions (least significant bit of the first byte is 0), not as
-/// property names, since how its bits map to properties is not documented; and the columns `ACHANGE` has beyond
-/// the eight known ones are taken as the tombstone Core Data keeps of a deleted object, named by their column.
+/// What was verified on Apple-written stores (CartKit SwiftData, CoreDataPlus SampleModel2, Notes): the three
+/// tables' layout, transactions' timestamps in reference-date seconds, bundle and process IDs through the string
+/// table, inserts, and updates' `ZCOLUMNS` bitmaps, decoded into property names by `ChangedPropertySlots` (format
+/// doc §11.1). A bitmap that does not fit the model's layout is handed out as its set bits' positions instead, and
+/// the answer's notes say so. The columns `ACHANGE` has beyond the eight known ones are taken as the tombstone Core
+/// Data keeps of a deleted object, named by their column (no store at hand has one).
 struct HistoryReader: Sendable {
     let storeIdentifier: String
     private let entityNames: [Int64: String]
@@ -26,6 +26,9 @@ struct HistoryReader: Sendable {
     private let hasTimestamp: Bool
     private let hasColumns: Bool
     private let tombstoneColumns: [String]
+    /// Nil when the model was inferred from the tables: it lacks what the bitmap's layout rests on (inverses,
+    /// ordering, every to-many), so no bitmap is decoded.
+    let slots: ChangedPropertySlots?
 
     static let transactionTable = "ATRANSACTION"
     static let changeTable = "ACHANGE"
@@ -37,11 +40,17 @@ struct HistoryReader: Sendable {
     /// At most this many distinct authors and context names are listed for a client's menus.
     static let maximumNames = 200
 
-    static let bitmapNote = "Which properties an update changed is shown as bit positions of Core Data's per-change "
-        + "bitmap (ACHANGE.ZCOLUMNS): how those bits map to property names is not documented, so no names are guessed."
+    static let bitsNote = "Some updates' changed properties are given as bit positions (changedBits) of Core Data's "
+        + "per-change bitmap (ACHANGE.ZCOLUMNS, bit 0 = the high bit of the first byte), not as names: their bitmap "
+        + "does not fit the layout this model gives the entity (a row written under another model version, or an "
+        + "entity whose layout is not known), so no names are guessed."
+    static let inferredModelNote = "Which properties an update changed is given as bit positions (changedBits) of "
+        + "Core Data's per-change bitmap (ACHANGE.ZCOLUMNS): the model was inferred from the tables, and the names "
+        + "behind the bits need the real model (open the store with its model, or one that caches it)."
 
     /// The reader, or nil when the store has no history tables (history tracking was never on).
-    init?(catalog: StoreCatalog, mapping: StoreMapping) {
+    /// `model` is the model `mapping` was built from, nil when it was inferred from the tables.
+    init?(catalog: StoreCatalog, mapping: StoreMapping, model: ModelDefinition?) {
         guard let transactions = catalog.table(Self.transactionTable), let changes = catalog.table(Self.changeTable),
               ["ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID"].allSatisfy({ changes.column($0) != nil })
         else { return nil }
@@ -74,6 +83,7 @@ struct HistoryReader: Sendable {
         hasTimestamp = transactions.column("ZTIMESTAMP") != nil
         hasColumns = changes.column("ZCOLUMNS") != nil
         tombstoneColumns = changes.columns.map(\.name).filter { !Self.knownChangeColumns.contains($0.uppercased()) }
+        slots = model.map { ChangedPropertySlots(model: $0, mapping: mapping) }
     }
 
     func read(_ query: HistoryQuery, in connection: SQLiteConnection) throws -> HistoryPage {
@@ -129,7 +139,7 @@ struct HistoryReader: Sendable {
         return HistoryPage(
             transactions: transactions, hasMore: rows.count > query.limit,
             authors: try names(authorSQL, in: connection), contextNames: try names(contextSQL, in: connection),
-            notes: sawBits ? [Self.bitmapNote] : [])
+            notes: sawBits ? [slots == nil ? Self.inferredModelNote : Self.bitsNote] : [])
     }
 
     /// A page of one transaction's changes (of the query's entities) and how many it has.
@@ -150,7 +160,11 @@ struct HistoryReader: Sendable {
             let entity = entityNames[entityNumber] ?? "Entity\(entityNumber)"
             var change = HistoryChange(kind: kind, id: ObjectID(storeIdentifier: storeIdentifier, entity: entity, primaryKey: key))
             if kind == .update, case .blob(let bitmap) = row[3] {
-                change.changedPropertyBits = Self.setBits(bitmap)
+                if let names = slots?.changedProperties(bitmap, entity: entity) {
+                    change.changedProperties = names
+                } else {
+                    change.changedPropertyBits = ChangedPropertySlots.setBits(bitmap)
+                }
             }
             if kind == .delete {
                 var tombstone: [String: AttributeValue] = [:]
@@ -179,13 +193,5 @@ struct HistoryReader: Sendable {
         guard let entities else { return nil }
         let numbers = entities.compactMap { entityNumbers[$0] }
         return numbers.isEmpty ? "NULL" : numbers.map(String.init).joined(separator: ", ")
-    }
-
-    static func setBits(_ bitmap: [UInt8]) -> [Int] {
-        var bits: [Int] = []
-        for (index, byte) in bitmap.enumerated() where byte != 0 {
-            for bit in 0..<8 where byte & (1 << bit) != 0 { bits.append(index * 8 + bit) }
-        }
-        return bits
     }
 }

@@ -87,6 +87,8 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         let origin: ModelOrigin
         let description: ModelDescription
         var versions: [ModelVersion] = []
+        /// The model the mapping was built from, for decoding history bitmaps; nil for an inferred one.
+        var historyModel: ModelDefinition?
         let storeHashes = catalog.versionHashes
         if let modelURL {
             let resolution = try NamedModel.resolve(at: modelURL, for: catalog)
@@ -95,8 +97,10 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
             description = NamedModel.description(of: resolution.model, hashes: resolution.hashes, path: origin.path ?? "",
                                                  storeHashes: storeHashes)
             versions = resolution.versions
+            historyModel = resolution.model
         } else if let (cached, cachedMapping) = cachedModel(catalog) {
             mapping = cachedMapping
+            historyModel = cached
             origin = ModelOrigin(source: .storeCache, name: cached.versionIdentifiers.filter { !$0.isEmpty }.first, path: nil)
             description = cached.modelDescription(hashes: nil, storeHashes: storeHashes,
                                                   unknown: ["entity.versionHash": ModelDefinition.Knowledge.cacheHashes])
@@ -119,7 +123,7 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         }
         return SQLiteStore(url: url, origin: origin, mapping: mapping, model: description, versions: versions, externalDataDirectory: files.externalDataDirectory,
                            reader: RecordReader(mapping: mapping, decoder: decoder, storeIdentifier: catalog.uuid),
-                           history: HistoryReader(catalog: catalog, mapping: mapping),
+                           history: HistoryReader(catalog: catalog, mapping: mapping, model: historyModel),
                            connection: connection, isWAL: header.isWAL, writes: writes, writeRefusal: refusal)
     }
 
