@@ -106,6 +106,19 @@ func swiftDataForm(context: NSManagedObjectContext) -> NSFetchRequest<NSManagedO
     return request
 }
 
+/// where=title CONTAINS[c] "dune" AND author.name CONTAINS[d] "cafe"
+func containsWithOneOption(context: NSManagedObjectContext) -> NSFetchRequest<NSManagedObject> {
+    let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
+    request.predicate = NSPredicate(format: "%K CONTAINS[c] %@ AND %K CONTAINS[d] %@", argumentArray: [
+        "title",
+        "dune",
+        "author.name",
+        "cafe",
+    ])
+    request.fetchLimit = 100
+    return request
+}
+
 /// where=title == "\"); exit(1); (\"\\\n\u{202E}" OR title BEGINSWITH "%K %@"
 func hostileText(context: NSManagedObjectContext) -> NSFetchRequest<NSManagedObject> {
     let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
