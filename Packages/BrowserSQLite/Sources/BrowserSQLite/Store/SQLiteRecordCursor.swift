@@ -22,7 +22,7 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
     private let queue = DispatchQueue(label: "BrowserSQLite.SQLiteRecordCursor")
     private let connection: SQLiteConnection
     /// The private copy read (nil in place): held until the connection is closed, then let go.
-    private var copy: SnapshotCopies.Copy?
+    private(set) var copy: SnapshotCopies.Copy?
     private let reader: RecordReader
     private let plan: RecordReader.ExportPlan
     private let batchSize: Int
@@ -167,6 +167,10 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
             }
         }
     }
+
+    /// Tests: returns once the batches queued so far were read (each holds the cursor until it ran), so releasing
+    /// the cursor afterwards releases it at once.
+    func waitUntilIdle() { queue.sync {} }
 
     /// Ends the read transaction as soon as the last row is read, not when the cursor is released.
     private func finish() {

@@ -387,8 +387,9 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     }
 
     /// Runs `body` on a read connection of the pool (the first free one), with that lane's scan partner.
-    func perform<T: Sendable>(_ body: @escaping @Sendable (StoreConnection, ScanPartner?) throws -> T) async throws -> T {
-        let interruption = QueryInterruption()
+    /// - Parameter interruption: what stops its statements (tests give their own; the request's budget otherwise).
+    func perform<T: Sendable>(stoppingWith interruption: QueryInterruption = QueryInterruption(),
+                              _ body: @escaping @Sendable (StoreConnection, ScanPartner?) throws -> T) async throws -> T {
         let path = url.standardizedFileURL.path
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
