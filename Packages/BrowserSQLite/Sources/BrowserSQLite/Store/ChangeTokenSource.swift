@@ -17,6 +17,9 @@ final class ChangeTokenSource: @unchecked Sendable {
     private let snapshots: SnapshotCopies?
     /// Opened on the first token, read-only in place.
     private var connection: SQLiteConnection?
+    /// The copy the last token names (snapshot mode), held so that it is the one the next request reads rather
+    /// than a copy taken again (`SnapshotCopies` remembers the latest one only while someone holds it).
+    private var namedCopy: SnapshotCopies.Copy?
 
     init(files: StoreFiles, snapshots: SnapshotCopies?) {
         self.files = files
@@ -27,6 +30,7 @@ final class ChangeTokenSource: @unchecked Sendable {
     func token() throws -> String {
         if let snapshots {
             let copy = try snapshots.current()
+            namedCopy = copy
             return "s\(copy.generation)-\(copy.signature)"
         }
         let connection = try self.connection ?? SQLiteConnection(path: files.path, readOnly: true)

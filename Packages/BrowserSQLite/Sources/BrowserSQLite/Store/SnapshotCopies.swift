@@ -10,12 +10,14 @@ import Foundation
 /// asking meanwhile shares the latest copy (twelve concurrent exports read one copy, not twelve). A copy is
 /// deleted when its last holder lets it go: each holder closes its connections to it first (`SQLiteConnection.close`
 /// says why that order matters), then drops its reference. So every pool connection reads the copy generation of
-/// its request's start, and a long export keeps its own copy while later requests move on to a newer one.
+/// its request's start, and a long export keeps its own copy while later requests move on to a newer one. The
+/// latest copy is only remembered weakly here: the copy of an export of a rollback-journal store goes with its
+/// last export, not with the store.
 ///
 /// If a refresh fails (a writer is mid-checkpoint, the disk is full), the previous copy keeps serving and the next
 /// call tries again. Thread-safe: `current()` copies under a lock, so concurrent callers wait for one copy.
 final class SnapshotCopies: @unchecked Sendable {
-    // @unchecked: `latest` is behind `lock`; `files` is immutable.
+    // @unchecked: `latest` and `copiesTaken` are behind `lock`; `files` is immutable.
 
     /// One copy on disk: deleted with its folder when the last reference goes.
     final class Copy: @unchecked Sendable {
@@ -42,7 +44,7 @@ final class SnapshotCopies: @unchecked Sendable {
 
     let files: StoreFiles
     private let lock = NSLock()
-    private var latest: Copy?
+    private weak var latest: Copy?
     private var copiesTaken = 0
 
     init(files: StoreFiles) {
@@ -54,11 +56,12 @@ final class SnapshotCopies: @unchecked Sendable {
     func current() throws(SQLiteStoreError) -> Copy {
         lock.lock()
         defer { lock.unlock() }
+        let latest = self.latest
         if let latest, latest.signature == files.signature() { return latest }
         do {
             let copy = try Self.copy(files, generation: copiesTaken + 1)
             copiesTaken += 1
-            latest = copy
+            self.latest = copy
             return copy
         } catch {
             if let latest { return latest }
