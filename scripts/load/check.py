@@ -28,6 +28,9 @@ Two more phases, each against its own browser-demo, check what keeps the owner s
   path, about a second each) are sent and their connections closed at once; ``/api/entities`` must then answer
   within a second, because the server cancels a request whose client left and the store stops its query.
 
+Then the read-concurrency phases of ``reader_phases.py`` (other clients' reads while a pathological predicate and
+a 30,000-record cascade delete run).
+
 Python standard library only (asyncio and raw sockets): the client must not be the bottleneck or hide
 protocol errors, so it speaks HTTP/1.1 itself.
 """
@@ -427,6 +430,10 @@ def main() -> int:
     if one_search * 8 < 2:
         failures.append(f"the abandoned-search phase proves nothing: one search took {one_search:.2f} s, so eight "
                         "would not hold the store for 2 s (make the generated store larger)")
+
+    # Read concurrency (reader_phases.py): a slow request must not hold up other clients' reads.
+    from reader_phases import run_phases as read_concurrency_phases
+    failures += read_concurrency_phases(Path(args.binary), start_demo, read_response, args.timeout)
 
     if failures:
         print("load check FAILED: " + "; ".join(failures))

@@ -221,6 +221,37 @@ struct StoreWriteTests {
         #expect(try await related("Tag", 1, "books") == [1])
     }
 
+    /// A cascade that reaches 30,000 records: every book goes with its author, with its tag links; the tag that
+    /// loses them gets one new version; nothing else changes (the checker compares every row with the copy before).
+    @Test func aCascadeOfThirtyThousandRecordsDeletesThemAllAndUnlinksTheirTargets() async throws {
+        let database = try RawDatabase(path: synthetic.storeURL.path)
+        try database.execute("BEGIN")
+        try database.execute("INSERT INTO ZAUTHOR VALUES (3, 1, 1, NULL, 'Prolific')")
+        for key in Int64(1_001)...31_000 {
+            try database.run("INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZAUTHOR, Z_FOK_AUTHOR, ZTITLE) VALUES (?, 2, 1, 3, ?, 'volume')",
+                             [.integer(key), .integer(key)])
+            try database.run("INSERT INTO Z_2TAGS VALUES (?, 2, ?)", [.integer(key), .integer(key)])
+        }
+        try database.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = 3 WHERE Z_ENT = 1; UPDATE Z_PRIMARYKEY SET Z_MAX = 31000 WHERE Z_ENT = 2")
+        try database.execute("COMMIT")
+        let booksBefore = try raw("SELECT count(*) FROM ZBOOK")[0][0] as? Int64
+        let tagVersion = try await version("Tag", 2)
+
+        let preview = try await store.deletionEffects(of: id("Author", 3))
+        #expect(preview == DeletionEffects(id: id("Author", 3).uri, cascades: [EntityCount(entity: "Book", count: 30_000)],
+                                           clears: [RelationshipEffect(entity: "Tag", relationship: "books", count: 1)]))
+        let effects = try await checked { try await store.delete(id("Author", 3), expecting: 1) }
+        #expect(effects == preview)
+        #expect(try raw("SELECT count(*) FROM ZBOOK")[0][0] as? Int64 == booksBefore.map { $0 - 30_000 })
+        #expect(try raw("SELECT count(*) FROM ZBOOK WHERE Z_PK > 1000 OR ZAUTHOR = 3")[0][0] as? Int64 == 0)
+        #expect(try raw("SELECT count(*) FROM Z_2TAGS WHERE Z_2BOOKS > 1000")[0][0] as? Int64 == 0)
+        #expect(try raw("SELECT count(*) FROM ZAUTHOR WHERE Z_PK = 3")[0][0] as? Int64 == 0)
+        #expect(try await version("Tag", 2) == tagVersion.map { $0 + 1 })
+        #expect(try await version("Tag", 1) == 1)
+        #expect(try await related("Tag", 2, "books") == [1])
+        #expect(try await store.count(of: "Author") == 2)
+    }
+
     @Test func aDenyRuleRefusesTheDeleteAndWritesNothing() async throws {
         let preview = try await store.deletionEffects(of: id("Author", 1))
         #expect(preview.blockedBy == [RelationshipEffect(entity: "Book", relationship: "loans", count: 1)])

@@ -21,10 +21,14 @@ final class QueryInterruption: @unchecked Sendable {
     private var cancelled = false
     /// Tests: stop after this many progress checks, to interrupt a query midway without depending on time.
     private var checksBeforeStopping: Int?
+    /// Tests: asked at every progress check, on the thread running the statement (it may wait there, holding the
+    /// request inside its statement); a reason it returns stops the work.
+    private let check: (@Sendable () -> Reason?)?
 
     init(deadline: UInt64? = RequestBudget.deadline) {
         self.deadline = deadline
         enclosing = nil
+        check = nil
     }
 
     /// A part of a request that must stop earlier than the request (`deadline`), and also stops when the request
@@ -32,6 +36,7 @@ final class QueryInterruption: @unchecked Sendable {
     init(deadline: UInt64?, within enclosing: QueryInterruption?) {
         self.deadline = deadline
         self.enclosing = enclosing
+        check = nil
     }
 
     /// Stops after `checks` progress callbacks (test hook).
@@ -39,6 +44,14 @@ final class QueryInterruption: @unchecked Sendable {
         deadline = nil
         enclosing = nil
         checksBeforeStopping = checks
+        check = nil
+    }
+
+    /// Asks `check` at every progress check (test hook).
+    init(checking check: @escaping @Sendable () -> Reason?) {
+        deadline = nil
+        enclosing = nil
+        self.check = check
     }
 
     /// Why the enclosing request should stop, when it should (nil for an interruption of a whole request).
@@ -53,6 +66,7 @@ final class QueryInterruption: @unchecked Sendable {
     /// Why the work should stop now, or nil to go on.
     var reason: Reason? {
         if let stop = enclosing?.reason { return stop }
+        if let check, let stop = check() { return stop }
         lock.lock()
         defer { lock.unlock() }
         if cancelled { return .cancelled }

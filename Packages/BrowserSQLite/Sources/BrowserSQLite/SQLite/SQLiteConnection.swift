@@ -24,6 +24,12 @@ final class SQLiteConnection {
     /// write: the app's write transaction) before failing with SQLITE_BUSY.
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
+    /// Each connection's page cache, at most (`PRAGMA cache_size` in KiB, https://www.sqlite.org/pragma.html#pragma_cache_size):
+    /// SQLite's default, named here because a store opens several connections (its read pool, their scan partners,
+    /// the writer, the kept-order builder, exports), and their caches add up. Pages past it are read again from the
+    /// file, which the OS caches once for all of them.
+    static let pageCacheKibibytes = 2_000
+
     /// Opens the file at `path` (https://www.sqlite.org/c3ref/open.html).
     /// - Parameter readOnly: `SQLITE_OPEN_READONLY` (the same as the URI parameter `mode=ro`): SQLite never
     ///   writes the database file, though a WAL database still needs its `-shm` (see `StoreFiles`).
@@ -63,6 +69,7 @@ final class SQLiteConnection {
         // A reader waits this long for a lock (a writer recovering the WAL, a rollback-journal commit), then
         // fails with SQLITE_BUSY: it never waits forever and never holds a writer up longer than one query.
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        sqlite3_exec(handle, "PRAGMA cache_size = -\(Self.pageCacheKibibytes)", nil, nil, nil)
         // The handler reads this connection's `interruption`; it is removed with the handle in `deinit`.
         sqlite3_progress_handler(handle, Self.progressInterval, { context in
             guard let context else { return 0 }

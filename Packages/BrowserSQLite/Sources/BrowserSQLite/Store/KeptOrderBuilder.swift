@@ -1,6 +1,7 @@
 import Foundation
 
-/// Builds kept orders (`SortedKeys`) and index checkpoints (`IndexCheckpoints`) off the request path: on a read-only connection and a serial queue of its
+/// Builds kept orders (`SortedKeys`) and index checkpoints (`IndexCheckpoints`) for the read pool's lane 0 (whose
+/// queue is "the store's queue" below) off the request path: on a read-only connection and a serial queue of its
 /// own, after the request that asked for the order has been answered, so no request ever waits for one. The
 /// store's queue keeps serving requests meanwhile (SQLite sorts them as before); the order serves from the first
 /// request after it is delivered.

@@ -2,8 +2,8 @@ import BrowserCore
 
 /// What a read may reuse from earlier reads while the store's data has not changed: entity counts, the counts
 /// of recent searches, the primary-key checkpoints of deep pages and the kept order of the latest unindexed sort.
-/// It only stores: `PagePlanner` decides what is used and what is asked for. Confined to the store's queue, like
-/// its connection.
+/// It only stores: `PagePlanner` decides what is used and what is asked for. One per read connection
+/// (`ReadPool`), confined to its lane's queue, like its connection.
 ///
 /// **Invalidation.** `StoreConnection.read` calls `validate(dataVersion:)` at the start of every read transaction
 /// with SQLite's `PRAGMA data_version`, which changes whenever another connection (the app, in another process or

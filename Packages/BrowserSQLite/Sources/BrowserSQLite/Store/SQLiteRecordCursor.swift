@@ -9,8 +9,9 @@ import Foundation
 /// - In a WAL store the export reads the file in place, read-only: a writing app is never blocked, and the
 ///   transaction only keeps SQLite from checkpointing the WAL past the export's snapshot until it ends.
 /// - A rollback-journal store, or one the store itself reads from a private snapshot, is exported from a
-///   private copy of its own (`StoreConnection.makeSnapshot`): a read transaction on the original would hold a
-///   shared lock that stops the app from saving for as long as the export runs.
+///   private copy (`SnapshotCopies`): a read transaction on the original would hold a shared lock that stops the
+///   app from saving for as long as the export runs. The copy of the store's current data version is shared by
+///   every export (and pool connection) that reads that version, so concurrent exports do not copy it again each.
 ///
 /// The connection, its transaction and any copy are released when the cursor is (the export finished, failed
 /// or its client went away). Like the store, it runs SQLite only on a private serial queue.
@@ -20,7 +21,8 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
 
     private let queue = DispatchQueue(label: "BrowserSQLite.SQLiteRecordCursor")
     private let connection: SQLiteConnection
-    private let snapshotDirectory: String?
+    /// The private copy read (nil in place): held until the connection is closed, then let go.
+    private(set) var copy: SnapshotCopies.Copy?
     private let reader: RecordReader
     private let plan: RecordReader.ExportPlan
     private let batchSize: Int
@@ -35,18 +37,18 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
     private var readAhead: Task<ExportBatch?, any Error>?
     private let lock = NSLock()
 
-    init(files: StoreFiles, readsInPlace: Bool, reader: RecordReader, plan: RecordReader.ExportPlan, batchSize: Int,
+    /// - Parameter copies: where the export's copy comes from; nil to read the store in place.
+    init(files: StoreFiles, copies: SnapshotCopies?, reader: RecordReader, plan: RecordReader.ExportPlan, batchSize: Int,
          prepare: @escaping (SQLiteConnection) throws(SQLiteError) -> Void) throws {
         path = files.path
-        if readsInPlace {
+        if let copies {
+            let copy = try copies.current()
+            connection = try SnapshotCopies.open(copy, files: files, prepare: prepare)
+            self.copy = copy
+        } else {
             let connection = try SQLiteConnection(path: files.path, readOnly: true)
             try prepare(connection)
             self.connection = connection
-            snapshotDirectory = nil
-        } else {
-            let snapshot = try StoreConnection.makeSnapshot(of: files, prepare: prepare)
-            connection = snapshot.connection
-            snapshotDirectory = snapshot.directory
         }
         self.reader = reader
         self.plan = plan
@@ -69,9 +71,9 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
         readAhead?.cancel()
         statement = nil
         try? connection.execute("ROLLBACK")
-        // The connection closes before its files go (see `SQLiteConnection.close`).
+        // The connection closes before its copy may go (see `SQLiteConnection.close`).
         connection.close()
-        if let snapshotDirectory { try? FileManager.default.removeItem(atPath: snapshotDirectory) }
+        copy = nil
     }
 
     /// The next batch: the one read ahead while the previous batch was being written out (so reading the store
@@ -165,6 +167,10 @@ final class SQLiteRecordCursor: RecordCursor, @unchecked Sendable {
             }
         }
     }
+
+    /// Tests: returns once the batches queued so far were read (each holds the cursor until it ran), so releasing
+    /// the cursor afterwards releases it at once.
+    func waitUntilIdle() { queue.sync {} }
 
     /// Ends the read transaction as soon as the last row is read, not when the cursor is released.
     private func finish() {

@@ -10,12 +10,15 @@ import CSQLite
 /// let books = try await store.page(RecordQuery(entity: "Book"))
 /// ```
 ///
-/// Thread safety: the one SQLite connection is used only on a private serial queue; callers suspend while
-/// their request runs there, so no cooperative thread blocks on SQLite, requests never interleave, and each
-/// request runs in one read transaction (a consistent snapshot for its count and page). SQLite waits at most
-/// 5 seconds for a lock (`sqlite3_busy_timeout`), so no request waits forever.
+/// Thread safety: reads run on a small pool of read connections (`ReadPool`), each used only on a serial queue of
+/// its own, so a slow request never holds up the others' reads; writes run on the one read-write connection, on a
+/// serial queue of its own (they are serialised among themselves). Callers suspend while their request runs, so no
+/// cooperative thread blocks on SQLite, and each request runs whole on one connection in one read transaction (a
+/// consistent snapshot for its count and page). SQLite waits at most 5 seconds for a lock
+/// (`sqlite3_busy_timeout`), so no request waits forever.
 public final class SQLiteStore: BrowserStore, @unchecked Sendable {
-    // @unchecked: `connection` is mutable state confined to `queue`; everything else is immutable and Sendable.
+    // @unchecked: each connection is mutable state confined to its lane's queue or `writeQueue`; `madeBackup` is
+    // confined to `writeQueue`; everything else is immutable and Sendable.
 
     /// The store file, as given to `open`.
     public let url: URL
@@ -40,16 +43,27 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     let writer: StoreWriter?
     /// Why writes asked for are refused (nil when they are allowed or were not asked for).
     public let writeRefusal: String?
-    /// The copy made before this run's first write; confined to `queue`.
+    /// The copy made before this run's first write; confined to `writeQueue`.
     var madeBackup: String?
     /// The store's journal mode when it was opened: an export reads a WAL store in place, others from a copy.
     private let isWAL: Bool
-    private let connection: StoreConnection
-    private let queue: DispatchQueue
-    /// Builds the kept orders `PagePlanner` asks for, off the request path.
-    let keptOrders: KeptOrderBuilder
-    /// Reads half of a whole-table scan on the other core; nil for a private snapshot (or when it could not open).
-    let scanPartner: ScanPartner?
+    private let files: StoreFiles
+    /// The read connections.
+    let pool: ReadPool
+    /// The read-write connection (writes on) and the serial queue writes run on. In a rollback-journal store it is
+    /// the pool's one lane: there a reader's shared lock would hold the writer's commit up (and fail it after the
+    /// busy timeout), so reads and writes take turns on one connection, as before the pool.
+    let writeConnection: StoreConnection?
+    private let writeQueue: DispatchQueue
+    /// The change token's own connection.
+    private let changeTokens: ChangeTokenSource
+    /// The private copies an export of a store not read in place reads from, one per data version.
+    private let exportCopies: SnapshotCopies
+    /// Builds the kept orders `PagePlanner` asks for on lane 0, off the request path.
+    var keptOrders: KeptOrderBuilder { pool.lanes[0].keptOrders! }
+    /// Lane 0's scan partner, which reads half of a whole-table scan on the other core; nil for a private snapshot
+    /// (or when it could not open). Each lane has its own.
+    var scanPartner: ScanPartner? { pool.lanes[0].openedPartner() }
 
     /// Opens a Core Data / SwiftData SQLite store for reading.
     ///
@@ -142,15 +156,33 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         self.modelDescription = model
         self.modelVersionList = versions
         self.reader = reader
-        self.connection = connection
-        self.accessMode = connection.mode
-        let queue = DispatchQueue(label: "BrowserSQLite.SQLiteStore")
-        self.queue = queue
-        keptOrders = KeptOrderBuilder(path: connection.mode == .inPlace ? connection.files.path : nil,
-                                      cache: connection.cache, storeQueue: queue)
-        // Opened now, before any request's transaction begins (its first reading of the data version must precede
-        // them). A partner that cannot open only costs speed: every scan is read on the store's connection.
-        scanPartner = connection.mode == .snapshot ? nil : try? ScanPartner(path: connection.files.path, prepare: Self.prepareConnection)
+        let mode = connection.mode
+        accessMode = mode
+        files = connection.files
+        // A partner is opened with its lane, before any request's transaction begins there (its first reading of
+        // the data version must precede them). One that cannot open only costs speed: the lane reads every scan.
+        let openPartner = { mode == .snapshot ? nil : try? ScanPartner(path: connection.files.path, prepare: Self.prepareConnection) }
+        // Lane 0: the connection opened with the store when it reads, a reader beside it when it writes (WAL).
+        let firstReader = mode == .readWrite && isWAL ? try? StoreConnection(readerBeside: connection) : connection
+        let readsBesideWriter = firstReader !== connection
+        let firstQueue = DispatchQueue(label: "BrowserSQLite.ReadPool.lane0")
+        let first = firstReader ?? connection
+        var lanes = [ReadPool.Lane(index: 0, connection: first, partner: openPartner(),
+                                   keptOrders: KeptOrderBuilder(path: mode == .inPlace ? connection.files.path : nil,
+                                                                cache: first.cache, storeQueue: firstQueue),
+                                   queue: firstQueue)]
+        if mode != .readWrite || readsBesideWriter {
+            for index in 1..<ReadPool.size() {
+                lanes.append(ReadPool.Lane(index: index) { () throws(SQLiteStoreError) in
+                    (try StoreConnection(readerBeside: first), openPartner())
+                })
+            }
+        }
+        pool = ReadPool(lanes: lanes)
+        writeConnection = mode == .readWrite ? connection : nil
+        writeQueue = readsBesideWriter ? DispatchQueue(label: "BrowserSQLite.SQLiteStore.writes") : firstQueue
+        changeTokens = ChangeTokenSource(files: connection.files, snapshots: connection.snapshots)
+        exportCopies = connection.snapshots ?? SnapshotCopies(files: connection.files)
     }
 
     /// The store's UUID (`Z_METADATA.Z_UUID`), the `storeIdentifier` of its object IDs.
@@ -188,8 +220,8 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
 
     public func page(_ query: RecordQuery) async throws -> RecordPage {
         let mapping = try entityMapping(query.entity)
-        return try await read { [reader, scanPartner] connection, cache in
-            try reader.page(query, of: mapping, in: connection, cache: cache, partner: scanPartner)
+        return try await readWithPartner { [reader] connection, cache, partner in
+            try reader.page(query, of: mapping, in: connection, cache: cache, partner: partner)
         }
     }
 
@@ -266,14 +298,14 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     /// same read transaction.
     public func explain(_ query: RecordQuery) async throws -> QueryExplanationDTO {
         let mapping = try entityMapping(query.entity)
-        return try await read { [reader, scanPartner] connection, cache in
+        return try await readWithPartner { [reader] connection, cache, partner in
             let trace = StatementTrace()
             connection.trace = trace
             let started = DispatchTime.now().uptimeNanoseconds
             let page: RecordPage
             do {
                 defer { connection.trace = nil }
-                page = try reader.page(query, of: mapping, in: connection, cache: cache, partner: scanPartner)
+                page = try reader.page(query, of: mapping, in: connection, cache: cache, partner: partner)
             }
             let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
             let statements = try trace.entries.map { try QueryPlanReading.statement($0, in: connection) }
@@ -293,16 +325,18 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     public func cursor(_ query: RecordQuery, relationships: [RelationshipSchema], batchSize: Int) async throws -> any RecordCursor {
         let mapping = try entityMapping(query.entity)
         let plan = try reader.exportPlan(query, of: mapping, relationships: relationships)
-        let files = connection.files
+        let files = files
         // A read-write store is in place too: the export's own read-only connection reads it beside the writer.
-        let readsInPlace = accessMode != .snapshot && isWAL
+        // Any other store is exported from the private copy of its current data version, shared by the exports
+        // (and the pool, in snapshot mode) that read that version.
+        let copies = accessMode != .snapshot && isWAL ? nil : exportCopies
         return try await withCheckedThrowingContinuation { continuation in
             // Opening a connection (or copying a snapshot) is file work: off the cooperative threads, on a serial
             // queue of its own (such a queue gets a thread of its own when it needs one; `DispatchQueue.global()`
             // is, on Linux, the very pool Swift concurrency runs on).
             Self.fileWork.async { [reader] in
                 continuation.resume(with: Result {
-                    try SQLiteRecordCursor(files: files, readsInPlace: readsInPlace, reader: reader, plan: plan,
+                    try SQLiteRecordCursor(files: files, copies: copies, reader: reader, plan: plan,
                                            batchSize: batchSize, prepare: Self.prepareConnection)
                 })
             }
@@ -326,7 +360,7 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     /// Changes when the store's data may have changed: `PRAGMA data_version` with the size and modification
     /// time of the store and its `-wal` (in place), or the snapshot's generation (snapshot mode).
     public func changeToken() async throws -> ChangeToken? {
-        let value = try await perform { connection in try connection.changeToken() }
+        let value = try await run(on: changeTokens.queue) { [changeTokens] _ in try changeTokens.token() }
         return ChangeToken(value)
     }
 
@@ -337,13 +371,17 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         return mapping
     }
 
-    /// Runs `body` on the store's queue inside one read transaction, with the connection's `ReadCache`; then
-    /// hands `KeptOrderBuilder` what the read asked for (and lets it cancel a build the data has moved past).
+    /// Runs `body` on a read connection inside one read transaction, with the connection's `ReadCache`; then, on
+    /// lane 0, hands `KeptOrderBuilder` what the read asked for (and lets it cancel a build the data has moved past).
     private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection, ReadCache) throws -> T) async throws -> T {
-        try await perform { [keptOrders] connection in
-            defer { keptOrders.follow() }
-            return try connection.read(body)
-        }
+        try await perform { connection, _ in try connection.read(body) }
+    }
+
+    /// `read`, with the lane's scan partner for the request's whole-table scans.
+    private func readWithPartner<T: Sendable>(
+        _ body: @escaping @Sendable (SQLiteConnection, ReadCache, ScanPartner?) throws -> T
+    ) async throws -> T {
+        try await perform { connection, partner in try connection.read { try body($0, $1, partner) } }
     }
 
     /// Returns once the background work asked for so far (kept orders) has ended and been handed to the cache:
@@ -352,29 +390,73 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         await keptOrders.finished()
     }
 
-    /// Runs `body` on the store's queue, stopping its statements when the calling task is cancelled or its
-    /// `RequestBudget` runs out (`QueryInterruption`); a request still queued when either happens never starts.
-    func perform<T: Sendable>(_ body: @escaping @Sendable (StoreConnection) throws -> T) async throws -> T {
-        let interruption = QueryInterruption()
+    /// Runs `body` on a read connection of the pool (the first free one), with that lane's scan partner.
+    /// - Parameter interruption: what stops its statements (tests give their own; the request's budget otherwise).
+    func perform<T: Sendable>(stoppingWith interruption: QueryInterruption = QueryInterruption(),
+                              _ body: @escaping @Sendable (StoreConnection, ScanPartner?) throws -> T) async throws -> T {
+        let path = url.standardizedFileURL.path
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                queue.async {
-                    if let reason = interruption.reason {
-                        continuation.resume(throwing: QueryInterruption.error(for: reason))
-                        return
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                pool.run { lane in
+                    let result = Self.interruptible(interruption, path: path) { () throws -> T in
+                        let (connection, partner) = try lane.connection()
+                        connection.interruption = interruption
+                        defer {
+                            connection.interruption = nil
+                            if let keptOrders = lane.keptOrders {
+                                keptOrders.follow()
+                            } else {
+                                // Only lane 0 builds orders: what this lane's read asked for is dropped.
+                                _ = connection.cache.takeRequestedBuild()
+                            }
+                        }
+                        return try body(connection, partner)
                     }
-                    self.connection.interruption = interruption
-                    defer { self.connection.interruption = nil }
-                    do {
-                        continuation.resume(returning: try body(self.connection))
-                    } catch {
-                        continuation.resume(throwing: StoreConnection.requestError(
-                            error, interruption: interruption, path: self.url.standardizedFileURL.path))
-                    }
+                    return { continuation.resume(with: result) }
                 }
             }
         } onCancel: {
             interruption.cancel()
+        }
+    }
+
+    /// Runs `body` on the read-write connection, on the write queue: writes are serialised among themselves.
+    func performWrite<T: Sendable>(_ body: @escaping @Sendable (StoreConnection) throws -> T) async throws -> T {
+        guard writeConnection != nil else { throw BrowserError.forbidden("This store is not written: it was opened read-only") }
+        return try await run(on: writeQueue) { [self] interruption in
+            let connection = writeConnection!
+            connection.interruption = interruption
+            defer { connection.interruption = nil }
+            return try body(connection)
+        }
+    }
+
+    /// Runs `body` on `queue` with the request's stop conditions.
+    private func run<T: Sendable>(on queue: DispatchQueue,
+                                  _ body: @escaping @Sendable (QueryInterruption) throws -> T) async throws -> T {
+        let interruption = QueryInterruption()
+        let path = url.standardizedFileURL.path
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.async {
+                    continuation.resume(with: Self.interruptible(interruption, path: path) { try body(interruption) })
+                }
+            }
+        } onCancel: {
+            interruption.cancel()
+        }
+    }
+
+    /// `body`'s result, unless the request was stopped before it started; its SQLite failures as the request's
+    /// errors (`StoreConnection.requestError`).
+    private static func interruptible<T>(_ interruption: QueryInterruption, path: String,
+                                         _ body: () throws -> T) -> Result<T, any Error> {
+        // A request stopped while it waited for its connection never starts.
+        if let reason = interruption.reason { return .failure(QueryInterruption.error(for: reason)) }
+        do {
+            return .success(try body())
+        } catch {
+            return .failure(StoreConnection.requestError(error, interruption: interruption, path: path))
         }
     }
 

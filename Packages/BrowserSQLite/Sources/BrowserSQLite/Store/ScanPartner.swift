@@ -61,7 +61,7 @@ final class ScanPartner: @unchecked Sendable {
     private var minimumRowsValue = ScanPartner.defaultMinimumRows
 
     /// Opens the partner's connection and takes its first reading of the data version: this must happen before
-    /// any request it helps begins its transaction, so it is done when the store opens.
+    /// any request it helps begins its transaction, so it is done when its lane of the read pool opens.
     init(path: String, prepare: (SQLiteConnection) throws(SQLiteError) -> Void) throws(SQLiteError) {
         connection = try SQLiteConnection(path: path, readOnly: true)
         // Never wait for a lock: a part that cannot read at once is read by the request's connection instead.

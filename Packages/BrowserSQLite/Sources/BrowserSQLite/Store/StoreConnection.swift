@@ -1,7 +1,8 @@
 import CSQLite
 import Foundation
 
-/// The store's SQLite connection and how it reaches the file. Used only from the store's serial queue.
+/// One SQLite connection of the store and how it reaches the file. Used from one serial queue at a time (its
+/// `ReadPool` lane's, or the store's write queue).
 ///
 /// **Read-only and WAL-safe.** Core Data stores are usually in WAL mode, and rows may live only in the `-wal`
 /// (format doc §1), so the store is always opened through SQLite with its `-wal` (never `immutable=1`, which
@@ -17,7 +18,8 @@ import Foundation
 ///   SQLite refuses): the store and its `-wal` (and `-journal`) are copied into a private temporary folder and
 ///   opened there with `query_only`; the `-shm` is not copied, SQLite rebuilds it from the copied `-wal`. Before
 ///   each request the originals' sizes and modification times are compared with the copy's, and the copy is
-///   refreshed when a writer changed them, so later requests see new rows in this mode too.
+///   refreshed when a writer changed them, so later requests see new rows in this mode too. The copies are shared
+///   by every connection of the store (`SnapshotCopies`): each moves to the latest one when its next request starts.
 /// - **In place, read-write** only when the host asked for writes (`SQLiteStore.open(storeAt:model:writes:)`) and
 ///   the store, its folder and companions are writable: the one mode in which this package writes a user's store,
 ///   each write in its own `BEGIN IMMEDIATE` transaction (`write(_:)`).
@@ -40,11 +42,9 @@ final class StoreConnection {
     }
     /// Called on every new connection (registers SQL functions).
     private let prepare: (SQLiteConnection) throws(SQLiteError) -> Void
-    private var snapshotDirectory: String?
-    private var snapshotSignature: String?
-    private var snapshotGeneration = 0
-    /// Commits made on this connection: they do not move `PRAGMA data_version`, so the change token counts them.
-    private var writeGeneration = 0
+    /// Private snapshot mode: the copies every connection of the store shares, and the one this connection reads.
+    let snapshots: SnapshotCopies?
+    private var copy: SnapshotCopies.Copy?
 
     /// - Parameter writable: open the file read-write in place when its files allow it (else as without it).
     init(files: StoreFiles, header: StoreFiles.Header, writable: Bool = false,
@@ -56,14 +56,36 @@ final class StoreConnection {
             if let connection = try Self.openInPlace(files, readOnly: mode == .inPlace, prepare: prepare) {
                 self.connection = connection
                 self.mode = mode
+                snapshots = nil
                 return
             }
         }
-        let snapshot = try Self.makeSnapshot(of: files, prepare: prepare)
-        self.connection = snapshot.connection
-        self.snapshotDirectory = snapshot.directory
-        self.snapshotSignature = snapshot.signature
+        let snapshots = SnapshotCopies(files: files)
+        let copy = try snapshots.current()
+        self.connection = try SnapshotCopies.open(copy, files: files, prepare: prepare)
+        self.copy = copy
+        self.snapshots = snapshots
         self.mode = .snapshot
+    }
+
+    /// Another reader of the same store, as `primary` reads it: read-only in place (also beside a read-write
+    /// connection), or from the private snapshot copies `primary` shares.
+    init(readerBeside primary: StoreConnection) throws(SQLiteStoreError) {
+        files = primary.files
+        prepare = primary.prepare
+        snapshots = primary.snapshots
+        if let snapshots {
+            let copy = try snapshots.current()
+            connection = try SnapshotCopies.open(copy, files: files, prepare: prepare)
+            self.copy = copy
+            mode = .snapshot
+        } else {
+            guard let connection = try Self.openInPlace(files, readOnly: true, prepare: prepare) else {
+                throw .unreadable(path: files.path, message: "SQLite refused another read-only connection to it")
+            }
+            self.connection = connection
+            mode = .inPlace
+        }
     }
 
     /// The store itself, opened read-only or (writes on) read-write, with its schema touched: opening is lazy, and
@@ -84,15 +106,14 @@ final class StoreConnection {
     }
 
     deinit {
-        // The connection closes before its files go (see `SQLiteConnection.close`).
+        // The connection closes before its copy may go (see `SQLiteConnection.close`); `copy` is released after.
         connection.close()
-        if let snapshotDirectory { try? FileManager.default.removeItem(atPath: snapshotDirectory) }
     }
 
     /// Runs `body` in one read transaction, so every query of a request sees the same snapshot of the data. The
     /// cache handed to `body` holds only answers computed under that snapshot's `PRAGMA data_version`.
     func read<T>(_ body: (SQLiteConnection, ReadCache) throws -> T) throws -> T {
-        if mode == .snapshot { refreshSnapshotIfChanged() }
+        if mode == .snapshot { moveToLatestCopy() }
         connection.readTransactionStart = DispatchTime.now().uptimeNanoseconds
         defer { connection.readTransactionStart = nil }
         try connection.execute("BEGIN")
@@ -111,14 +132,14 @@ final class StoreConnection {
     /// Runs `body` in one write transaction: `BEGIN IMMEDIATE` takes the write lock first (waiting at most the
     /// connection's busy timeout while another process, the app, holds it), so a write never starts on data it
     /// cannot commit; any error rolls everything back. Own commits do not move `PRAGMA data_version`
-    /// (https://www.sqlite.org/pragma.html#pragma_data_version), so the read cache is emptied after each one.
+    /// (https://www.sqlite.org/pragma.html#pragma_data_version), so this connection's read cache is emptied after
+    /// each one (the read pool's other connections see the commit as another connection's).
     func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         precondition(mode == .readWrite, "a write on a connection that was not opened for writes")
         try connection.execute("BEGIN IMMEDIATE")
         do {
             let result = try body(connection)
             try connection.execute("COMMIT")
-            writeGeneration += 1
             cache.reset()
             return result
         } catch {
@@ -128,81 +149,17 @@ final class StoreConnection {
         }
     }
 
-    /// Changes whenever the data may have changed: SQLite's `PRAGMA data_version` (which moves when another
-    /// connection commits: https://www.sqlite.org/pragma.html#pragma_data_version) and the size and modification
-    /// time of the store and its `-wal` (which also tell a restarted server's tokens apart).
-    func changeToken() throws -> String {
-        if mode == .snapshot {
-            refreshSnapshotIfChanged()
-            return "s\(snapshotGeneration)-\(snapshotSignature ?? "")"
-        }
-        let version = try connection.scalar("PRAGMA data_version")?.int64 ?? 0
-        return "v\(version)-\(files.signature())" + (writeGeneration > 0 ? "-w\(writeGeneration)" : "")
-    }
-
-    private func refreshSnapshotIfChanged() {
-        let signature = files.signature()
-        guard signature != snapshotSignature else { return }
-        // If the copy fails (a writer is mid-checkpoint, the disk is full) the previous copy keeps serving and the
-        // next request tries again.
-        guard let snapshot = try? Self.makeSnapshot(of: files, prepare: prepare) else { return }
-        let old = snapshotDirectory
-        connection.close() // before its files go (see `SQLiteConnection.close`)
-        connection = snapshot.connection
+    /// Moves this connection to the latest copy of the store (taken now if the originals changed), so every
+    /// connection of the pool reads the same copy generation from its next request on.
+    private func moveToLatestCopy() {
+        guard let snapshots, let latest = try? snapshots.current(), latest !== copy,
+              let moved = try? SnapshotCopies.open(latest, files: files, prepare: prepare)
+        else { return }
+        connection.close() // before its copy may go (see `SQLiteConnection.close`)
+        connection = moved
         connection.interruption = interruption
-        if let old { try? FileManager.default.removeItem(atPath: old) }
+        copy = latest
         cache.reset()
-        snapshotDirectory = snapshot.directory
-        snapshotSignature = snapshot.signature
-        snapshotGeneration += 1
-    }
-
-    /// How many times a snapshot copy is taken while the store keeps changing under it.
-    static let snapshotAttempts = 5
-
-    static func makeSnapshot(
-        of files: StoreFiles, prepare: (SQLiteConnection) throws(SQLiteError) -> Void
-    ) throws(SQLiteStoreError) -> (directory: String, connection: SQLiteConnection, signature: String) {
-        let manager = FileManager.default
-        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("BrowserSQLite-\(UUID().uuidString)")
-        let copy = (directory as NSString).appendingPathComponent((files.path as NSString).lastPathComponent)
-        do {
-            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                        attributes: [.posixPermissions: 0o700])
-            // The store and its -wal are copied one after the other, with no lock held: a writer that commits
-            // or checkpoints in between would leave an old database beside a new WAL (a torn copy). The copy
-            // counts only if the files' signature is the same after it as before; else it is taken again.
-            var signature = ""
-            for attempt in 1...Self.snapshotAttempts {
-                signature = files.signature()
-                for companion in ["", "-wal", "-journal"] where manager.fileExists(atPath: copy + companion) {
-                    try manager.removeItem(atPath: copy + companion)
-                }
-                try manager.copyItem(atPath: files.path, toPath: copy)
-                for (source, suffix) in [(files.walPath, "-wal"), (files.journalPath, "-journal")]
-                where manager.fileExists(atPath: source) {
-                    try manager.copyItem(atPath: source, toPath: copy + suffix)
-                }
-                if files.signature() == signature { break }
-                guard attempt < Self.snapshotAttempts else {
-                    throw SQLiteStoreError.unreadable(path: files.path, message: "it kept changing while it was being copied")
-                }
-            }
-            // Read-write on the private copy so SQLite can recover the WAL or roll back a journal there;
-            // query_only keeps this code from ever writing.
-            let connection = try SQLiteConnection(path: copy, readOnly: false)
-            try connection.execute("PRAGMA query_only = 1")
-            _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
-            try prepare(connection)
-            return (directory, connection, signature)
-        } catch let failure as SQLiteStoreError {
-            try? manager.removeItem(atPath: directory)
-            throw failure
-        } catch {
-            try? manager.removeItem(atPath: directory)
-            throw fileError(error, path: files.path)
-                ?? .unreadable(path: files.path, message: "could not copy it to a private snapshot: \(error)")
-        }
     }
 
     /// What a failure of a request's SQL becomes for its caller: the interruption's reason when it stopped the

@@ -2,7 +2,7 @@ public import BrowserCore
 import CSQLite
 
 /// Writes to the store file (issue 18), offered when the host asked for them and `writeRefusal` is nil. Each
-/// request is one `BEGIN IMMEDIATE` transaction on the store's queue (`StoreConnection.write`), preceded, the first
+/// request is one `BEGIN IMMEDIATE` transaction on the store's write queue (`StoreConnection.write`), preceded, the first
 /// time in a run, by a backup of the store (`StoreBackup`).
 extension SQLiteStore {
     public func insert(into entity: String, _ changes: RecordChanges) async throws -> ObjectID {
@@ -16,7 +16,7 @@ extension SQLiteStore {
     /// Computed in a read transaction: nothing is written, no backup is made.
     public func deletionEffects(of id: ObjectID) async throws -> DeletionEffects {
         let writer = try requireWriter()
-        return try await perform { connection in
+        return try await perform { connection, _ in
             try connection.read { sqlite, _ in try writer.deletionEffects(of: id, in: sqlite) }
         }
     }
@@ -27,7 +27,8 @@ extension SQLiteStore {
 
     /// The path of the backup made before this run's first write, nil before it.
     public func backupPath() async throws -> String? {
-        try await perform { [self] _ in madeBackup }
+        guard writeConnection != nil else { return nil }
+        return try await performWrite { [self] _ in madeBackup }
     }
 
     // MARK: Plumbing
@@ -42,7 +43,7 @@ extension SQLiteStore {
     private func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter, SQLiteConnection) throws -> T) async throws -> T {
         let writer = try requireWriter()
         let options = writeOptions
-        return try await perform { [self] connection in
+        return try await performWrite { [self] connection in
             do {
                 if madeBackup == nil {
                     // The copy of a large store may take longer than a request's budget: it is never cut short.

@@ -64,16 +64,8 @@ struct StoreWriter: Sendable {
                     + " still hold records (a Deny delete rule, or a required relationship it would leave empty); nothing was deleted",
                 .blockedBy(plan.effects.blockedBy))
         }
-        for (primaryKey, deletedEntity) in plan.deleted {
-            session.deleted.insert(RowKey(table: deletedEntity.table, primaryKey: primaryKey))
-        }
-        for removal in plan.removals {
-            try session.unlink(removal.source, entity: removal.entity, removal.relationship, removal.target)
-        }
-        for (primaryKey, deletedEntity) in plan.deleted {
-            _ = try connection.rows("DELETE FROM \(quoteIdentifier(deletedEntity.table)) WHERE Z_PK = ?", [.integer(primaryKey)])
-        }
-        try finish(session)
+        // Set-based, with the model's rules checked in the plan (`DeletionPlan.carryOut`).
+        try plan.carryOut(in: session)
         return plan.effects
     }
 
