@@ -12,10 +12,16 @@ import Foundation
 /// history (as it would after a redirect) and in any log of the printed console output. A token past its expiry
 /// (a remembered one, after 7 days) is refused on every request, and so are the sessions it signed.
 ///
+/// The checks run twice over, but never twice for one request: as the server's `HTTPAdmission`, on the event-loop
+/// thread as soon as a request's head is decoded (a refused client's body is never read, and a connection that
+/// passes keeps a slot reserved for the owner), and in `respond(to:)` for a request the server did not admit
+/// (`HTTPRequest.isAuthenticated` false: built in code). Either way the work before the token is known is bounded:
+/// the decoder caps list elements and cookies, and one session cookie at most is verified (one HMAC).
+///
 /// Every response gets headers that keep other sites out: no CORS headers at all (another origin's script
 /// can never read a response), `X-Frame-Options: DENY` (no clickjacking in a frame), `Referrer-Policy:
 /// no-referrer` and `X-Content-Type-Options: nosniff`.
-struct AccessPolicy: HTTPResponder {
+struct AccessPolicy: HTTPResponder, HTTPAdmission {
     let next: any HTTPResponder
     let hosts: HTTPHostAllowList
     /// The token and its expiry, read afresh for every request: `CoreDataBrowserServer.renewPairingToken()`
@@ -32,7 +38,8 @@ struct AccessPolicy: HTTPResponder {
         self.next = next
         self.hosts = hosts
         self.credentials = credentials
-        self.currentAddresses = currentAddresses
+        // Read on the event-loop thread for every request naming an unknown host: at most once a second.
+        self.currentAddresses = RecentAddresses(reading: currentAddresses).current
     }
 
     /// - Parameters:
@@ -44,20 +51,34 @@ struct AccessPolicy: HTTPResponder {
                   currentAddresses: currentAddresses)
     }
 
+    /// Before the body: the same checks as `respond(to:)`, on the head alone.
+    func admit(_ head: HTTPRequest) -> HTTPAdmissionVerdict {
+        let (token, tokenExpires) = credentials.current
+        guard let denial = check(head, token: token, tokenExpires: tokenExpires) else { return .authenticated }
+        return .refused(Self.finished(Self.render(denial, for: head), for: head))
+    }
+
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         var response: HTTPResponse
         let (token, tokenExpires) = credentials.current
-        if let denial = check(request, token: token, tokenExpires: tokenExpires) {
+        // A request the server admitted was checked on its head, moments ago.
+        if !request.isAuthenticated, let denial = check(request, token: token, tokenExpires: tokenExpires) {
             response = Self.render(denial, for: request)
         } else if let token, let pairing = pairingAnswer(request, token: token, tokenExpires: tokenExpires) {
             response = pairing
         } else {
             response = await next.respond(to: request)
         }
-        Self.addProtectiveHeaders(&response)
+        return Self.finished(response, for: request)
+    }
+
+    /// What every answer gets, a refusal included.
+    static func finished(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+        var response = response
+        addProtectiveHeaders(&response)
         // Store data never lands in a browser's or a proxy's cache, whatever route answered (a route added later
         // included): every `/api` answer is `no-store`.
-        if Self.isAPI(request) { response.headers.set(HTTPHeaderName.cacheControl, "no-store") }
+        if isAPI(request) { response.headers.set(HTTPHeaderName.cacheControl, "no-store") }
         return response
     }
 
@@ -76,9 +97,16 @@ struct AccessPolicy: HTTPResponder {
         guard let token else { return nil }
         let now = Date()
         if let tokenExpires, now >= tokenExpires { return .expiredToken }
-        if isPairingVisit(request) { return nil }  // checked and answered by `pairingAnswer`
-        let name = Self.cookieName(for: request)
-        if request.cookies(named: name).contains(where: { BrowserSession.accepts($0, token: token, now: now) }) { return nil }
+        // Answered by `pairingAnswer`; the token is compared here too, so that a wrong one is refused before a body.
+        if isPairingVisit(request) {
+            return request.query.values(Self.queryParameter).contains(where: token.matches) ? nil : .missingToken
+        }
+        // One signature computed at most, however many cookies are sent: the last well-formed one of our name. A
+        // browser sends a name's cookies with longer paths first (RFC 6265 §5.4) and ours has `Path=/`.
+        if let session = request.cookies(named: Self.cookieName(for: request)).last(where: BrowserSession.isWellFormed),
+           BrowserSession.accepts(session, token: token, now: now) {
+            return nil
+        }
         if let bearer = request.bearerToken, token.matches(bearer) { return nil }
         return .missingToken
     }
@@ -141,7 +169,7 @@ struct AccessPolicy: HTTPResponder {
     /// Cookies are scoped by host but not by port (RFC 6265 §8.5), so two servers on one machine would
     /// overwrite each other's cookie under one name; the port the browser used is part of the name.
     static func cookieName(for request: HTTPRequest) -> String {
-        guard let host = request.headers[HTTPHeaderName.host], let colon = host.lastIndex(of: ":") else { return cookiePrefix }
+        guard let host = request.authority, let colon = host.lastIndex(of: ":") else { return cookiePrefix }
         let port = host[host.index(after: colon)...]
         guard !port.isEmpty, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber) else { return cookiePrefix }
         return "\(cookiePrefix)_\(port)"

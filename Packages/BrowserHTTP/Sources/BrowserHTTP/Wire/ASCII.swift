@@ -12,6 +12,8 @@ enum ASCII {
     static let slash: UInt8 = 0x2F
     static let questionMark: UInt8 = 0x3F
     static let ampersand: UInt8 = 0x26
+    static let comma: UInt8 = 0x2C
+    static let semicolon: UInt8 = 0x3B
     static let equals: UInt8 = 0x3D
     static let hash: UInt8 = 0x23
 

@@ -20,6 +20,9 @@ struct HTTPRequestDecoder {
         case requestLine
         /// Request line parsed; reading field lines.
         case headers
+        /// Header section complete and the request has a body; nothing of it is decoded until `allowBody()`
+        /// (`pausesBeforeBody` only): the server first decides from the head alone whether it wants the body.
+        case awaitingBodyPermission(expected: Int)
         /// Header section complete; waiting for `expected` body bytes.
         case body(expected: Int)
         /// A fatal error occurred; every later call rethrows it.
@@ -28,6 +31,8 @@ struct HTTPRequestDecoder {
 
     private(set) var state: State = .requestLine
     let limits: HTTPServerLimits
+    /// Stop after the head of a request with a body, until `allowBody()` (see `headAwaitingBodyPermission`).
+    let pausesBeforeBody: Bool
 
     private var buffer: [UInt8] = []
     /// Start of the unconsumed bytes in `buffer`.
@@ -40,11 +45,27 @@ struct HTTPRequestDecoder {
     private var pending: HTTPRequest?
     private var headerBytes = 0
     private var headerCount = 0
+    /// List elements so far per lowercased field name, for `maxListElementsPerHeader`.
+    private var listElementCounts: [String: Int] = [:]
+    private var cookieCount = 0
     /// The current request asked for `100 Continue` before sending its body.
     private var continueRequested = false
 
-    init(limits: HTTPServerLimits = HTTPServerLimits()) {
+    init(limits: HTTPServerLimits = HTTPServerLimits(), pausesBeforeBody: Bool = false) {
         self.limits = limits
+        self.pausesBeforeBody = pausesBeforeBody
+    }
+
+    /// The head of the request whose body waits for `allowBody()`, or nil.
+    var headAwaitingBodyPermission: HTTPRequest? {
+        guard case .awaitingBodyPermission = state else { return nil }
+        return pending
+    }
+
+    /// Lets the body of the request in `headAwaitingBodyPermission` be decoded.
+    mutating func allowBody() {
+        guard case .awaitingBodyPermission(let expected) = state else { return }
+        state = .body(expected: expected)
     }
 
     /// Appends received bytes. Nothing is parsed until `nextRequest()`.
@@ -83,6 +104,8 @@ struct HTTPRequestDecoder {
                 pending = try Self.parseRequestLine(line.content)
                 headerBytes = 0
                 headerCount = 0
+                listElementCounts.removeAll(keepingCapacity: true)
+                cookieCount = 0
                 state = .headers
             case .headers:
                 // The section limit counts all field lines and the final empty line, so
@@ -98,8 +121,11 @@ struct HTTPRequestDecoder {
                     headerCount += 1
                     guard headerCount <= limits.maxHeaderCount else { throw .tooManyHeaders }
                     let (name, value) = try Self.parseFieldLine(line.content)
+                    try countListElements(name: name, value: value)
                     pending?.headers.add(name, value)
                 }
+            case .awaitingBodyPermission:
+                return nil
             case .body(let expected):
                 guard bufferedByteCount >= expected else { return nil }
                 pending?.body = Data(buffer[readIndex..<readIndex + expected])
@@ -243,6 +269,22 @@ struct HTTPRequestDecoder {
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 
+    /// Bounds what later look-ups of lists (`Connection`, `Expect`, cookies) can cost: one pass over the value's
+    /// bytes here, whatever the header holds. Every comma counts, empty elements included (they still cost a look-up
+    /// its split); `Cookie` pairs are separated by ";" (RFC 6265 §4.2.1) and counted against their own limit.
+    private mutating func countListElements(name: String, value: String) throws(HTTPParseError) {
+        if HTTPHeaders.namesMatch(name, HTTPHeaderName.cookie) {
+            cookieCount += value.utf8.reduce(1) { $1 == ASCII.semicolon ? $0 + 1 : $0 }
+            guard cookieCount <= limits.maxCookiesPerRequest else { throw .tooManyCookies }
+            return
+        }
+        let elements = value.utf8.reduce(1) { $1 == ASCII.comma ? $0 + 1 : $0 }
+        let key = String(decoding: name.utf8.map(ASCII.lowercased), as: UTF8.self)
+        let total = listElementCounts[key, default: 0] + elements
+        guard total <= limits.maxListElementsPerHeader else { throw .tooManyListElements }
+        listElementCounts[key] = total
+    }
+
     // MARK: - Message framing
 
     /// Validates the completed header section and decides how the body is framed
@@ -256,6 +298,12 @@ struct HTTPRequestDecoder {
         let hostCount = headers.values(for: HTTPHeaderName.host).count
         if hostCount > 1 || (hostCount == 0 && request.version == "HTTP/1.1") {
             throw .invalidHost
+        }
+        // One authority for every check that reads it (`HTTPRequest.authority`): an absolute-form target must name
+        // the host `Host` names (ASCII case-insensitively; a client sending one fills in the other from it).
+        if let targetAuthority = request.targetAuthority, let host = headers[HTTPHeaderName.host],
+           !HTTPHeaders.namesMatch(targetAuthority, host) {
+            throw .hostMismatch
         }
 
         // RFC 9112 §6.3 item 3: Transfer-Encoding together with Content-Length may be an
@@ -278,7 +326,7 @@ struct HTTPRequestDecoder {
         continueRequested =
             request.version == "HTTP/1.1"
             && headers.listElements(for: HTTPHeaderName.expect).contains { HTTPHeaders.namesMatch(String($0), "100-continue") }
-        state = .body(expected: length)
+        state = pausesBeforeBody ? .awaitingBodyPermission(expected: length) : .body(expected: length)
         return nil
     }
 
