@@ -49,8 +49,6 @@ import sys
 import time
 from pathlib import Path
 
-import guard_phases  # what a client without the token may cost: pre-auth CPU, bodies, LAN lock-out
-
 REPO = Path(__file__).resolve().parents[2]
 STORE = "6F1C2A44-0B8E-4F0E-9A51-3E7D2C1B9A00"  # DemoLibrary.storeIdentifier
 
@@ -433,7 +431,8 @@ def main() -> int:
         failures.append(f"the abandoned-search phase proves nothing: one search took {one_search:.2f} s, so eight "
                         "would not hold the store for 2 s (make the generated store larger)")
 
-    failures.extend(guard_phases.run(Path(args.binary), args.timeout))
+    import guard_phases  # here, not at the top: it imports this module's helpers
+    failures.extend(guard_phases.run(Path(args.binary), args.timeout))  # pre-auth CPU, bodies, LAN lock-out
 
     if failures:
         print("load check FAILED: " + "; ".join(failures))

@@ -120,9 +120,9 @@ struct HTTPRequestDecoder {
                 } else {
                     headerCount += 1
                     guard headerCount <= limits.maxHeaderCount else { throw .tooManyHeaders }
-                    let (name, value) = try Self.parseFieldLine(line.content)
-                    try countListElements(name: name, value: value)
-                    pending?.headers.add(name, value)
+                    let field = try Self.parseFieldLine(line.content)
+                    try countListElements(field)
+                    pending?.headers.add(field.name, field.value)
                 }
             case .awaitingBodyPermission:
                 return nil
@@ -172,7 +172,11 @@ struct HTTPRequestDecoder {
         limit: Int, countingTerminator: Bool = false, onOverflow: HTTPParseError
     ) throws(HTTPParseError) -> Line? {
         let searchStart = readIndex + scannedCount
-        guard let lf = buffer[searchStart...].firstIndex(of: ASCII.lf) else {
+        // Over raw bytes (see `ASCII.firstIndex`).
+        let found = buffer.withUnsafeBufferPointer { bytes in
+            ASCII.firstIndex(of: ASCII.lf, in: UnsafeBufferPointer(rebasing: bytes[searchStart...])).map { $0 + searchStart }
+        }
+        guard let lf = found else {
             scannedCount = bufferedByteCount
             // Without a line ending yet, decide whether the line can still fit.
             var length = bufferedByteCount
@@ -240,26 +244,65 @@ struct HTTPRequestDecoder {
 
     // MARK: - Field lines (RFC 9112 §5)
 
+    /// A parsed field line, with the separators its value holds (for `countListElements`).
+    struct FieldLine {
+        var name: String
+        var value: String
+        var commas: Int
+        var semicolons: Int
+    }
+
     /// field-line = field-name ":" OWS field-value OWS
-    static func parseFieldLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String) {
+    ///
+    /// The value is checked and its separators counted in one pass over raw bytes: header bytes arrive before
+    /// anyone is known to hold the token, so a 30 KB line must cost one cheap scan, not one generic pass per check.
+    static func parseFieldLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> FieldLine {
         // A line starting with whitespace is obs-fold (or whitespace after the request
         // line, §2.2); a server MUST reject it or unfold it (§5.2). Rejecting is simpler
         // and no modern client folds.
         if line.first == ASCII.space || line.first == ASCII.tab { throw .obsoleteLineFolding }
-        guard let colon = line.firstIndex(of: ASCII.colon) else { throw .malformedHeader }
-        // No whitespace is allowed between name and colon (RFC 9112 §5.1); the token
-        // check rejects it along with every other non-token byte.
-        let name = line[line.startIndex..<colon]
-        guard ASCII.isToken(name) else { throw .malformedHeader }
-        var value = line[line.index(after: colon)...]
-        while let first = value.first, first == ASCII.space || first == ASCII.tab { value.removeFirst() }
-        while let last = value.last, last == ASCII.space || last == ASCII.tab { value.removeLast() }
-        // field-value allows HTAB, visible ASCII and obs-text; NUL, CR, LF and other
-        // controls are rejected (RFC 9110 §5.5).
-        guard !value.contains(where: { ASCII.isControl($0) && $0 != ASCII.tab }) else {
-            throw .malformedHeader
-        }
-        return (String(decoding: name, as: UTF8.self), decodeFieldValue(value))
+        let parsed: (name: Range<Int>, value: Range<Int>, commas: Int, semicolons: Int, ascii: Bool)? =
+            line.withUnsafeBufferPointer { bytes in
+                guard let colon = ASCII.firstIndex(of: ASCII.colon, in: bytes) else { return nil }
+                // No whitespace is allowed between name and colon (RFC 9112 §5.1); the token
+                // check rejects it along with every other non-token byte.
+                guard colon > 0, bytes[..<colon].allSatisfy(ASCII.isTokenChar) else { return nil }
+                var start = colon + 1
+                var end = bytes.count
+                while start < end, bytes[start] == ASCII.space || bytes[start] == ASCII.tab { start += 1 }
+                while end > start, bytes[end - 1] == ASCII.space || bytes[end - 1] == ASCII.tab { end -= 1 }
+                // field-value allows HTAB, visible ASCII and obs-text; NUL, CR, LF and other
+                // controls are rejected (RFC 9110 §5.5).
+                var commas = 0
+                var semicolons = 0
+                var ascii = true
+                var index = start
+                while index < end {
+                    let byte = bytes[index]
+                    if byte < 0x20 {
+                        guard byte == ASCII.tab else { return nil }
+                    } else if byte == ASCII.comma {
+                        commas += 1
+                    } else if byte == ASCII.semicolon {
+                        semicolons += 1
+                    } else if byte >= 0x7F {
+                        guard byte != 0x7F else { return nil }
+                        ascii = false
+                    }
+                    index += 1
+                }
+                return (0..<colon, start..<end, commas, semicolons, ascii)
+            }
+        guard let parsed else { throw .malformedHeader }
+        let base = line.startIndex
+        let name = line[(base + parsed.name.lowerBound)..<(base + parsed.name.upperBound)]
+        let value = line[(base + parsed.value.lowerBound)..<(base + parsed.value.upperBound)]
+        let text = parsed.ascii
+            ? value.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+            : decodeFieldValue(value)
+        return FieldLine(
+            name: String(decoding: name, as: UTF8.self), value: text, commas: parsed.commas,
+            semicolons: parsed.semicolons)
     }
 
     /// Field values are octets; UTF-8 is what clients send in practice, and ISO-8859-1
@@ -269,18 +312,17 @@ struct HTTPRequestDecoder {
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 
-    /// Bounds what later look-ups of lists (`Connection`, `Expect`, cookies) can cost: one pass over the value's
-    /// bytes here, whatever the header holds. Every comma counts, empty elements included (they still cost a look-up
-    /// its split); `Cookie` pairs are separated by ";" (RFC 6265 §4.2.1) and counted against their own limit.
-    private mutating func countListElements(name: String, value: String) throws(HTTPParseError) {
-        if HTTPHeaders.namesMatch(name, HTTPHeaderName.cookie) {
-            cookieCount += value.utf8.reduce(1) { $1 == ASCII.semicolon ? $0 + 1 : $0 }
+    /// Bounds what later look-ups of lists (`Connection`, `Expect`, cookies) can cost, from the separators
+    /// `parseFieldLine` counted. Every comma counts, empty elements included (they still cost a look-up its split);
+    /// `Cookie` pairs are separated by ";" (RFC 6265 §4.2.1) and counted against their own limit.
+    private mutating func countListElements(_ field: FieldLine) throws(HTTPParseError) {
+        if HTTPHeaders.namesMatch(field.name, HTTPHeaderName.cookie) {
+            cookieCount += field.semicolons + 1
             guard cookieCount <= limits.maxCookiesPerRequest else { throw .tooManyCookies }
             return
         }
-        let elements = value.utf8.reduce(1) { $1 == ASCII.comma ? $0 + 1 : $0 }
-        let key = String(decoding: name.utf8.map(ASCII.lowercased), as: UTF8.self)
-        let total = listElementCounts[key, default: 0] + elements
+        let key = String(decoding: field.name.utf8.map(ASCII.lowercased), as: UTF8.self)
+        let total = listElementCounts[key, default: 0] + field.commas + 1
         guard total <= limits.maxListElementsPerHeader else { throw .tooManyListElements }
         listElementCounts[key] = total
     }
