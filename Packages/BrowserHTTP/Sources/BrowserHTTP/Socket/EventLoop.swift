@@ -104,6 +104,10 @@ final class EventLoop: @unchecked Sendable {
     /// Set when accept() fails persistently (e.g. out of descriptors), so the still-readable listener
     /// is not polled in a busy loop until some may have been freed.
     private var acceptPausedUntil: UInt64 = 0
+    /// Time spent on connections without credentials per pass of the loop (one is always handled), and where the
+    /// next pass starts among them. 2 ms: a browser's request never waits long behind heads of strangers.
+    private static let unauthenticatedTimePerPass: UInt64 = 2_000_000
+    private var unauthenticatedTurn = 0
     /// One receive buffer shared by all connections; the loop reads one socket at a time.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
@@ -225,16 +229,32 @@ final class EventLoop: @unchecked Sendable {
                 index = 2
             }
             if ready > 0 {
-                for connection in polled {
-                    let revents = pollFDs[index].revents
-                    index += 1
-                    // A connection handled earlier in this pass may have closed it.
-                    if revents != 0 && !connection.isClosed {
-                        connection.handle(revents: revents)
-                    }
+                // Connections that have shown credentials first, then the others, taken in turn, for at most
+                // `unauthenticatedTimePerPass`: the owner's request is not queued behind every head that clients without
+                // the token sent in the same moment (the rest stay readable and are served in the next passes).
+                for (offset, connection) in polled.enumerated() where connection.isAuthenticated {
+                    handle(connection, revents: pollFDs[index + offset].revents)
+                }
+                let passEnds = Platform.nowNanoseconds() &+ Self.unauthenticatedTimePerPass
+                var served = 0
+                for step in 0..<polled.count where served == 0 || Platform.nowNanoseconds() < passEnds {
+                    let offset = (unauthenticatedTurn + step) % polled.count
+                    let connection = polled[offset]
+                    let revents = pollFDs[index + offset].revents
+                    guard !connection.isAuthenticated, revents != 0 else { continue }
+                    handle(connection, revents: revents)
+                    served += 1
+                    unauthenticatedTurn = offset + 1
                 }
             }
             fireTimeouts()
+        }
+    }
+
+    private func handle(_ connection: HTTPConnection, revents: Int16) {
+        // A connection handled earlier in this pass may have closed it.
+        if revents != 0 && !connection.isClosed {
+            connection.handle(revents: revents)
         }
     }
 

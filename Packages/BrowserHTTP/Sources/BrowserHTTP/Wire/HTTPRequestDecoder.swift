@@ -73,6 +73,12 @@ struct HTTPRequestDecoder {
         buffer.append(contentsOf: bytes)
     }
 
+    /// What the server feeds (its receive buffer): copied as one block. The generic version copies a raw buffer
+    /// byte by byte in an unoptimized build, a cost paid for every byte a client without the token sends.
+    mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
     /// Bytes received but not yet consumed by a returned request.
     var bufferedByteCount: Int { buffer.count - readIndex }
 
