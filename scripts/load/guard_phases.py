@@ -63,7 +63,8 @@ async def owner_latencies(port: int, count: int) -> list[float]:
 
 
 async def flood(port: int, source: str, head: bytes, stop, stats: dict, rounds: int) -> None:
-    """Sends `head` on a new connection, reads the answer, again, until `stop` (or `rounds` times)."""
+    """Sends `head` (and whatever follows it) on a new connection, reads the answer, again, until `stop` (or `rounds`
+    times)."""
     for _ in range(rounds):
         if stop.is_set():
             return
@@ -106,18 +107,7 @@ async def upload_without_token(port: int, source: str, count: int, stats: dict) 
     body = b"x" * (1024 * 1024)
     head = (f"POST /api/entities HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\n\r\n").encode()
-    for _ in range(count):
-        writer = None
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
-            writer.write(head + body)
-            status, _, _ = await read_response(reader)
-            stats[status] = stats.get(status, 0) + 1
-        except ERRORS:
-            stats["error"] = stats.get("error", 0) + 1
-        finally:
-            if writer is not None:
-                writer.close()
+    await flood(port, source, head + body, asyncio.Event(), stats, count)
 
 
 async def bodies_before_token(port: int, pid: int) -> dict:
