@@ -29,7 +29,8 @@ Two more phases, each against its own browser-demo, check what keeps the owner s
   within a second, because the server cancels a request whose client left and the store stops its query.
 
 Then the read-concurrency phases of ``reader_phases.py`` (other clients' reads while a pathological predicate and
-a 30,000-record cascade delete run).
+a 30,000-record cascade delete run), and the phases of ``guard_phases.py`` (pre-auth CPU, bodies before the token,
+LAN lock-out with 8 and 40 addresses), each printing its figures.
 
 Python standard library only (asyncio and raw sockets): the client must not be the bottleneck or hide
 protocol errors, so it speaks HTTP/1.1 itself.
@@ -434,6 +435,9 @@ def main() -> int:
     # Read concurrency (reader_phases.py): a slow request must not hold up other clients' reads.
     from reader_phases import run_phases as read_concurrency_phases
     failures += read_concurrency_phases(Path(args.binary), start_demo, read_response, args.timeout)
+
+    import guard_phases  # here, not at the top: it imports this module's helpers
+    failures.extend(guard_phases.run(Path(args.binary), args.timeout))  # pre-auth CPU, bodies, LAN lock-out
 
     if failures:
         print("load check FAILED: " + "; ".join(failures))

@@ -26,17 +26,22 @@ public final class HTTPServer: Sendable {
         /// Renders the responses the server produces itself (400, 408, 413, 414, 431,
         /// 501, 503, 505).
         public var errorRenderer: @Sendable (HTTPStatus, String) -> HTTPResponse
+        /// Decides from each request's head whether its body is read and it is answered (see `HTTPAdmission`).
+        /// nil: every request is read and answered, and counts as authenticated.
+        public var admission: (any HTTPAdmission)?
 
         public init(
             host: String = "127.0.0.1",
             port: UInt16 = 0,
             limits: HTTPServerLimits = HTTPServerLimits(),
-            errorRenderer: @escaping @Sendable (HTTPStatus, String) -> HTTPResponse = HTTPErrorRenderer.plainText
+            errorRenderer: @escaping @Sendable (HTTPStatus, String) -> HTTPResponse = HTTPErrorRenderer.plainText,
+            admission: (any HTTPAdmission)? = nil
         ) {
             self.host = host
             self.port = port
             self.limits = limits
             self.errorRenderer = errorRenderer
+            self.admission = admission
         }
     }
 
@@ -107,7 +112,7 @@ public final class HTTPServer: Sendable {
         do {
             loop = try EventLoop(
                 listener: listener, host: configuration.host, port: port, limits: configuration.limits,
-                errorRenderer: configuration.errorRenderer, responder: responder)
+                errorRenderer: configuration.errorRenderer, admission: configuration.admission, responder: responder)
         } catch {
             Platform.close(listener)
             throw error

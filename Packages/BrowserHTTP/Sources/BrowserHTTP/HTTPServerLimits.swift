@@ -20,6 +20,18 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// Exceeded → **431 Request Header Fields Too Large**.
     public var maxHeaderCount = 100
 
+    /// Maximum comma-separated elements in one header field, all its field lines together (RFC 9110 §5.3: repeated
+    /// lines form one list), `Cookie` excepted (see `maxCookiesPerRequest`). Default 64: a browser's longest lists
+    /// (`Accept`, `Accept-Language`) hold about ten. Counted while the head is decoded, so a 30 KB
+    /// `Connection: x,x,…` costs one pass over its bytes on the event-loop thread, not one string per element in
+    /// every later look-up. Exceeded → **431 Request Header Fields Too Large**.
+    public var maxListElementsPerHeader = 64
+
+    /// Maximum cookies (`name=value` pairs of every `Cookie` line together). Default 180, the most a browser keeps
+    /// for one host, so a host name shared with other development servers (`localhost`) still fits. Exceeded →
+    /// **431 Request Header Fields Too Large**.
+    public var maxCookiesPerRequest = 180
+
     /// Maximum `Content-Length` accepted. Checked when the header section is complete,
     /// before any body byte is read; memory is never reserved from the client's claim.
     /// Default 1 MiB. Exceeded → **413 Content Too Large**.
@@ -44,11 +56,6 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// Exceeded → closed without a response.
     public var firstRequestTimeout: TimeInterval = 5
 
-    /// Seconds after which a connection that has not sent a whole request may give its slot to a newcomer when
-    /// every slot is taken (`SlotReclaiming`'s second rule). Default 1 s: far longer than a browser takes to send its
-    /// request after connecting, far shorter than `firstRequestTimeout`.
-    public var silentConnectionGrace: TimeInterval = 1
-
     /// Maximum simultaneously open client connections. Default 512, lowered at `start()` to what the
     /// process's descriptor limit allows (see `reservedDescriptors`).
     /// Exceeded → the new connection gets **503 Service Unavailable** and is closed.
@@ -59,6 +66,18 @@ public struct HTTPServerLimits: Sendable, Equatable {
     /// tabs stays far below it, while a single machine on the network cannot take every slot.
     /// Exceeded → the new connection gets **503 Service Unavailable** and is closed.
     public var maxConnectionsPerAddress = 32
+
+    /// Connection slots kept for connections that have shown their credentials (`HTTPAdmissionVerdict.authenticated`):
+    /// connections that have not share the others, so clients without the token, from however many addresses, never
+    /// hold every slot. Default 32, at most half the admitted connections (see `ConnectionBudget`); none without an
+    /// admission (`HTTPServer.Configuration.admission`), since then no client can show credentials.
+    public var reservedAuthenticatedConnections = 32
+
+    /// New connections one address may open per second, sustained, beyond a burst of `maxConnectionsPerAddress`;
+    /// a connection that shows its credentials gives its share back, so only connections that never do (a client
+    /// without the token reconnecting as fast as it can, to displace others) are limited. Default 16.
+    /// Exceeded → the new connection gets **503 Service Unavailable** and is closed.
+    public var newConnectionsPerAddressPerSecond: Double = 16
 
     /// Descriptors left to the host process when the connection cap is derived from its limit
     /// (`RLIMIT_NOFILE`'s soft limit): the server never holds more than `limit − reservedDescriptors`

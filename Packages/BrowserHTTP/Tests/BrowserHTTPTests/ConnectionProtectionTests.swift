@@ -119,71 +119,88 @@ struct ConnectionProtectionTests {
         }
     }
 
-    /// Many addresses connecting and saying nothing can fill every slot; when full, the oldest silent connection
-    /// gives its slot to the newcomer, while connections that have spoken keep theirs (SlotReclaiming, rule 2).
-    @Test func whenFullASilentConnectionGivesItsSlotToTheNewcomer() async throws {
+    /// Clients without the token, from several addresses, fill the unauthenticated slots with silent connections
+    /// and half-sent heads. The owner's newcomer takes the slot of the crowded address's oldest; once it has shown
+    /// its token it is never the one to go; newcomers from other addresses then displace each other, the oldest of
+    /// the most crowded first, and a newcomer from an address holding as many as any other is refused
+    /// (SlotReclaiming, rule 1).
+    @Test func unauthenticatedConnectionsGiveWayOldestOfTheCrowdedAddressFirst() async throws {
         var limits = HTTPServerLimits()
-        limits.maxConnections = 4
+        limits.maxConnections = 6
+        limits.reservedAuthenticatedConnections = 2  // four slots for unauthenticated connections
         limits.firstRequestTimeout = 60  // the silent ones would otherwise stay this long
-        limits.silentConnectionGrace = 0  // silent from the start: the order, not the clock, decides
-        try await withServer(limits: limits) { _, port in
-            // Every slot taken by a different address that never sends a whole request (accepted in this order:
-            // the listener's queue is first in, first out); two send the start of one, which does not save them.
-            let silent = try (2...5).map { try RawHTTPClient(port: port, from: "127.0.0.\($0)", readTimeout: 10) }
-            silent[0].send("G")
-            silent[2].send("GET / HTTP/1.1\r\n")
-            // The owner is served instead of being refused with 503 …
-            let owner = try RawHTTPClient(port: port)
-            owner.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await owner.readResponse()?.status == 200)
-            // … and the slot was the oldest silent connection's.
-            #expect(await silent[0].waitForClose() == .closed)
-            // The other silent ones give theirs to three more clients; then all four have spoken, and keep them.
-            let served = [owner] + (try (3...5).map { try RawHTTPClient(port: port, from: "127.0.1.\($0)") })
-            for client in served.dropFirst() {
-                client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(await client.readResponse()?.status == 200)
-            }
-            let fifth = try RawHTTPClient(port: port, from: "127.0.2.1")
-            #expect(await fifth.readResponse()?.status == 503)
-        }
+        let server = HTTPServer(
+            configuration: .init(port: 0, limits: limits, admission: AdmissionTests.BearerAdmission()),
+            responder: Self.makeRouter())
+        let port = try server.start()
+        defer { server.stop() }
+        // Accepted in this order (the listener's queue is first in, first out).
+        let silent = try RawHTTPClient(port: port, from: "127.0.0.2", readTimeout: 10)
+        let halfSent = try RawHTTPClient(port: port, from: "127.0.0.2", readTimeout: 10)
+        let others = try (3...4).map { try RawHTTPClient(port: port, from: "127.0.0.\($0)", readTimeout: 10) }
+        for client in [halfSent] + others { client.send("GET /hello HTTP/1.1\r\nHost: x\r\n") }
+        let owner = try RawHTTPClient(port: port)
+        owner.send("GET /hello HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\n\r\n")
+        #expect(await owner.readResponse()?.status == 200)
+        #expect(await silent.waitForClose() == .closed, "127.0.0.2 held two: its oldest went")
+        // Three unauthenticated now, one each: a fourth address fits; a fifth takes the oldest of them all.
+        let fifth = try RawHTTPClient(port: port, from: "127.0.0.5", readTimeout: 10)
+        fifth.send("G")
+        let sixth = try RawHTTPClient(port: port, from: "127.0.0.6", readTimeout: 10)
+        sixth.send("G")
+        #expect(await halfSent.waitForClose() == .closed)
+        // The owner's connection, authenticated, was never a candidate: it answers again.
+        owner.send("GET /hello HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\n\r\n")
+        #expect(await owner.readResponse()?.status == 200)
+        // 127.0.0.6 holds one, as many as any address: its newcomer is refused rather than trading with another.
+        let again = try RawHTTPClient(port: port, from: "127.0.0.6")
+        let refused = await again.readResponse()
+        #expect(refused?.status == 503)
+        #expect(refused?.text.contains("Too many connections") == true)
     }
 
-    /// A connection reclaimed for a newcomer from its own address leaves that address's count as it was: the
-    /// address can still open as many as its cap allows.
-    @Test func aSlotReclaimedFromTheNewcomersOwnAddressKeepsItsCountRight() async throws {
+    /// An address whose connections never show credentials gets `maxConnectionsPerAddress` new connections, then
+    /// only `newConnectionsPerAddressPerSecond`; connections that authenticate give theirs back.
+    @Test func anAddressReconnectingWithoutCredentialsRunsOutOfNewConnections() async throws {
         var limits = HTTPServerLimits()
-        limits.maxConnections = 2
-        limits.maxConnectionsPerAddress = 2
-        limits.firstRequestTimeout = 60
-        limits.silentConnectionGrace = 0
-        try await withServer(limits: limits) { _, port in
-            let ownSilent = try RawHTTPClient(port: port, readTimeout: 10)
-            let otherSilent = try RawHTTPClient(port: port, from: "127.0.0.2", readTimeout: 10)
-            // Full; a newcomer from 127.0.0.1 takes its own address's silent slot …
-            let first = try RawHTTPClient(port: port)
-            first.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await first.readResponse()?.status == 200)
-            #expect(await ownSilent.waitForClose() == .closed)
-            // … and 127.0.0.1 holds one connection, so a second (its cap is two) takes the other silent slot.
-            let second = try RawHTTPClient(port: port)
-            second.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await second.readResponse()?.status == 200)
-            #expect(await otherSilent.waitForClose() == .closed)
+        limits.maxConnectionsPerAddress = 3
+        limits.newConnectionsPerAddressPerSecond = 0  // no refill: the order, not the clock, decides
+        let server = HTTPServer(
+            configuration: .init(port: 0, limits: limits, admission: AdmissionTests.BearerAdmission()),
+            responder: Self.makeRouter())
+        let port = try server.start()
+        defer { server.stop() }
+        for _ in 0..<3 {
+            let stranger = try RawHTTPClient(port: port, from: "127.0.0.2")
+            stranger.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await stranger.readResponse()?.status == 401)
+            #expect(await stranger.waitForClose() == .closed)
+        }
+        let fourth = try RawHTTPClient(port: port, from: "127.0.0.2")
+        let refused = await fourth.readResponse()
+        #expect(refused?.status == 503)
+        #expect(refused?.text.contains("Too many new connections from this address") == true)
+        // The owner's address opens more connections than its allowance, one after another, each authenticated.
+        for _ in 0..<6 {
+            let owner = try RawHTTPClient(port: port, from: "127.0.0.3")
+            owner.send("GET /hello HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\n\r\n")
+            #expect(await owner.readResponse()?.status == 200)
         }
     }
 
-    /// One address holding every slot (under its own cap) makes room for another address, and only for another
-    /// address: a newcomer from the crowded address is refused (SlotReclaiming, rule 1).
+    /// Connections that have shown credentials hold every slot (under their own cap): the crowded address's oldest
+    /// idle one makes room for another address, and only for another address (SlotReclaiming, rule 2).
     @Test func whenFullTheCrowdedAddressGivesASlotToAnotherAddress() async throws {
         var limits = HTTPServerLimits()
         limits.maxConnections = 4
-        limits.silentConnectionGrace = 60  // rule 2 stays out of it
         try await withServer(limits: limits) { _, port in
-            let crowd = try (0..<4).map { _ in try RawHTTPClient(port: port, from: "127.0.0.2") }
-            for client in crowd {
+            // Without an admission every connection that sends a request is authenticated.
+            var crowd: [RawHTTPClient] = []
+            for _ in 0..<4 {
+                let client = try RawHTTPClient(port: port, from: "127.0.0.2")
                 client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(await client.readResponse()?.status == 200)
+                crowd.append(client)
             }
             let owner = try RawHTTPClient(port: port)
             owner.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -213,14 +230,20 @@ struct ConnectionProtectionTests {
         #expect(ConnectionBudget(limits: defaults, descriptorLimit: nil) == .init(limits: defaults, descriptorLimit: 100_000))
         let generous = ConnectionBudget(limits: defaults, descriptorLimit: 100_000)
         #expect(generous.admitted == 512 && generous.total == 576 && generous.perAddress == 32)
+        #expect(generous.unauthenticated == 512 - defaults.reservedAuthenticatedConnections)
         // A Mac app's default soft limit of 256: 96 descriptors stay with the app, 3 with the loop.
         let mac = ConnectionBudget(limits: defaults, descriptorLimit: 256)
         #expect(mac.total == 157)
         #expect(mac.admitted == 157 - 157 / 8)
         #expect(mac.admitted + (mac.total - mac.admitted) + defaults.reservedDescriptors + 3 <= 256)
+        #expect(mac.unauthenticated == mac.admitted - 32)
         // Absurdly low limits still leave one connection rather than none.
         let tiny = ConnectionBudget(limits: defaults, descriptorLimit: 50)
-        #expect(tiny.admitted == 1 && tiny.perAddress == 1)
+        #expect(tiny.admitted == 1 && tiny.perAddress == 1 && tiny.unauthenticated == 1)
+        // The reserve is at most half the slots.
+        var few = defaults
+        few.maxConnections = 10
+        #expect(ConnectionBudget(limits: few, descriptorLimit: nil).unauthenticated == 5)
     }
 
     // MARK: - The listener

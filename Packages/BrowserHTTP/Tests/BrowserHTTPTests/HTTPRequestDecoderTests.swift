@@ -161,7 +161,7 @@ struct HTTPRequestDecoderTests {
     }
 
     @Test func absoluteFormAndAsteriskForm() throws {
-        let absolute = try #require(decode("GET http://example.com:8080/a%20b?x=1 HTTP/1.1\r\nHost: example.com\r\n\r\n").first)
+        let absolute = try #require(decode("GET http://example.com:8080/a%20b?x=1 HTTP/1.1\r\nHost: example.com:8080\r\n\r\n").first)
         #expect(absolute.path == "/a b")
         #expect(absolute.query["x"] == "1")
         let options = try #require(decode("OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n").first)
@@ -232,6 +232,63 @@ struct HTTPRequestDecoderTests {
         #expect(try decode("GET / HTTP/1.1\r\nHost: x\r\nA: 1\r\nB: 2\r\n\r\n", limits: limits).count == 1)
         #expect(decodeError("GET / HTTP/1.1\r\nHost: x\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n", limits: limits) == .tooManyHeaders)
         #expect(status("GET / HTTP/1.1\r\nHost: x\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n", limits: limits) == 431)
+    }
+
+    /// A list is counted across its field lines (RFC 9110 §5.3), names compared case-insensitively; empty elements
+    /// count too. One element past the limit fails.
+    @Test func listElementsPerHeaderAreLimited() throws {
+        var limits = HTTPServerLimits()
+        limits.maxListElementsPerHeader = 4
+        #expect(try decode("GET / HTTP/1.1\r\nHost: x\r\nConnection: a, b\r\nconnection: c,d\r\nAccept: 1,2,3,4\r\n\r\n", limits: limits).count == 1)
+        #expect(decodeError("GET / HTTP/1.1\r\nHost: x\r\nConnection: a, b\r\nCONNECTION: c,d,e\r\n\r\n", limits: limits) == .tooManyListElements)
+        #expect(decodeError("GET / HTTP/1.1\r\nHost: x\r\nConnection: ,,,,\r\n\r\n", limits: limits) == .tooManyListElements)
+        #expect(status("GET / HTTP/1.1\r\nHost: x\r\nConnection: ,,,,\r\n\r\n", limits: limits) == 431)
+        // The default refuses the 30 KB `Connection: x,x,…` that once cost every later look-up 15,000 strings.
+        let planted = "GET / HTTP/1.1\r\nHost: x\r\nConnection: " + Array(repeating: "x", count: 15_000).joined(separator: ",") + "\r\n\r\n"
+        #expect(decodeError(planted) == .tooManyListElements)
+        // Commas inside cookies do not count as list elements (cookies are counted on their own).
+        #expect(try decode("GET / HTTP/1.1\r\nHost: x\r\nCookie: a={1,2,3,4,5}\r\n\r\n", limits: limits).count == 1)
+    }
+
+    @Test func cookiesPerRequestAreLimited() throws {
+        var limits = HTTPServerLimits()
+        limits.maxCookiesPerRequest = 3
+        #expect(try decode("GET / HTTP/1.1\r\nHost: x\r\nCookie: a=1; b=2\r\nCookie: c=3\r\n\r\n", limits: limits).count == 1)
+        #expect(decodeError("GET / HTTP/1.1\r\nHost: x\r\nCookie: a=1; b=2\r\ncookie: c=3; d=4\r\n\r\n", limits: limits) == .tooManyCookies)
+        #expect(status("GET / HTTP/1.1\r\nHost: x\r\nCookie: a;b;c;d\r\n\r\n", limits: limits) == 431)
+        #expect(HTTPServerLimits().maxCookiesPerRequest == 180)
+    }
+
+    /// The target's authority and `Host` must name one host, so every check reads the same one.
+    @Test func anAbsoluteFormTargetMustNameTheHostHostNames() throws {
+        #expect(decodeError("POST http://127.0.0.1:8080/api HTTP/1.1\r\nHost: evil.example\r\n\r\n") == .hostMismatch)
+        #expect(decodeError("GET http://127.0.0.1:8080/ HTTP/1.1\r\nHost: 127.0.0.1:9090\r\n\r\n") == .hostMismatch)
+        let same = try #require(decode("GET http://LocalHost:8080/ HTTP/1.1\r\nHost: localhost:8080\r\n\r\n").first)
+        #expect(same.authority == "LocalHost:8080")
+        // HTTP/1.0 may leave Host out: the target alone names the host.
+        #expect(try decode("GET http://localhost/ HTTP/1.0\r\n\r\n").first?.authority == "localhost")
+        #expect(try decode("GET / HTTP/1.1\r\nHost: localhost:1\r\n\r\n").first?.authority == "localhost:1")
+    }
+
+    /// A decoder that pauses before bodies gives out the head and decodes nothing of the body until allowed, even
+    /// when the body came with the head.
+    @Test func aPausingDecoderHoldsTheBodyUntilAllowed() throws {
+        var decoder = HTTPRequestDecoder(pausesBeforeBody: true)
+        decoder.feed(Array("POST /a HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\nab".utf8))
+        #expect(try decoder.nextRequest() == nil)
+        let head = try #require(decoder.headAwaitingBodyPermission)
+        #expect(head.path == "/a" && head.body.isEmpty)
+        #expect(try decoder.nextRequest() == nil)  // still paused
+        decoder.allowBody()
+        #expect(decoder.headAwaitingBodyPermission == nil)
+        #expect(try decoder.nextRequest() == nil)
+        let continues = decoder.takeContinueRequest()
+        #expect(continues)
+        decoder.feed(Array("cd".utf8))
+        #expect(try decoder.nextRequest()?.body == Data("abcd".utf8))
+        // Bodiless requests never pause.
+        decoder.feed(Array("GET /b HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try decoder.nextRequest()?.path == "/b")
     }
 
     @Test func bodyLimitIsCheckedBeforeTheBodyArrives() throws {
@@ -306,7 +363,7 @@ struct HTTPRequestDecoderTests {
             (.requestLineTooLong, 414), (.malformedRequestLine, 400), (.invalidMethod, 400),
             (.invalidRequestTarget, 400), (.unsupportedVersion("HTTP/3.0"), 505), (.malformedHeader, 400),
             (.obsoleteLineFolding, 400), (.headerSectionTooLarge, 431), (.tooManyHeaders, 431),
-            (.invalidHost, 400), (.invalidContentLength, 400), (.bodyTooLarge, 413),
+            (.tooManyListElements, 431), (.tooManyCookies, 431), (.invalidHost, 400), (.hostMismatch, 400), (.invalidContentLength, 400), (.bodyTooLarge, 413),
             (.transferEncodingWithContentLength, 400), (.unsupportedTransferEncoding, 501),
             (.invalidPercentEncoding, 400), (.invalidUTF8, 400),
         ]

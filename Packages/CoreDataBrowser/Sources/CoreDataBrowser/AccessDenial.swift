@@ -13,12 +13,16 @@ enum AccessDenial: Equatable, Sendable {
     case unknownHost(String?)
     /// A state-changing request from another site's page (cross-site request forgery).
     case crossOrigin
+    /// A pairing exchange whose body is not declared as one short code (`PairingExchange.maximumCodeBytes`):
+    /// anyone may post one, so nothing longer is ever read.
+    case pairingBodyTooLarge
 
     var status: HTTPStatus {
         switch self {
         case .missingToken, .expiredToken, .spentPairingLink: .unauthorized
         case .unknownHost: .misdirectedRequest
         case .crossOrigin: .forbidden
+        case .pairingBodyTooLarge: .payloadTooLarge
         }
     }
 
@@ -37,6 +41,8 @@ enum AccessDenial: Equatable, Sendable {
                 + "or add the name to Options.allowedHostNames."
         case .crossOrigin:
             "Requests that change data must come from this server's own pages."
+        case .pairingBodyTooLarge:
+            "A pairing exchange sends one code of at most \(PairingExchange.maximumCodeBytes) bytes, with its Content-Length."
         }
     }
 
@@ -68,6 +74,8 @@ enum AccessDenial: Equatable, Sendable {
                 + "printed in its console when the server started."
         case .crossOrigin:
             advice = "Requests that change data must come from this server's own pages."
+        case .pairingBodyTooLarge:
+            advice = "A pairing exchange sends one short code."
         }
         return """
             <!doctype html>

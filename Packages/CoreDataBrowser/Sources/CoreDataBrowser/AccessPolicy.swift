@@ -11,10 +11,16 @@ import Foundation
 /// its history opens nothing; the token never goes into a URL. A token past its expiry (a remembered one, after
 /// 7 days) is refused on every request, and so are the sessions it signed.
 ///
+/// The checks run twice over, but never twice for one request: as the server's `HTTPAdmission`, on the event-loop
+/// thread as soon as a request's head is decoded (a refused client's body is never read, and a connection that
+/// passes keeps a slot reserved for the owner), and in `respond(to:)` for a request the server did not admit
+/// (`HTTPRequest.isAuthenticated` false: built in code). Either way the work before the token is known is bounded:
+/// the decoder caps list elements and cookies, and one session cookie at most is verified (one HMAC).
+///
 /// Every response gets headers that keep other sites out: no CORS headers at all (another origin's script
 /// can never read a response), `X-Frame-Options: DENY` (no clickjacking in a frame), `Referrer-Policy:
 /// no-referrer` and `X-Content-Type-Options: nosniff`.
-struct AccessPolicy: HTTPResponder {
+struct AccessPolicy: HTTPResponder, HTTPAdmission {
     let next: any HTTPResponder
     let hosts: HTTPHostAllowList
     /// The token and its expiry, read afresh for every request: `CoreDataBrowserServer.renewPairingToken()`
@@ -33,7 +39,8 @@ struct AccessPolicy: HTTPResponder {
         self.hosts = hosts
         self.credentials = credentials
         self.codes = codes
-        self.currentAddresses = currentAddresses
+        // Read on the event-loop thread for every request naming an unknown host: at most once a second.
+        self.currentAddresses = RecentAddresses(reading: currentAddresses).current
     }
 
     /// - Parameters:
@@ -45,20 +52,46 @@ struct AccessPolicy: HTTPResponder {
                   currentAddresses: currentAddresses)
     }
 
+    /// Before the body: the same checks as `respond(to:)`, on the head alone. A pairing visit or exchange passes
+    /// without credentials, so it is admitted as anonymous (its connection does not take a slot kept for the
+    /// owner), and an exchange is read only when it declares a body of one code at most.
+    func admit(_ head: HTTPRequest) -> HTTPAdmissionVerdict {
+        let (token, tokenExpires) = credentials.current
+        if let denial = check(head, token: token, tokenExpires: tokenExpires) {
+            return .refused(Self.finished(Self.render(denial, for: head), for: head))
+        }
+        guard token != nil, PairingExchange.handles(head) else { return .authenticated }
+        if head.method == .POST {
+            let declared = head.headers[HTTPHeaderName.contentLength].flatMap { Int($0) }
+            guard head.headers[HTTPHeaderName.transferEncoding] == nil, let declared,
+                  declared <= PairingExchange.maximumCodeBytes + 2 else {  // + a line ending a script may add
+                return .refused(Self.finished(Self.render(.pairingBodyTooLarge, for: head), for: head))
+            }
+        }
+        return .anonymous
+    }
+
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         var response: HTTPResponse
         let (token, tokenExpires) = credentials.current
-        if let denial = check(request, token: token, tokenExpires: tokenExpires) {
+        // A request the server admitted was checked on its head, moments ago.
+        if !request.isAuthenticated, let denial = check(request, token: token, tokenExpires: tokenExpires) {
             response = Self.render(denial, for: request)
         } else if let token, let pairing = PairingExchange.answer(request, token: token, tokenExpires: tokenExpires, codes: codes) {
             response = pairing
         } else {
             response = await next.respond(to: request)
         }
-        Self.addProtectiveHeaders(&response)
+        return Self.finished(response, for: request)
+    }
+
+    /// What every answer gets, a refusal included.
+    static func finished(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+        var response = response
+        addProtectiveHeaders(&response)
         // Store data never lands in a browser's or a proxy's cache, whatever route answered (a route added later
         // included): every `/api` answer is `no-store`.
-        if Self.isAPI(request) { response.headers.set(HTTPHeaderName.cacheControl, "no-store") }
+        if isAPI(request) { response.headers.set(HTTPHeaderName.cacheControl, "no-store") }
         return response
     }
 
@@ -78,8 +111,12 @@ struct AccessPolicy: HTTPResponder {
         let now = Date()
         if let tokenExpires, now >= tokenExpires { return .expiredToken }
         if PairingExchange.handles(request) { return nil }  // checked and answered by `PairingExchange`
-        let name = Self.cookieName(for: request)
-        if request.cookies(named: name).contains(where: { BrowserSession.accepts($0, token: token, now: now) }) { return nil }
+        // One signature computed at most, however many cookies are sent: the last well-formed one of our name. A
+        // browser sends a name's cookies with longer paths first (RFC 6265 §5.4) and ours has `Path=/`.
+        if let session = request.cookies(named: Self.cookieName(for: request)).last(where: BrowserSession.isWellFormed),
+           BrowserSession.accepts(session, token: token, now: now) {
+            return nil
+        }
         if let bearer = request.bearerToken, token.matches(bearer) { return nil }
         return .missingToken
     }
@@ -87,7 +124,7 @@ struct AccessPolicy: HTTPResponder {
     /// Cookies are scoped by host but not by port (RFC 6265 §8.5), so two servers on one machine would
     /// overwrite each other's cookie under one name; the port the browser used is part of the name.
     static func cookieName(for request: HTTPRequest) -> String {
-        guard let host = request.headers[HTTPHeaderName.host], let colon = host.lastIndex(of: ":") else { return cookiePrefix }
+        guard let host = request.authority, let colon = host.lastIndex(of: ":") else { return cookiePrefix }
         let port = host[host.index(after: colon)...]
         guard !port.isEmpty, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber) else { return cookiePrefix }
         return "\(cookiePrefix)_\(port)"

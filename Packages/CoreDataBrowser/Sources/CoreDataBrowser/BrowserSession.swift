@@ -25,16 +25,27 @@ enum BrowserSession {
         return "\(expiry).\(nonce).\(signature(token: token, expiry: expiry, nonce: nonce))"
     }
 
-    /// Whether `value` is a session this token issued that has not expired at `now`.
-    static func accepts(_ value: String, token: PairingToken, now: Date) -> Bool {
+    /// Whether `value` has a session's shape (`<expiry>.<nonce>.<signature>`), checked without computing anything:
+    /// `AccessPolicy` picks the one cookie whose signature it computes among those that do.
+    static func isWellFormed(_ value: String) -> Bool {
+        parts(of: value) != nil
+    }
+
+    private static func parts(of value: String) -> (expiry: Int64, expiryText: Substring, nonce: Substring, signature: Substring)? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let expiry = Int64(parts[0]), parts[1].utf8.count == 22, parts[2].utf8.count == 22 else {
-            return false
+            return nil
         }
-        let expected = signature(token: token, expiry: String(parts[0]), nonce: String(parts[1]))
+        return (expiry, parts[0], parts[1], parts[2])
+    }
+
+    /// Whether `value` is a session this token issued that has not expired at `now`.
+    static func accepts(_ value: String, token: PairingToken, now: Date) -> Bool {
+        guard let parts = parts(of: value) else { return false }
+        let expected = signature(token: token, expiry: String(parts.expiryText), nonce: String(parts.nonce))
         // The signature first, in constant time, so the comparison's timing says nothing about the expiry.
-        guard ConstantTime.equals(expected.utf8, parts[2].utf8) else { return false }
-        return now.timeIntervalSince1970 < Double(expiry)
+        guard ConstantTime.equals(expected.utf8, parts.signature.utf8) else { return false }
+        return now.timeIntervalSince1970 < Double(parts.expiry)
     }
 
     private static func signature(token: PairingToken, expiry: String, nonce: String) -> String {

@@ -202,6 +202,8 @@ public final class CoreDataBrowserServer: Sendable {
             var configuration = HTTPServer.Configuration()
             configuration.host = options.bindAddress == .loopback ? "127.0.0.1" : "0.0.0.0"
             configuration.limits = options.limits
+            // The policy's checks run first on each head, before a body is read (see `AccessPolicy`).
+            configuration.admission = policy
             // Errors the HTTP layer answers itself (400, 408, 413, 414, 431, 503…) never reach `policy`; they get
             // the same protective headers as every other response.
             configuration.errorRenderer = { status, message in

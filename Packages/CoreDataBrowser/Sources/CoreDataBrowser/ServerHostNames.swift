@@ -1,4 +1,5 @@
 import BrowserHTTP
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -26,5 +27,35 @@ enum ServerHostNames {
             return [name, String(name.dropLast(".local".count))]
         }
         return [name, name + ".local"]
+    }
+}
+
+/// The machine's addresses, read again at most once a second.
+///
+/// `AccessPolicy` accepts an address the machine gained after start (a new Wi-Fi, a DHCP renewal) as a host name;
+/// it asks for a request naming a host it does not know, on the event-loop thread (`HTTPAdmission`). Listing the
+/// interfaces is a system call through every interface; a client sending unknown hosts in a loop must not make
+/// the server do it for each request.
+final class RecentAddresses: @unchecked Sendable {
+    // @unchecked: `cached` is only touched under `lock`.
+    private let lock = NSLock()
+    private let read: @Sendable () -> [String]
+    private var cached: (addresses: [String], readAt: Date)?
+    static let interval: TimeInterval = 1
+
+    init(reading read: @escaping @Sendable () -> [String]) {
+        self.read = read
+    }
+
+    var current: @Sendable () -> [String] {
+        { [self] in
+            lock.lock()
+            defer { lock.unlock() }
+            let now = Date()
+            if let cached, now.timeIntervalSince(cached.readAt) < Self.interval { return cached.addresses }
+            let addresses = read()
+            cached = (addresses, now)
+            return addresses
+        }
     }
 }

@@ -201,10 +201,13 @@ final class AccessPolicyTests {
         }
     }
 
-    @Test func anAbsoluteFormTargetIsCheckedInsteadOfHost() async throws {
-        // RFC 9112 §3.2.2: the target's authority wins over Host.
-        #expect(try await get("http://evil.example/api/health", headers: [bearer]).status == 421)
-        #expect(try await get("http://localhost:1/api/health", host: "evil.example", headers: [bearer]).status == 200)
+    @Test func anAbsoluteFormTargetMustAgreeWithHost() async throws {
+        // RFC 9112 §3.2.2 lets the target's authority win over Host; two different hosts are refused instead (400),
+        // so the host check and the same-origin check never read two different ones.
+        #expect(try await get("http://evil.example/api/health", host: "evil.example", headers: [bearer]).status == 421)
+        #expect(try await get("http://localhost:1/api/health", host: "localhost:1", headers: [bearer]).status == 200)
+        #expect(try await get("http://evil.example/api/health", headers: [bearer]).status == 400)
+        #expect(try await get("http://localhost:1/api/health", host: "evil.example", headers: [bearer]).status == 400)
     }
 
     @Test func hostIsCheckedBeforeTheToken() async throws {

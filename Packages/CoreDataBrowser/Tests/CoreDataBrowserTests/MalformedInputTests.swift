@@ -248,10 +248,14 @@ final class MalformedInputTests {
         let small = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
         let port = try small.start().port
         defer { small.stop() }
-        var held = try (0..<3).map { _ in try RawHTTPClient(port: port) }
-        for connection in held {
+        // One after another: of three slots, one is kept for connections that have shown their credentials, so a
+        // third connection opened before the first two have asked anything would find none.
+        var held: [RawHTTPClient] = []
+        for _ in 0..<3 {
+            let connection = try RawHTTPClient(port: port)
             connection.send("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
             #expect(await connection.read().status == 200)
+            held.append(connection)
         }
         let extra = try RawHTTPClient(port: port)
         #expect(await extra.read().status == 503)

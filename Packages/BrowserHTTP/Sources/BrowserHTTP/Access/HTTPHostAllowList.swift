@@ -24,17 +24,11 @@ public struct HTTPHostAllowList: Sendable, Equatable {
         return names.contains(host)
     }
 
-    /// The host the request is addressed to, normalized, or nil when it is missing or malformed.
-    ///
-    /// RFC 9112 §3.2.2: for an absolute-form target (`GET http://host/path`) the target's authority wins and
-    /// `Host` is ignored; otherwise `Host` is the authority. An empty `Host` (allowed by RFC 9112 §3.2 for
-    /// targets without an authority) names nothing and so matches nothing.
+    /// The host the request is addressed to (`HTTPRequest.authority`), normalized, or nil when it is missing or
+    /// malformed. An empty `Host` (allowed by RFC 9112 §3.2 for targets without an authority) names nothing and so
+    /// matches nothing.
     public static func host(of request: HTTPRequest) -> String? {
-        if let authority = request.targetAuthority {
-            return host(fromAuthority: Substring(authority))
-        }
-        guard let value = request.headers[HTTPHeaderName.host] else { return nil }
-        return host(fromAuthority: Substring(value))
+        request.authority.flatMap { host(fromAuthority: Substring($0)) }
     }
 
     /// `host[:port]` → normalized host. Userinfo (`user@host`) is not allowed in HTTP authorities (RFC 9110

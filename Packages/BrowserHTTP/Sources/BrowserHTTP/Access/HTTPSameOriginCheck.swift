@@ -21,7 +21,8 @@ public enum HTTPSameOriginCheck {
         return true
     }
 
-    /// `Origin: http://host:port` (RFC 6454 §7) names the same authority as the request. `Origin: null`
+    /// `Origin: http://host:port` (RFC 6454 §7) names the same authority as the request (`HTTPRequest.authority`,
+    /// the one `HTTPHostAllowList` reads too). `Origin: null`
     /// (sandboxed frames, some redirects) is never same-origin.
     static func isOrigin(_ origin: String, sameAsHostOf request: HTTPRequest) -> Bool {
         let lowered = origin.lowercased()
@@ -33,7 +34,7 @@ public enum HTTPSameOriginCheck {
         } else {
             return false
         }
-        guard let host = request.headers[HTTPHeaderName.host], !authority.isEmpty, !authority.contains("/") else { return false }
+        guard let host = request.authority, !authority.isEmpty, !authority.contains("/") else { return false }
         return HTTPHeaders.namesMatch(String(authority), host)
     }
 }

@@ -17,6 +17,10 @@ struct ConnectionBudget: Equatable {
     /// without a word, because answering it would need a descriptor the host process may need more.
     let total: Int
     let perAddress: Int
+    /// Admitted connections that have not shown credentials may hold this many slots together; the others stay for
+    /// connections that have (`reservedAuthenticatedConnections`, at most half): clients without the token, however
+    /// many, cannot take a slot an owner's connection holds or needs once its request is admitted.
+    let unauthenticated: Int
 
     /// Rejections in flight are capped at 64, and at an eighth of the descriptors the server may use.
     init(limits: HTTPServerLimits, descriptorLimit: Int?) {
@@ -30,6 +34,7 @@ struct ConnectionBudget: Equatable {
         admitted = max(1, min(wanted, total - rejectionSlots))
         self.total = total
         perAddress = max(1, min(limits.maxConnectionsPerAddress, admitted))
+        unauthenticated = max(1, admitted - min(max(0, limits.reservedAuthenticatedConnections), admitted / 2))
     }
 
     /// The soft `RLIMIT_NOFILE`, or nil when unlimited or unknown.

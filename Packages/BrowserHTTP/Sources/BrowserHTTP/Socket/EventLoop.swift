@@ -50,6 +50,7 @@ final class EventLoop: @unchecked Sendable {
     let limits: HTTPServerLimits
     let budget: ConnectionBudget
     let errorRenderer: @Sendable (HTTPStatus, String) -> HTTPResponse
+    let admission: (any HTTPAdmission)?
     let responder: any HTTPResponder
 
     /// The listening socket, or -1 while it is dead and being bound again.
@@ -78,6 +79,12 @@ final class EventLoop: @unchecked Sendable {
     private var admittedCount = 0
     /// Admitted connections per client address, for `budget.perAddress`.
     private var admittedPerAddress: [PeerAddress: Int] = [:]
+    /// Admitted connections that have not shown credentials, for `budget.unauthenticated`, and per address, for
+    /// `SlotReclaiming`'s fair share.
+    private var unauthenticatedCount = 0
+    private var unauthenticatedPerAddress: [PeerAddress: Int] = [:]
+    /// New connections each address may still open (`HTTPServerLimits.newConnectionsPerAddressPerSecond`).
+    private var reconnectAllowance: ReconnectAllowance
     /// `accept()` failures with ECONNABORTED since the last accepted connection. A few are one client's
     /// reset each; a run of them is a defunct listener (iOS after suspension), which would otherwise keep
     /// poll() reporting it readable and the loop spinning.
@@ -97,6 +104,10 @@ final class EventLoop: @unchecked Sendable {
     /// Set when accept() fails persistently (e.g. out of descriptors), so the still-readable listener
     /// is not polled in a busy loop until some may have been freed.
     private var acceptPausedUntil: UInt64 = 0
+    /// Time spent on connections without credentials per pass of the loop (one is always handled), and where the
+    /// next pass starts among them. 2 ms: a browser's request never waits long behind heads of strangers.
+    private static let unauthenticatedTimePerPass: UInt64 = 2_000_000
+    private var unauthenticatedTurn = 0
     /// One receive buffer shared by all connections; the loop reads one socket at a time.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
@@ -104,7 +115,7 @@ final class EventLoop: @unchecked Sendable {
     init(
         listener: Int32, host: String, port: UInt16, limits: HTTPServerLimits,
         errorRenderer: @escaping @Sendable (HTTPStatus, String) -> HTTPResponse,
-        responder: any HTTPResponder
+        admission: (any HTTPAdmission)?, responder: any HTTPResponder
     ) throws(HTTPServerError) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
@@ -121,9 +132,15 @@ final class EventLoop: @unchecked Sendable {
         self.listenerHost = host
         self.listenerPort = port
         self.limits = limits
-        self.budget = ConnectionBudget(limits: limits, descriptorLimit: ConnectionBudget.processDescriptorLimit)
+        // Without an admission no client can show credentials before its first request: nothing is reserved.
+        var budgetLimits = limits
+        if admission == nil { budgetLimits.reservedAuthenticatedConnections = 0 }
+        self.budget = ConnectionBudget(limits: budgetLimits, descriptorLimit: ConnectionBudget.processDescriptorLimit)
         self.errorRenderer = errorRenderer
+        self.admission = admission
         self.responder = responder
+        self.reconnectAllowance = ReconnectAllowance(
+            burst: budget.perAddress, perSecond: limits.newConnectionsPerAddressPerSecond)
     }
 
     deinit {
@@ -212,16 +229,32 @@ final class EventLoop: @unchecked Sendable {
                 index = 2
             }
             if ready > 0 {
-                for connection in polled {
-                    let revents = pollFDs[index].revents
-                    index += 1
-                    // A connection handled earlier in this pass may have closed it.
-                    if revents != 0 && !connection.isClosed {
-                        connection.handle(revents: revents)
-                    }
+                // Connections that have shown credentials first, then the others, taken in turn, for at most
+                // `unauthenticatedTimePerPass`: the owner's request is not queued behind every head that clients without
+                // the token sent in the same moment (the rest stay readable and are served in the next passes).
+                for (offset, connection) in polled.enumerated() where connection.isAuthenticated {
+                    handle(connection, revents: pollFDs[index + offset].revents)
+                }
+                let passEnds = Platform.nowNanoseconds() &+ Self.unauthenticatedTimePerPass
+                var served = 0
+                for step in 0..<polled.count where served == 0 || Platform.nowNanoseconds() < passEnds {
+                    let offset = (unauthenticatedTurn + step) % polled.count
+                    let connection = polled[offset]
+                    let revents = pollFDs[index + offset].revents
+                    guard !connection.isAuthenticated, revents != 0 else { continue }
+                    handle(connection, revents: revents)
+                    served += 1
+                    unauthenticatedTurn = offset + 1
                 }
             }
             fireTimeouts()
+        }
+    }
+
+    private func handle(_ connection: HTTPConnection, revents: Int16) {
+        // A connection handled earlier in this pass may have closed it.
+        if revents != 0 && !connection.isClosed {
+            connection.handle(revents: revents)
         }
     }
 
@@ -294,14 +327,22 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
             let fromAddress = peer.map { admittedPerAddress[$0, default: 0] } ?? 0
-            var admitted = admittedCount < budget.admitted && fromAddress < budget.perAddress
-            if !admitted, fromAddress < budget.perAddress,
-               let yielding = SlotReclaiming.connectionToClose(
-                   forNewcomerFrom: peer, among: connections.values, admittedPerAddress: admittedPerAddress,
-                   now: Platform.nowNanoseconds(), silentGrace: Self.nanoseconds(limits.silentConnectionGrace)) {
-                // Full: clients filling every slot must not keep the owner out (see SlotReclaiming).
-                yielding.close()  // `remove` frees its slot
-                admitted = true
+            var admitted = false
+            var refusal = "Too many connections"
+            if let peer, !reconnectAllowance.take(for: peer, now: Platform.nowNanoseconds()) {
+                refusal = "Too many new connections from this address; try again in a moment"
+            } else {
+                if fromAddress >= budget.perAddress {
+                    if admittedCount < budget.admitted { refusal = "Too many connections from this address" }
+                } else if admittedCount < budget.admitted && unauthenticatedCount < budget.unauthenticated {
+                    admitted = true
+                } else if let yielding = reclaimableConnection(forNewcomerFrom: peer) {
+                    // Full: clients without the token filling the slots must not keep the owner out (SlotReclaiming).
+                    yielding.close()  // `remove` frees its slot
+                    admitted = true
+                }
+                // Only an admitted connection uses up an allowance.
+                if !admitted, let peer { reconnectAllowance.giveBack(for: peer) }
             }
             // Rejected connections still need a moment to receive their 503; cap them
             // too, beyond which new connections are closed without a word.
@@ -315,20 +356,45 @@ final class EventLoop: @unchecked Sendable {
             connections[connection.id] = connection
             if admitted {
                 admittedCount += 1
+                unauthenticatedCount += 1
                 // Counted afresh: a reclaimed connection from the same address was just subtracted.
-                if let peer { admittedPerAddress[peer, default: 0] += 1 }
+                if let peer {
+                    admittedPerAddress[peer, default: 0] += 1
+                    unauthenticatedPerAddress[peer, default: 0] += 1
+                }
                 connection.start()
             } else {
-                connection.reject(
-                    .serviceUnavailable,
-                    admittedCount < budget.admitted ? "Too many connections from this address" : "Too many connections")
+                connection.reject(.serviceUnavailable, refusal)
             }
         }
     }
 
-    /// A limit in seconds as nanoseconds, clamped (a host may set `.infinity` to turn a rule off).
-    static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
-        UInt64(min(max(0, seconds) * 1_000_000_000, Double(UInt64.max / 2)))
+    /// The connection whose slot a newcomer takes when there is none free, or nil (SlotReclaiming's two rules).
+    private func reclaimableConnection(forNewcomerFrom peer: PeerAddress?) -> HTTPConnection? {
+        if let unauthenticated = SlotReclaiming.unauthenticatedConnectionToClose(
+            forNewcomerFrom: peer, among: connections.values, unauthenticatedPerAddress: unauthenticatedPerAddress) {
+            return unauthenticated
+        }
+        // Only a free slot overall helps when the unauthenticated pool is full.
+        guard admittedCount >= budget.admitted, unauthenticatedCount < budget.unauthenticated else { return nil }
+        return SlotReclaiming.authenticatedConnectionToClose(
+            forNewcomerFrom: peer, among: connections.values, admittedPerAddress: admittedPerAddress)
+    }
+
+    /// A connection showed credentials for the first time: it leaves the unauthenticated pool, and its address gets
+    /// back the allowance the connection took.
+    func connectionAuthenticated(_ connection: HTTPConnection) {
+        guard connection.admitted, !connection.isAuthenticated else { return }
+        unauthenticatedCount -= 1
+        if let peer = connection.peer {
+            Self.decrement(&unauthenticatedPerAddress, peer)
+            reconnectAllowance.giveBack(for: peer)
+        }
+    }
+
+    private static func decrement(_ counts: inout [PeerAddress: Int], _ peer: PeerAddress) {
+        guard let count = counts[peer] else { return }
+        counts[peer] = count > 1 ? count - 1 : nil
     }
 
     private func fireTimeouts() {
@@ -344,8 +410,10 @@ final class EventLoop: @unchecked Sendable {
     func remove(_ connection: HTTPConnection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
         if connection.admitted { admittedCount -= 1 }
-        if let peer = connection.peer, let count = admittedPerAddress[peer] {
-            admittedPerAddress[peer] = count > 1 ? count - 1 : nil
+        if connection.admitted && !connection.isAuthenticated { unauthenticatedCount -= 1 }
+        if let peer = connection.peer {
+            Self.decrement(&admittedPerAddress, peer)
+            if !connection.isAuthenticated { Self.decrement(&unauthenticatedPerAddress, peer) }
         }
         acceptPausedUntil = 0  // a descriptor was freed
     }

@@ -77,18 +77,18 @@ final class HTTPConnection {
 
     private(set) var state: State = .reading
     private(set) var deadline: UInt64?
-    /// False until a whole request has been read from it (`SlotReclaiming`: a connection that has not sent one may
-    /// give up its slot; a byte or a partial head does not count, or one byte per connection would keep the slot).
-    private(set) var hasSentARequest = false
-    /// When `accept()` returned it (`Platform.nowNanoseconds`).
-    let acceptedAt = Platform.nowNanoseconds()
+    /// A request on it has shown credentials (`HTTPAdmissionVerdict.authenticated`): it holds one of the slots kept
+    /// for such connections and is never closed for a newcomer while an unauthenticated one is left (`SlotReclaiming`).
+    private(set) var isAuthenticated = false
 
-    /// No whole request has come on it yet (part of a head may have): `SlotReclaiming`'s second rule, once the
-    /// connection is older than the grace. Bytes waiting in the kernel do not save it: a browser's request arrives
-    /// well within the grace, and a client sending a byte at a time would otherwise keep its slot.
-    var isStillWithoutARequest: Bool {
-        guard case .reading = state else { return false }
-        return !hasSentARequest
+    /// Counted in the unauthenticated pool, and may give its slot to a newcomer (`SlotReclaiming`'s first rule):
+    /// whatever it has sent, unless a request of it is being answered.
+    var isUnauthenticatedAndReclaimable: Bool {
+        guard admitted, !isAuthenticated else { return false }
+        switch state {
+        case .reading, .writing, .draining: return true
+        case .handling, .producing, .closed: return false
+        }
     }
 
     /// Nothing is being answered on it, and nothing of a request is pending: it waits for its first or next request
@@ -115,6 +115,9 @@ final class HTTPConnection {
     private var requestMethod: HTTPMethod?
     private var requestVersion = "HTTP/1.1"
     private var requestKeepAlive = false
+    /// The admission's verdict on the request being read, once given (for a request with a body, as soon as its head
+    /// was decoded): not asked again when the request completes.
+    private var currentRequestAuthenticated: Bool?
 
     /// Upper bound on lingering close; it only protects the response, so it is short.
     private static let drainTimeout: TimeInterval = 2
@@ -131,7 +134,8 @@ final class HTTPConnection {
         self.peer = peer
         self.admitted = admitted
         self.loop = loop
-        self.decoder = HTTPRequestDecoder(limits: loop.limits)
+        // The decoder stops after a head with a body: the admission decides before a byte of it is decoded.
+        self.decoder = HTTPRequestDecoder(limits: loop.limits, pausesBeforeBody: true)
     }
 
     var isClosed: Bool {
@@ -343,21 +347,7 @@ final class HTTPConnection {
 
     /// Starts handling the next buffered request, or keeps reading.
     private func decodeNextRequest() {
-        guard case .reading = state else { return }
-        let request: HTTPRequest?
-        do {
-            request = try decoder.nextRequest()
-        } catch {
-            sendError(error.status, error.message)
-            return
-        }
-        guard let request else {
-            if decoder.takeContinueRequest() {
-                send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), then: .continueReading)
-            }
-            return
-        }
-        hasSentARequest = true
+        guard case .reading = state, let request = nextAdmittedRequest() else { return }
         requestMethod = request.method
         requestVersion = request.version
         requestKeepAlive = request.isKeepAlive
@@ -371,6 +361,56 @@ final class HTTPConnection {
                 let response = await responder.respond(to: request)
                 loop.post(.response(connectionID: id, response))
             })
+    }
+
+    /// The next whole request once the admission let it through; nil when more bytes are needed, or when the
+    /// connection is being answered instead (a decoding error, a refusal, an interim `100 Continue`).
+    private func nextAdmittedRequest() -> HTTPRequest? {
+        do {
+            var request = try decoder.nextRequest()
+            if request == nil, let head = decoder.headAwaitingBodyPermission {
+                // Before any body byte is decoded or `100 Continue` promised: a refused client never sends its body.
+                guard admit(head) else { return nil }
+                decoder.allowBody()
+                request = try decoder.nextRequest()  // the body may have come with the head
+                if request == nil, decoder.takeContinueRequest() {
+                    send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), then: .continueReading)
+                    return nil
+                }
+            }
+            guard var request else { return nil }
+            if currentRequestAuthenticated == nil, !admit(request) { return nil }
+            request.isAuthenticated = currentRequestAuthenticated == true
+            currentRequestAuthenticated = nil
+            return request
+        } catch {
+            sendError(error.status, error.message)
+            return nil
+        }
+    }
+
+    /// Asks the server's admission about a request from its head; false when it was refused: the refusal is being
+    /// sent and the connection closes after it.
+    private func admit(_ head: HTTPRequest) -> Bool {
+        switch loop.admission?.admit(head) ?? .authenticated {
+        case .authenticated:
+            currentRequestAuthenticated = true
+            if !isAuthenticated {
+                loop.connectionAuthenticated(self)  // reads the pool it leaves: before the flag changes
+                isAuthenticated = true
+            }
+            return true
+        case .anonymous:
+            currentRequestAuthenticated = false
+            return true
+        case .refused(let response):
+            currentRequestAuthenticated = nil
+            send(
+                HTTPResponseEncoder.encode(
+                    response, requestMethod: head.method, requestVersion: head.version, keepAlive: false),
+                then: .close)
+            return false
+        }
     }
 
     // MARK: - Writing

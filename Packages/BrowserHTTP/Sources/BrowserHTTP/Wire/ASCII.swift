@@ -12,6 +12,8 @@ enum ASCII {
     static let slash: UInt8 = 0x2F
     static let questionMark: UInt8 = 0x3F
     static let ampersand: UInt8 = 0x26
+    static let comma: UInt8 = 0x2C
+    static let semicolon: UInt8 = 0x3B
     static let equals: UInt8 = 0x3D
     static let hash: UInt8 = 0x23
 
@@ -23,6 +25,17 @@ enum ASCII {
 
     /// tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." /
     ///         "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA   (RFC 9110 §5.6.2)
+    /// The first index of `byte` in `bytes`: a plain loop, fast even in an unoptimized build, where the generic
+    /// `firstIndex(of:)` costs far more per byte (the decoder scans header bytes before anyone has shown the token).
+    static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == byte { return index }
+            index += 1
+        }
+        return nil
+    }
+
     static func isTokenChar(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true

@@ -24,8 +24,16 @@ public enum HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
     case headerSectionTooLarge
     /// More field lines than `HTTPServerLimits.maxHeaderCount`.
     case tooManyHeaders
+    /// More list elements in one header field than `HTTPServerLimits.maxListElementsPerHeader`.
+    case tooManyListElements
+    /// More cookies than `HTTPServerLimits.maxCookiesPerRequest`.
+    case tooManyCookies
     /// Missing, repeated or empty `Host` in an HTTP/1.1 request (RFC 9112 §3.2).
     case invalidHost
+    /// An absolute-form target whose authority is not the `Host` field's. RFC 9112 §3.2.2 lets the target win, but
+    /// a client that names two hosts is either a confused proxy or a request built to make two checks read two
+    /// different hosts (the host allow-list one, the same-origin check the other), so it is refused.
+    case hostMismatch
     /// Content-Length is not a non-negative decimal number, or several differ.
     case invalidContentLength
     /// Content-Length exceeds `HTTPServerLimits.maxBodyBytes`.
@@ -44,11 +52,11 @@ public enum HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .requestLineTooLong: .uriTooLong
         case .unsupportedVersion: .httpVersionNotSupported
-        case .headerSectionTooLarge, .tooManyHeaders: .requestHeaderFieldsTooLarge
+        case .headerSectionTooLarge, .tooManyHeaders, .tooManyListElements, .tooManyCookies: .requestHeaderFieldsTooLarge
         case .bodyTooLarge: .payloadTooLarge
         case .unsupportedTransferEncoding: .notImplemented
         case .malformedRequestLine, .invalidMethod, .invalidRequestTarget, .malformedHeader,
-            .obsoleteLineFolding, .invalidHost, .invalidContentLength,
+            .obsoleteLineFolding, .invalidHost, .hostMismatch, .invalidContentLength,
             .transferEncodingWithContentLength, .invalidPercentEncoding, .invalidUTF8:
             .badRequest
         }
@@ -66,7 +74,10 @@ public enum HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
         case .obsoleteLineFolding: "Obsolete header line folding is not accepted"
         case .headerSectionTooLarge: "Header section too large"
         case .tooManyHeaders: "Too many header fields"
+        case .tooManyListElements: "Too many elements in a header field's list"
+        case .tooManyCookies: "Too many cookies"
         case .invalidHost: "Missing or invalid Host header"
+        case .hostMismatch: "The request target's authority and the Host header differ"
         case .invalidContentLength: "Invalid Content-Length"
         case .bodyTooLarge: "Request body too large"
         case .transferEncodingWithContentLength:

@@ -23,6 +23,17 @@ public struct HTTPRequest: Sendable, Equatable {
     public var version: String
     public var headers: HTTPHeaders
     public var body: Data
+    /// True when the server's `HTTPAdmission` found this request's credentials (`.authenticated`), before its body
+    /// was read. Set only by the server: false for every request built in code, so a responder that is also the
+    /// server's admission (and skips checking a second time) still checks those.
+    public internal(set) var isAuthenticated = false
+
+    /// The one authority every check reads (the host allow-list, the same-origin check, the cookie's port):
+    /// the absolute-form target's (RFC 9112 §3.2.2), else `Host`. The server refuses (400) a request whose two
+    /// differ, so it names one host either way.
+    public var authority: String? {
+        targetAuthority ?? headers[HTTPHeaderName.host]
+    }
 
     /// Builds a request from a raw request-target, decoding `path` and `query` exactly as
     /// the server does. Useful to unit-test handlers and routers without sockets.

@@ -20,6 +20,9 @@ struct HTTPRequestDecoder {
         case requestLine
         /// Request line parsed; reading field lines.
         case headers
+        /// Header section complete and the request has a body; nothing of it is decoded until `allowBody()`
+        /// (`pausesBeforeBody` only): the server first decides from the head alone whether it wants the body.
+        case awaitingBodyPermission(expected: Int)
         /// Header section complete; waiting for `expected` body bytes.
         case body(expected: Int)
         /// A fatal error occurred; every later call rethrows it.
@@ -28,6 +31,8 @@ struct HTTPRequestDecoder {
 
     private(set) var state: State = .requestLine
     let limits: HTTPServerLimits
+    /// Stop after the head of a request with a body, until `allowBody()` (see `headAwaitingBodyPermission`).
+    let pausesBeforeBody: Bool
 
     private var buffer: [UInt8] = []
     /// Start of the unconsumed bytes in `buffer`.
@@ -40,16 +45,38 @@ struct HTTPRequestDecoder {
     private var pending: HTTPRequest?
     private var headerBytes = 0
     private var headerCount = 0
+    /// List elements so far per lowercased field name, for `maxListElementsPerHeader`.
+    private var listElementCounts: [String: Int] = [:]
+    private var cookieCount = 0
     /// The current request asked for `100 Continue` before sending its body.
     private var continueRequested = false
 
-    init(limits: HTTPServerLimits = HTTPServerLimits()) {
+    init(limits: HTTPServerLimits = HTTPServerLimits(), pausesBeforeBody: Bool = false) {
         self.limits = limits
+        self.pausesBeforeBody = pausesBeforeBody
+    }
+
+    /// The head of the request whose body waits for `allowBody()`, or nil.
+    var headAwaitingBodyPermission: HTTPRequest? {
+        guard case .awaitingBodyPermission = state else { return nil }
+        return pending
+    }
+
+    /// Lets the body of the request in `headAwaitingBodyPermission` be decoded.
+    mutating func allowBody() {
+        guard case .awaitingBodyPermission(let expected) = state else { return }
+        state = .body(expected: expected)
     }
 
     /// Appends received bytes. Nothing is parsed until `nextRequest()`.
     mutating func feed<C: Collection<UInt8>>(_ bytes: C) {
         buffer.append(contentsOf: bytes)
+    }
+
+    /// What the server feeds (its receive buffer): copied as one block. The generic version copies a raw buffer
+    /// byte by byte in an unoptimized build, a cost paid for every byte a client without the token sends.
+    mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Bytes received but not yet consumed by a returned request.
@@ -83,6 +110,8 @@ struct HTTPRequestDecoder {
                 pending = try Self.parseRequestLine(line.content)
                 headerBytes = 0
                 headerCount = 0
+                listElementCounts.removeAll(keepingCapacity: true)
+                cookieCount = 0
                 state = .headers
             case .headers:
                 // The section limit counts all field lines and the final empty line, so
@@ -97,9 +126,12 @@ struct HTTPRequestDecoder {
                 } else {
                     headerCount += 1
                     guard headerCount <= limits.maxHeaderCount else { throw .tooManyHeaders }
-                    let (name, value) = try Self.parseFieldLine(line.content)
-                    pending?.headers.add(name, value)
+                    let field = try Self.parseFieldLine(line.content)
+                    try countListElements(field)
+                    pending?.headers.add(field.name, field.value)
                 }
+            case .awaitingBodyPermission:
+                return nil
             case .body(let expected):
                 guard bufferedByteCount >= expected else { return nil }
                 pending?.body = Data(buffer[readIndex..<readIndex + expected])
@@ -146,7 +178,11 @@ struct HTTPRequestDecoder {
         limit: Int, countingTerminator: Bool = false, onOverflow: HTTPParseError
     ) throws(HTTPParseError) -> Line? {
         let searchStart = readIndex + scannedCount
-        guard let lf = buffer[searchStart...].firstIndex(of: ASCII.lf) else {
+        // Over raw bytes (see `ASCII.firstIndex`).
+        let found = buffer.withUnsafeBufferPointer { bytes in
+            ASCII.firstIndex(of: ASCII.lf, in: UnsafeBufferPointer(rebasing: bytes[searchStart...])).map { $0 + searchStart }
+        }
+        guard let lf = found else {
             scannedCount = bufferedByteCount
             // Without a line ending yet, decide whether the line can still fit.
             var length = bufferedByteCount
@@ -214,26 +250,65 @@ struct HTTPRequestDecoder {
 
     // MARK: - Field lines (RFC 9112 §5)
 
+    /// A parsed field line, with the separators its value holds (for `countListElements`).
+    struct FieldLine {
+        var name: String
+        var value: String
+        var commas: Int
+        var semicolons: Int
+    }
+
     /// field-line = field-name ":" OWS field-value OWS
-    static func parseFieldLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String) {
+    ///
+    /// The value is checked and its separators counted in one pass over raw bytes: header bytes arrive before
+    /// anyone is known to hold the token, so a 30 KB line must cost one cheap scan, not one generic pass per check.
+    static func parseFieldLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> FieldLine {
         // A line starting with whitespace is obs-fold (or whitespace after the request
         // line, §2.2); a server MUST reject it or unfold it (§5.2). Rejecting is simpler
         // and no modern client folds.
         if line.first == ASCII.space || line.first == ASCII.tab { throw .obsoleteLineFolding }
-        guard let colon = line.firstIndex(of: ASCII.colon) else { throw .malformedHeader }
-        // No whitespace is allowed between name and colon (RFC 9112 §5.1); the token
-        // check rejects it along with every other non-token byte.
-        let name = line[line.startIndex..<colon]
-        guard ASCII.isToken(name) else { throw .malformedHeader }
-        var value = line[line.index(after: colon)...]
-        while let first = value.first, first == ASCII.space || first == ASCII.tab { value.removeFirst() }
-        while let last = value.last, last == ASCII.space || last == ASCII.tab { value.removeLast() }
-        // field-value allows HTAB, visible ASCII and obs-text; NUL, CR, LF and other
-        // controls are rejected (RFC 9110 §5.5).
-        guard !value.contains(where: { ASCII.isControl($0) && $0 != ASCII.tab }) else {
-            throw .malformedHeader
-        }
-        return (String(decoding: name, as: UTF8.self), decodeFieldValue(value))
+        let parsed: (name: Range<Int>, value: Range<Int>, commas: Int, semicolons: Int, ascii: Bool)? =
+            line.withUnsafeBufferPointer { bytes in
+                guard let colon = ASCII.firstIndex(of: ASCII.colon, in: bytes) else { return nil }
+                // No whitespace is allowed between name and colon (RFC 9112 §5.1); the token
+                // check rejects it along with every other non-token byte.
+                guard colon > 0, bytes[..<colon].allSatisfy(ASCII.isTokenChar) else { return nil }
+                var start = colon + 1
+                var end = bytes.count
+                while start < end, bytes[start] == ASCII.space || bytes[start] == ASCII.tab { start += 1 }
+                while end > start, bytes[end - 1] == ASCII.space || bytes[end - 1] == ASCII.tab { end -= 1 }
+                // field-value allows HTAB, visible ASCII and obs-text; NUL, CR, LF and other
+                // controls are rejected (RFC 9110 §5.5).
+                var commas = 0
+                var semicolons = 0
+                var ascii = true
+                var index = start
+                while index < end {
+                    let byte = bytes[index]
+                    if byte < 0x20 {
+                        guard byte == ASCII.tab else { return nil }
+                    } else if byte == ASCII.comma {
+                        commas += 1
+                    } else if byte == ASCII.semicolon {
+                        semicolons += 1
+                    } else if byte >= 0x7F {
+                        guard byte != 0x7F else { return nil }
+                        ascii = false
+                    }
+                    index += 1
+                }
+                return (0..<colon, start..<end, commas, semicolons, ascii)
+            }
+        guard let parsed else { throw .malformedHeader }
+        let base = line.startIndex
+        let name = line[(base + parsed.name.lowerBound)..<(base + parsed.name.upperBound)]
+        let value = line[(base + parsed.value.lowerBound)..<(base + parsed.value.upperBound)]
+        let text = parsed.ascii
+            ? value.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+            : decodeFieldValue(value)
+        return FieldLine(
+            name: String(decoding: name, as: UTF8.self), value: text, commas: parsed.commas,
+            semicolons: parsed.semicolons)
     }
 
     /// Field values are octets; UTF-8 is what clients send in practice, and ISO-8859-1
@@ -241,6 +316,21 @@ struct HTTPRequestDecoder {
     static func decodeFieldValue(_ bytes: ArraySlice<UInt8>) -> String {
         if let string = ASCII.strictUTF8(bytes) { return string }
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
+
+    /// Bounds what later look-ups of lists (`Connection`, `Expect`, cookies) can cost, from the separators
+    /// `parseFieldLine` counted. Every comma counts, empty elements included (they still cost a look-up its split);
+    /// `Cookie` pairs are separated by ";" (RFC 6265 §4.2.1) and counted against their own limit.
+    private mutating func countListElements(_ field: FieldLine) throws(HTTPParseError) {
+        if HTTPHeaders.namesMatch(field.name, HTTPHeaderName.cookie) {
+            cookieCount += field.semicolons + 1
+            guard cookieCount <= limits.maxCookiesPerRequest else { throw .tooManyCookies }
+            return
+        }
+        let key = String(decoding: field.name.utf8.map(ASCII.lowercased), as: UTF8.self)
+        let total = listElementCounts[key, default: 0] + field.commas + 1
+        guard total <= limits.maxListElementsPerHeader else { throw .tooManyListElements }
+        listElementCounts[key] = total
     }
 
     // MARK: - Message framing
@@ -256,6 +346,12 @@ struct HTTPRequestDecoder {
         let hostCount = headers.values(for: HTTPHeaderName.host).count
         if hostCount > 1 || (hostCount == 0 && request.version == "HTTP/1.1") {
             throw .invalidHost
+        }
+        // One authority for every check that reads it (`HTTPRequest.authority`): an absolute-form target must name
+        // the host `Host` names (ASCII case-insensitively; a client sending one fills in the other from it).
+        if let targetAuthority = request.targetAuthority, let host = headers[HTTPHeaderName.host],
+           !HTTPHeaders.namesMatch(targetAuthority, host) {
+            throw .hostMismatch
         }
 
         // RFC 9112 §6.3 item 3: Transfer-Encoding together with Content-Length may be an
@@ -278,7 +374,7 @@ struct HTTPRequestDecoder {
         continueRequested =
             request.version == "HTTP/1.1"
             && headers.listElements(for: HTTPHeaderName.expect).contains { HTTPHeaders.namesMatch(String($0), "100-continue") }
-        state = .body(expected: length)
+        state = pausesBeforeBody ? .awaitingBodyPermission(expected: length) : .body(expected: length)
         return nil
     }
 
