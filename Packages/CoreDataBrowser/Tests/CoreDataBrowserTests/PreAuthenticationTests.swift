@@ -11,13 +11,14 @@ import Testing
 final class PreAuthenticationTests {
     static let token = "pre-auth-token-0123456789_abcdef"
     let server: CoreDataBrowserServer
-    let port: UInt16
+    let info: CoreDataBrowserServer.RunningInfo
+    var port: UInt16 { info.port }
 
     init() async throws {
         var options = CoreDataBrowserServer.Options.forTests()
         options.pairingToken = .token(Self.token)
         server = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
-        port = try server.start().port
+        info = try server.start()
     }
 
     deinit { server.stop() }
@@ -28,13 +29,11 @@ final class PreAuthenticationTests {
         return client
     }
 
-    /// A session cookie, from a pairing visit.
+    /// A session cookie's value, from the printed link's one-time code.
     func session() async throws -> String {
-        let client = try send(["GET /?token=\(Self.token) HTTP/1.1", "Host: 127.0.0.1:\(port)"])
-        let cookie = try #require(await client.readResponse()?.header("Set-Cookie"))
-        let pair = try #require(cookie.split(separator: ";").first)
-        #expect(pair.hasPrefix("cdb_session_\(port)="))
-        return String(pair.dropFirst("cdb_session_\(port)=".count))
+        let line = try await PairingTesting.pair(info)
+        #expect(line.hasPrefix("Cookie: cdb_session_\(port)="))
+        return String(line.dropFirst("Cookie: cdb_session_\(port)=".count))
     }
 
     func health(cookies: [String]) async throws -> Int? {
@@ -82,6 +81,23 @@ final class PreAuthenticationTests {
 
     /// `POST http://127.0.0.1:<port>/…` with `Host: evil.example` and `Origin: http://evil.example` once passed both
     /// checks: the allow-list read the target, the same-origin check the Host header. Now it is a 400.
+    /// Anyone may post a pairing code, so the exchange is read only when it declares one code's worth of body: a
+    /// large (or undeclared, chunked) body is refused unread, and its connection never counts as the owner's.
+    @Test func aPairingExchangeReadsOneCodeAtMost() async throws {
+        let head = ["POST /api/pairing HTTP/1.1", "Host: 127.0.0.1:\(port)", "Origin: http://127.0.0.1:\(port)",
+                    "Expect: 100-continue"]
+        let large = try send(head + ["Content-Length: 1000000"])
+        let refused = await large.readResponse()
+        #expect(refused?.status == 413)
+        #expect(refused?.rawText.hasPrefix("HTTP/1.1 413") == true)
+        #expect(await large.waitForClose() == .closed)
+        let chunked = try send(head + ["Transfer-Encoding: chunked"])
+        #expect(await chunked.readResponse()?.status == 413)
+        // One code's worth is read and answered (a wrong code: 401 with the advice).
+        let wrong = try send(Array(head.dropLast()) + ["Content-Length: 5"], body: "wrong")
+        #expect(await wrong.readResponse()?.status == 401)
+    }
+
     @Test func anAbsoluteFormTargetNamingAnotherHostIsRefused() async throws {
         let client = try send([
             "POST http://127.0.0.1:\(port)/api/entities HTTP/1.1", "Host: evil.example", "Origin: http://evil.example",
