@@ -83,7 +83,7 @@ struct ConcurrentWriterTests {
         writer.standardInput = toWriter
         writer.standardOutput = fromWriter
         writer.standardError = errors
-        try writer.run()
+        try ProcessLaunch.run(writer)
         let lines = LineReader(fromWriter.fileHandleForReading)
         func proceed() { toWriter.fileHandleForWriting.write(Data("\n".utf8)) }
         func newest() async throws -> RecordPage {

@@ -27,7 +27,7 @@ struct ReadCacheTests {
                 db.execute(statement)
             db.execute("COMMIT")
             """, store.storeURL.path, sql]
-        try writer.run()
+        try ProcessLaunch.run(writer)
         writer.waitUntilExit()
         #expect(writer.terminationStatus == 0)
     }

@@ -85,7 +85,7 @@ struct StoreWriteRefusalTests {
         let fromHolder = Pipe()
         holder.standardInput = toHolder
         holder.standardOutput = fromHolder
-        try holder.run()
+        try ProcessLaunch.run(holder)
         let lines = ConcurrentWriterTests.LineReader(fromHolder.fileHandleForReading)
         try #require(await lines.next() == "locked")
 
