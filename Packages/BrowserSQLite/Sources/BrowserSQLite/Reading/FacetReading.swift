@@ -90,11 +90,10 @@ extension RecordReader {
 
         var top: [FacetValueCount] = []
         let statement = try connection.prepare(
-            "SELECT v, count(*) AS n FROM \(source) WHERE v IS NOT NULL GROUP BY v ORDER BY n DESC, v ASC LIMIT \(request.top)")
+            "SELECT \(facetValueItems(attribute)) FROM \(source) WHERE v IS NOT NULL GROUP BY v ORDER BY n DESC, v ASC LIMIT \(request.top)")
         try statement.bind(arguments)
         while try statement.step() {
-            top.append(FacetValueCount(value: decoder.decode(statement, column: 0, as: attribute),
-                                       count: Int(statement.value(at: 1).int64 ?? 0)))
+            top.append(FacetValueCount(value: facetValue(statement, attribute), count: Int(statement.value(at: 1).int64 ?? 0)))
         }
 
         let distinct = Int(try connection.scalar(
@@ -104,6 +103,20 @@ extension RecordReader {
             total: total, nulls: looked - nonNull, top: top, distinct: min(distinct, FacetRequest.distinctLimit),
             distinctIsExact: distinct <= FacetRequest.distinctLimit, others: nonNull - top.reduce(0) { $0 + $1.count },
             sampled: sampled)
+    }
+
+    /// A group's value, its count (`n`), and for text its length: `v, count(*) AS n`, and for a String or URI attribute the
+    /// value cut in SQL (`TextPreviewSQL`, at `ValuePreview.maximumBytes`) so that a facet of long strings never
+    /// reads them whole into Swift (GROUP BY still groups by the whole value).
+    private func facetValueItems(_ attribute: AttributeMapping) -> String {
+        guard TextPreviewSQL.applies(to: attribute.kind) else { return "v, count(*) AS n" }
+        return "\(TextPreviewSQL.valueItem("v", bytes: ValuePreview.maximumBytes)), count(*) AS n, \(TextPreviewSQL.lengthItem("v"))"
+    }
+
+    /// The value of a row of `facetValueItems`.
+    private func facetValue(_ statement: SQLiteStatement, _ attribute: AttributeMapping) -> AttributeValue {
+        guard TextPreviewSQL.applies(to: attribute.kind) else { return decoder.decode(statement, column: 0, as: attribute) }
+        return decoder.decodePreview(statement, column: 0, lengthColumn: 2, kind: attribute.kind, limit: ValuePreview.maximumBytes)
     }
 
     /// The range's part (a number or date with non-nil values): minimum, maximum and histogram, asked of SQLite.
@@ -140,13 +153,12 @@ extension RecordReader {
                                  arguments: [SQLiteValue], total: Int, looked: Int, sampled: Int?,
                                  in connection: SQLiteConnection) throws -> FacetCounts? {
         let statement = try connection.prepare(
-            "SELECT v, count(*) FROM \(source) WHERE v IS NOT NULL GROUP BY v ORDER BY v LIMIT \(FacetRequest.distinctLimit + 1)")
+            "SELECT \(facetValueItems(attribute)) FROM \(source) WHERE v IS NOT NULL GROUP BY v ORDER BY v LIMIT \(FacetRequest.distinctLimit + 1)")
         try statement.bind(arguments)
         var groups: [FacetValueCount] = []
         while try statement.step() {
             if groups.count == FacetRequest.distinctLimit { return nil }
-            groups.append(FacetValueCount(value: decoder.decode(statement, column: 0, as: attribute),
-                                          count: Int(statement.value(at: 1).int64 ?? 0)))
+            groups.append(FacetValueCount(value: facetValue(statement, attribute), count: Int(statement.value(at: 1).int64 ?? 0)))
         }
         let nonNull = groups.reduce(0) { $0 + $1.count }
         // Most frequent first; equal counts keep the groups' value order, as `ORDER BY n DESC, v` gives them.
