@@ -28,6 +28,9 @@ Two more phases, each against its own browser-demo, check what keeps the owner s
   path, about a second each) are sent and their connections closed at once; ``/api/entities`` must then answer
   within a second, because the server cancels a request whose client left and the store stops its query.
 
+The memory phases (``memory_phases.py``: a store of 100 values of 10 MB each, whose pages and facets must not
+raise the server's peak resident memory by more than 64 MiB) run last.
+
 Python standard library only (asyncio and raw sockets): the client must not be the bottleneck or hide
 protocol errors, so it speaks HTTP/1.1 itself.
 """
@@ -45,6 +48,8 @@ import urllib.parse
 import sys
 import time
 from pathlib import Path
+
+import memory_phases
 
 REPO = Path(__file__).resolve().parents[2]
 STORE = "6F1C2A44-0B8E-4F0E-9A51-3E7D2C1B9A00"  # DemoLibrary.storeIdentifier
@@ -427,6 +432,8 @@ def main() -> int:
     if one_search * 8 < 2:
         failures.append(f"the abandoned-search phase proves nothing: one search took {one_search:.2f} s, so eight "
                         "would not hold the store for 2 s (make the generated store larger)")
+
+    failures += memory_phases.long_values_phase(Path(args.binary), start_demo, read_response, args.timeout)
 
     if failures:
         print("load check FAILED: " + "; ".join(failures))
