@@ -89,15 +89,16 @@ extension RecordReader {
         let nonNull = Int(counted.first?[1].int64 ?? 0)
 
         var top: [FacetValueCount] = []
+        let grouping = facetGrouping(attribute)
         let statement = try connection.prepare(
-            "SELECT \(facetValueItems(attribute)) FROM \(source) WHERE v IS NOT NULL GROUP BY v ORDER BY n DESC, v ASC LIMIT \(request.top)")
+            "SELECT \(grouping.select) FROM \(source) WHERE \(grouping.present) GROUP BY \(grouping.key) ORDER BY n DESC, \(grouping.key) LIMIT \(request.top)")
         try statement.bind(arguments)
         while try statement.step() {
             top.append(FacetValueCount(value: facetValue(statement, attribute), count: Int(statement.value(at: 1).int64 ?? 0)))
         }
 
         let distinct = Int(try connection.scalar(
-            "SELECT count(*) FROM (SELECT DISTINCT v FROM \(source) WHERE v IS NOT NULL LIMIT \(FacetRequest.distinctLimit + 1))",
+            "SELECT count(*) FROM (SELECT DISTINCT \(grouping.distinct) FROM \(source) WHERE \(grouping.present) LIMIT \(FacetRequest.distinctLimit + 1))",
             arguments)?.int64 ?? 0)
         return FacetCounts(
             total: total, nulls: looked - nonNull, top: top, distinct: min(distinct, FacetRequest.distinctLimit),
@@ -105,15 +106,24 @@ extension RecordReader {
             sampled: sampled)
     }
 
-    /// A group's value, its count (`n`), and for text its length: `v, count(*) AS n`, and for a String or URI attribute the
-    /// value cut in SQL (`TextPreviewSQL`, at `ValuePreview.maximumBytes`) so that a facet of long strings never
-    /// reads them whole into Swift (GROUP BY still groups by the whole value).
-    private func facetValueItems(_ attribute: AttributeMapping) -> String {
-        guard TextPreviewSQL.applies(to: attribute.kind) else { return "v, count(*) AS n" }
-        return "\(TextPreviewSQL.valueItem("v", bytes: ValuePreview.maximumBytes)), count(*) AS n, \(TextPreviewSQL.lengthItem("v"))"
+    /// How a facet groups an attribute's values: the select list (a group's value, its count `n`, for text its
+    /// length) and the GROUP BY, ORDER BY and DISTINCT key.
+    ///
+    /// A String or URI value is grouped by its first `ValuePreview.maximumBytes` (`TextPreviewSQL.groupItem`) and
+    /// its length in bytes, not by the whole value (decision): SQLite's sorter keeps every group's key, and 100
+    /// values of 10 MB made one facet hold a gigabyte. Two long values that share their first 4 KB and their
+    /// length are counted as one (the list shows what was sent: that start); shorter values are their own key, so
+    /// every facet of values up to 4 KB is exact. `key` names the GROUP BY and ORDER BY columns, `distinct` the
+    /// same as expressions (a sub-select has no aliases). `present` is the test for a value: for text
+    /// `typeof(v) <> 'null'`, which SQLite answers from the record's header, where `v IS NOT NULL` reads the whole
+    /// value once more.
+    private func facetGrouping(_ attribute: AttributeMapping) -> (select: String, key: String, distinct: String, present: String) {
+        guard TextPreviewSQL.applies(to: attribute.kind) else { return ("v, count(*) AS n", "v", "v", "v IS NOT NULL") }
+        let value = TextPreviewSQL.groupItem("v", bytes: ValuePreview.maximumBytes), length = TextPreviewSQL.groupLengthItem("v")
+        return ("\(value) AS k, count(*) AS n, \(length) AS l", "k, l", "\(value), \(length)", "typeof(v) <> 'null'")
     }
 
-    /// The value of a row of `facetValueItems`.
+    /// The value of a row of `facetGrouping`'s select list.
     private func facetValue(_ statement: SQLiteStatement, _ attribute: AttributeMapping) -> AttributeValue {
         guard TextPreviewSQL.applies(to: attribute.kind) else { return decoder.decode(statement, column: 0, as: attribute) }
         return decoder.decodePreview(statement, column: 0, lengthColumn: 2, kind: attribute.kind, limit: ValuePreview.maximumBytes)
@@ -152,8 +162,9 @@ extension RecordReader {
     private func facetFromGroups(_ request: FacetRequest, attribute: AttributeMapping, source: String,
                                  arguments: [SQLiteValue], total: Int, looked: Int, sampled: Int?,
                                  in connection: SQLiteConnection) throws -> FacetCounts? {
+        let grouping = facetGrouping(attribute)
         let statement = try connection.prepare(
-            "SELECT \(facetValueItems(attribute)) FROM \(source) WHERE v IS NOT NULL GROUP BY v ORDER BY v LIMIT \(FacetRequest.distinctLimit + 1)")
+            "SELECT \(grouping.select) FROM \(source) WHERE \(grouping.present) GROUP BY \(grouping.key) ORDER BY \(grouping.key) LIMIT \(FacetRequest.distinctLimit + 1)")
         try statement.bind(arguments)
         var groups: [FacetValueCount] = []
         while try statement.step() {

@@ -30,6 +30,17 @@ enum TextPreviewSQL {
     static func lengthItem(_ expression: String) -> String {
         "CASE WHEN typeof(\(expression)) = 'text' THEN length(CAST(\(expression) AS BLOB)) END"
     }
+
+    /// A grouping key that never holds a whole long value (a facet's GROUP BY): the first `bytes` characters of
+    /// text, and of a BLOB (found in a text column) its first `bytes` bytes; other values as stored.
+    static func groupItem(_ expression: String, bytes: Int) -> String {
+        "CASE WHEN typeof(\(expression)) IN ('text', 'blob') THEN substr(\(expression), 1, \(bytes)) ELSE \(expression) END"
+    }
+
+    /// The length that goes with `groupItem`: of text and of a BLOB, in bytes.
+    static func groupLengthItem(_ expression: String) -> String {
+        "CASE WHEN typeof(\(expression)) IN ('text', 'blob') THEN length(CAST(\(expression) AS BLOB)) END"
+    }
 }
 
 extension ValueDecoder {
