@@ -28,7 +28,7 @@ LONG_VALUE_ROWS = 100
 # What serving the store may add to the server's resident memory at its peak.
 LONG_VALUES_MARGIN_MIB = 64
 # Parallel rounds of (page, facet of the long column, facet of the short column).
-PARALLEL_ROUNDS = 2
+PARALLEL_ROUNDS = 3
 STORE_UUID = "5A0C1E2D-3B4F-4A5B-8C6D-7E8F9A0B1C2D"
 
 
