@@ -376,9 +376,11 @@ def test_a_list_sends_a_long_value_cut_with_a_mark_and_the_record_has_it_whole(d
     item = f'#record-list li[data-id="{trips["id"]}"]'
     shown = wait_for(driver, lambda d: d.execute_script("""const value = document.querySelector(arguments[0] + ' .record-sort-value .val');
         if (!value || !value.querySelector('.val-cut-mark')) return null;
-        return {mark: value.querySelector('.val-cut-mark').textContent, text: value.textContent, title: value.title};""", item),
+        return {mark: value.querySelector('.val-cut-mark').textContent, text: value.textContent, title: value.title,
+                height: document.querySelector(arguments[0]).getBoundingClientRect().height};""", item),
         message="the cut value in the list")
-    assert shown["mark"] == "182.6 KB" and shown["text"].endswith("…"), shown
+    # Its start on one line (the row stays a row), marked with the whole size.
+    assert shown["mark"] == "182.6 KB" and shown["text"].endswith("…") and shown["height"] < 80, {k: shown[k] for k in ("mark", "height")}
     assert shown["title"].startswith("Text of 182.6 KB (187,008 bytes): the list shows its first"), shown
     screenshot(driver, "cut-value-inspector-list")
     # Opening the record shows it whole.
