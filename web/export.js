@@ -22,6 +22,7 @@
 
 import { apiPath } from './shared/api.js';
 import { el } from './shared/dom.js';
+import { formatBytes } from './shared/values.js';
 import { setVisibleText } from './shared/visible-text.js';
 import * as exporting from './export.js';
 
@@ -38,12 +39,6 @@ let menu = null;
 let panel = null;
 /** The running export ({controller, name, counter}), or null. One export at a time. */
 let running = null;
-
-function formatBytes(bytes) {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
 
 const count = (n) => n.toLocaleString('en-US');
 

@@ -23,6 +23,7 @@ import { apiPath, getJSON } from './shared/api.js';
 import { formatDate, readDateZone } from './shared/dates.js';
 import { el, floatingPanel } from './shared/dom.js';
 import { formatCount } from './shared/paging.js';
+import { formatBytes, isCutText } from './shared/values.js';
 import * as predicate from './predicate.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -49,8 +50,9 @@ function close() {
   if (shell) shell.close();
 }
 
-/** A value as the facet lists it: dates in the chosen zone, "" visible, the rest as text. */
+/** A value as the facet lists it: dates in the chosen zone, "" visible, a long text cut with its size, the rest as text. */
 function shown(value, type) {
+  if (isCutText(value)) return `${value.preview}… (${formatBytes(value.bytes)})`;
   if (type === 'Date') {
     const date = formatDate(value, readDateZone());
     if (date) return date.text;
@@ -128,7 +130,10 @@ function render(body, answer, attr, type) {
     item.addEventListener('click', () => pick(node));
     return item;
   };
-  for (const entry of answer.top) list.append(row(shown(entry.value, type), entry.count, { keyPath: attr, op: '==', value: entry.value }));
+  // A long text comes cut: its records are those whose value starts with what was sent.
+  const condition = (value) => (isCutText(value)
+    ? { keyPath: attr, op: 'BEGINSWITH', value: value.preview } : { keyPath: attr, op: '==', value });
+  for (const entry of answer.top) list.append(row(shown(entry.value, type), entry.count, condition(entry.value)));
   if (answer.nulls) list.append(row('nil', answer.nulls, { keyPath: attr, op: '==', value: null }, { nil: 'true' }));
   parts.push(list);
   if (answer.others) parts.push(el('p', 'fc-others', `${formatCount(answer.others)} records hold other values`));

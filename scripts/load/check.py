@@ -30,7 +30,9 @@ Two more phases, each against its own browser-demo, check what keeps the owner s
 
 Then the read-concurrency phases of ``reader_phases.py`` (other clients' reads while a pathological predicate and
 a 30,000-record cascade delete run), and the phases of ``guard_phases.py`` (pre-auth CPU, bodies before the token,
-LAN lock-out with 8 and 40 addresses), each printing its figures.
+LAN lock-out with 8 and 40 addresses), each printing its figures. The memory phases (``memory_phases.py``: a store
+of 100 values of 10 MB each, whose pages and facets must not raise the server's peak resident memory by more than
+64 MiB) run last.
 
 Python standard library only (asyncio and raw sockets): the client must not be the bottleneck or hide
 protocol errors, so it speaks HTTP/1.1 itself.
@@ -49,6 +51,8 @@ import urllib.parse
 import sys
 import time
 from pathlib import Path
+
+import memory_phases
 
 REPO = Path(__file__).resolve().parents[2]
 STORE = "6F1C2A44-0B8E-4F0E-9A51-3E7D2C1B9A00"  # DemoLibrary.storeIdentifier
@@ -438,6 +442,8 @@ def main() -> int:
 
     import guard_phases  # here, not at the top: it imports this module's helpers
     failures.extend(guard_phases.run(Path(args.binary), args.timeout))  # pre-auth CPU, bodies, LAN lock-out
+
+    failures += memory_phases.long_values_phase(Path(args.binary), start_demo, read_response, args.timeout)
 
     if failures:
         print("load check FAILED: " + "; ".join(failures))

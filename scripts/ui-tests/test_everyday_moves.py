@@ -351,11 +351,57 @@ def test_a_long_value_is_clamped_with_its_length_and_show_all_in_both_views(driv
     dd = '#detail-content .attr-row[data-attr="notes"] dd'
     check(dd, ".attr-row", lambda: driver.find_element(By.CSS_SELECTOR, f"{dd} button.show-all-value"))
     assert driver.find_element(By.CSS_SELECTOR, '#detail-content .attr-row[data-attr="notes"] button.copy-value').get_attribute("data-copy") == notes
-    # The grid's cell shows the start of it, one line.
+    # The grid's cell shows the start of it, one line, marked with the whole size (the list sent it cut).
     shown = driver.execute_script("""const td = document.querySelector('#grid-body tr[data-id="' + arguments[0] + '"] td[data-col="notes"]');
-        return {length: td.textContent.length, height: td.getBoundingClientRect().height, title: td.title};""", trips["id"])
-    assert shown["length"] <= 501 and shown["height"] < 40 and shown["title"].startswith("187,008 characters"), shown
+        const mark = td.querySelector('.val-cut-mark');
+        return {length: td.textContent.length - (mark ? mark.textContent.length : 0), mark: mark && mark.textContent,
+                height: td.getBoundingClientRect().height, title: td.title};""", trips["id"])
+    assert shown["length"] <= 501 and shown["height"] < 40 and shown["mark"] == "182.6 KB", shown
+    assert shown["title"].startswith("187,008 bytes of text, cut in the list"), shown
     screenshot(driver, "long-value-lab")
+
+
+def test_a_list_sends_a_long_value_cut_with_a_mark_and_the_record_has_it_whole(driver, wait_for, abstract_store, screenshot):
+    from selenium.webdriver.common.by import By
+
+    base, api = abstract_store
+    page = api("/api/entities/Folder", sort="notes")
+    trips = next(r for r in page["rows"] if r["summary"] == "Trips")
+    # The API: the start of the value, its whole length in bytes, the mark; the page says how much a value keeps.
+    cut = trips["attrs"]["notes"]
+    assert cut["type"] == "text" and cut["truncated"] is True and cut["bytes"] == 187_008, {k: cut[k] for k in ("type", "bytes")}
+    assert len(cut["preview"].encode()) <= page["valuePreviewBytes"] <= 4096
+    notes = api("/api/object", id=trips["id"])["attrs"]["notes"]
+    assert notes.startswith(cut["preview"]) and len(notes) == 187_008
+    facet = api("/api/entities/Folder/facets", attr="notes")
+    assert any(isinstance(t["value"], dict) and t["value"]["bytes"] == 187_008 for t in facet["top"]), facet["top"]
+
+    # The Inspector's list, sorted by notes, shows the sorted value: its start, "…", and the whole size.
+    driver.get(make_url(base, entity="Folder", sort="notes"))
+    item = f'#record-list li[data-id="{trips["id"]}"]'
+    shown = wait_for(driver, lambda d: d.execute_script("""const value = document.querySelector(arguments[0] + ' .record-sort-value .val');
+        if (!value || !value.querySelector('.val-cut-mark')) return null;
+        return {mark: value.querySelector('.val-cut-mark').textContent, text: value.textContent, title: value.title,
+                height: document.querySelector(arguments[0]).getBoundingClientRect().height};""", item),
+        message="the cut value in the list")
+    # Its start on one line (the row stays a row), marked with the whole size.
+    assert shown["mark"] == "182.6 KB" and shown["text"].endswith("…") and shown["height"] < 80, {k: shown[k] for k in ("mark", "height")}
+    assert shown["title"].startswith("Text of 182.6 KB (187,008 bytes): the list shows its first"), shown
+    screenshot(driver, "cut-value-inspector-list")
+    # Opening the record shows it whole.
+    driver.find_element(By.CSS_SELECTOR, item).click()
+    wait_for(driver, lambda d: detail_id(d) == trips["id"], message="the record")
+    count = wait_for(driver, lambda d: d.execute_script(
+        "const c = document.querySelector('#attr-table tr.attr-row[data-attr=\"notes\"] .long-value-count'); return c && c.textContent;"),
+        message="the whole value in the detail")
+    assert count == "187,008 characters"
+
+    # The Lab's grid marks it the same way.
+    driver.get(lab_url(base, entity="Folder"))
+    wait_for(driver, lambda d: pane_state(d, "pane-grid") == "ready", message="the grid")
+    mark = driver.execute_script("""const td = document.querySelector('#grid-body tr[data-id="' + arguments[0] + '"] td[data-col="notes"]');
+        return td && td.querySelector('.val-cut-mark') && td.querySelector('.val-cut-mark').textContent;""", trips["id"])
+    assert mark == "182.6 KB"
 
 
 def test_relationship_destinations_are_links_and_sub_entity_rows_say_their_entity(driver, server, api, wait_for, screenshot):

@@ -3,8 +3,10 @@
  * grid's own events.
  */
 
+import { apiPath, getJSON } from '../shared/api.js';
 import { copyText, recordJSON } from '../shared/clipboard.js';
 import { el } from '../shared/dom.js';
+import { isCutText } from '../shared/values.js';
 import * as predicate from '../predicate.js';
 import { defaultCols, saveCols, visibleColumns } from './columns.js';
 import { editCell } from './editing.js';
@@ -243,9 +245,11 @@ function focusHeader(th) {
   th.focus();
 }
 
-/** The value of a grid cell as stored (what "Copy value" copies): text as is, anything else as JSON. */
-function cellValue(row, column) {
-  const value = isPlainObject(row?.attrs) ? row.attrs[column] : undefined;
+/** The value of a grid cell as stored (what "Copy value" copies): text as is, anything else as JSON; a text the
+ *  list sent cut is read whole from the record's detail first. */
+async function cellValue(row, column) {
+  let value = isPlainObject(row?.attrs) ? row.attrs[column] : undefined;
+  if (isCutText(value)) value = (await getJSON(apiPath("/api/object", { id: String(row.id) }))).attrs?.[column];
   if (value === undefined || value === null) return "";
   return typeof value === "string" ? value : JSON.stringify(value);
 }
@@ -263,8 +267,8 @@ function openCellMenu(id, column, x, y, returnFocus) {
   if (column) {
     const td = returnFocus?.closest?.("tr")?.querySelector(`td[data-col="${CSS.escape(column)}"]`);
     menu.append(
-      menuButton("Copy value", "copy-value", () => copyText(cellValue(row, column))),
-      menuButton("Copy cell as shown", "copy-shown", () => copyText(td ? td.textContent : cellValue(row, column))),
+      menuButton("Copy value", "copy-value", async () => copyText(await cellValue(row, column))),
+      menuButton("Copy cell as shown", "copy-shown", async () => copyText(td ? td.textContent : await cellValue(row, column))),
     );
     const value = isPlainObject(row.attrs) ? row.attrs[column] : undefined;
     const node = predicate.conditionFor(column, value === undefined ? null : value);

@@ -7,7 +7,7 @@ import { ApiError, isAbort, restartFetch } from '../shared/api.js';
 import { el, markChange } from '../shared/dom.js';
 import { isLongValue } from '../shared/long-value.js';
 import { formatCount } from '../shared/paging.js';
-import { isBinary } from '../shared/values.js';
+import { formatBytes, isBinary, isCutText } from '../shared/values.js';
 import { setVisibleText, visibleText } from '../shared/visible-text.js';
 import * as content from '../content.js';
 import * as predicate from '../predicate.js';
@@ -227,6 +227,13 @@ function buildRow(row, index, columns) {
       // as long); the detail pane and the content viewer hold it whole.
       setVisibleText(td, `${value.slice(0, 500)}…`);
       td.title = `${formatCount(value.length)} characters: the detail pane and the content viewer show it whole`;
+    } else if (isCutText(value)) {
+      // The server sent only the start of a long text (docs/API.md "Long values"): the same line, marked with
+      // the whole size, which the detail pane and the content viewer fetch.
+      setVisibleText(td, `${value.preview.slice(0, 500)}…`);
+      td.prepend(el("span", "val-cut-mark", formatBytes(value.bytes)));
+      td.classList.add("val-cut");
+      td.title = `${formatCount(value.bytes)} bytes of text, cut in the list: the detail pane and the content viewer show it whole`;
     } else {
       paintCell(td, value, column.type);
     }

@@ -15,6 +15,10 @@
  *                          writes it into node (a Lab grid cell, detail row or content box): text, val-KIND
  *                          classes, title (the text itself when long and no other), data-iso; returns the description
  *   isBinary(value)        a Binary or Transformable value (the API sends its size, not its bytes)
+ *   isCutText(value)       the start of a long text a list sends ({type:"text", truncated, preview, bytes}): shown
+ *                          as its start, "…" and a mark with the whole size (span.val-cut-mark); the record's
+ *                          detail has it whole
+ *   formatBytes(n)         "812 B", "4.0 KB", "10.0 MB"
  */
 
 import { formatDate } from './dates.js';
@@ -35,6 +39,24 @@ function isBinary(value) {
   return isPlainObject(value) && value.type === 'binary';
 }
 
+function isCutText(value) {
+  return isPlainObject(value) && value.type === 'text' && value.truncated === true && typeof value.preview === 'string';
+}
+
+function formatBytes(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The mark of a cut text: its whole size, and what the list shows of it. */
+function cutMark(value) {
+  const whole = Number.isFinite(value.bytes) ? formatBytes(value.bytes) : 'long';
+  const shownBytes = new TextEncoder().encode(value.preview).length;
+  return { text: whole, title: `Text of ${whole} (${formatCount(value.bytes)} bytes): the list shows its first `
+    + `${formatBytes(shownBytes)}. Open the record for the whole value.` };
+}
+
 function describeValue(value, type, zone) {
   const shown = (kinds, text, title) => ({ kinds: kinds.split(' '), text, title });
   if (value === null || value === undefined) return shown('null', 'null');
@@ -46,6 +68,10 @@ function describeValue(value, type, zone) {
     if (value.type === 'error') {
       const message = typeof value.message === 'string' ? value.message : 'undecodable value';
       return shown('error', `⚠ ${message}`, `The store could not decode this value: ${message}`);
+    }
+    if (isCutText(value)) {
+      const mark = cutMark(value);
+      return { ...shown('string cut', `${value.preview}…`, mark.title), mark: mark.text };
     }
     return shown('other', JSON.stringify(value));
   }
@@ -83,6 +109,7 @@ function renderValue(value, type, zone) {
   const node = el('span', ['val', ...kindClasses(shown.kinds)].join(' '), shown.kinds[0] === 'empty' ? '""' : shown.text);
   if (shown.title) node.title = visibleText(shown.title);
   if (shown.iso) node.dataset.iso = shown.iso;
+  if (shown.mark) node.prepend(el('span', 'val-cut-mark', shown.mark));
   return node;
 }
 
@@ -93,6 +120,8 @@ function paintValue(node, value, type, zone) {
   if (shown.title) node.title = visibleText(shown.title);
   else if (shown.text.length > TITLE_FROM_TEXT_CHARS) node.title = visibleText(shown.text);
   if (shown.iso) node.dataset.iso = shown.iso;
+  // First, so a narrow cell that cuts the text still shows that it is cut and how long the whole is.
+  if (shown.mark) node.prepend(el('span', 'val-cut-mark', shown.mark));
   return shown;
 }
 
@@ -101,4 +130,6 @@ export {
   renderValue,
   paintValue,
   isBinary,
+  isCutText,
+  formatBytes,
 };

@@ -36,6 +36,8 @@ struct AttributeValueEncodingTests {
         (.uri("https://example.com/a b"), #""https://example.com/a b""#),
         (.binary(byteCount: 1234), #"{"bytes":1234,"type":"binary"}"#),
         (.undecodable("invalid UTF-8"), #"{"message":"invalid UTF-8","type":"error"}"#),
+        (.truncatedText(prefix: "Long \"text\"", byteCount: 10_485_760),
+         #"{"bytes":10485760,"preview":"Long \"text\"","truncated":true,"type":"text"}"#),
     ]
 
     @Test("each value encodes to its exact JSON", arguments: cases)

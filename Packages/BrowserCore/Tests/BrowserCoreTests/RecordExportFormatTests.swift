@@ -37,6 +37,26 @@ struct RecordExportFormatTests {
         ("\tTab", "'\tTab"),
         ("\rCR", "\"'\rCR\""),
         ("a=b", "a=b"),
+        // Full-width forms, which spreadsheets read as the ASCII ones.
+        ("＝1+2", "'＝1+2"),
+        ("＋1", "'＋1"),
+        ("－1", "'－1"),
+        ("＠SUM(A1)", "'＠SUM(A1)"),
+        // Whitespace and control characters a spreadsheet skips before the formula.
+        (" =1+2", "' =1+2"),
+        ("   @SUM(A1)", "'   @SUM(A1)"),
+        ("\n=1", "\"'\n=1\""),
+        ("\u{0}=1", "'\u{0}=1"),
+        ("\u{1F}-1", "'\u{1F}-1"),
+        ("\u{3000}＝1", "'\u{3000}＝1"),
+        ("\u{A0}+1", "'\u{A0}+1"),
+        ("\u{FEFF}=1", "'\u{FEFF}=1"),
+        (" \t =1", "' \t =1"),
+        // Not formulas: text before the character, or whitespace alone.
+        (" a=1", " a=1"),
+        ("x＝1", "x＝1"),
+        ("  ", "  "),
+        ("\n", "\"\n\""),
     ])
     func textThatASpreadsheetWouldRunIsNeutralised(value: String, expected: String) {
         #expect(Self.text(value) == expected)

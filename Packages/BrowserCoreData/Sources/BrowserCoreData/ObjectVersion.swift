@@ -98,6 +98,7 @@ enum ObjectVersion {
             case .uri(let text): add(byte: 9); add(text)
             case .binary(let byteCount): add(byte: 10); add(UInt64(byteCount))
             case .undecodable(let reason): add(byte: 11); add(reason)
+            case .truncatedText(let prefix, let byteCount): add(byte: 12); add(prefix); add(UInt64(byteCount))
             }
         }
     }

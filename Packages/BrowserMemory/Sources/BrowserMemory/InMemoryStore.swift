@@ -140,7 +140,10 @@ public actor InMemoryStore: BrowserStore {
 
     public func page(_ query: RecordQuery) async throws -> RecordPage {
         let rows = try orderedRows(query)
-        let records = rows.dropFirst(query.offset).prefix(query.limit).map { StoredRecord(id: $0.id, values: $0.values) }
+        // A list's text is cut as its rows are built (`ValuePreview`): the page never holds a whole long value.
+        let records = rows.dropFirst(query.offset).prefix(query.limit).map { row in
+            StoredRecord(id: row.id, values: query.valuePreviewBytes.map { ValuePreview.cut(row.values, toBytes: $0) } ?? row.values)
+        }
         return RecordPage(total: rows.count, records: Array(records))
     }
 
@@ -198,7 +201,10 @@ public actor InMemoryStore: BrowserStore {
             targets.sort { $0.primaryKey < $1.primaryKey }
         }
         let records = targets.prefix(limit).compactMap { target -> StoredRecord? in
-            tables[storeSchema.root(of: target.entity)]?[target.primaryKey].map { StoredRecord(id: $0.id, values: $0.values) }
+            // Related items only name their records (a summary): their text is cut.
+            tables[storeSchema.root(of: target.entity)]?[target.primaryKey].map {
+                StoredRecord(id: $0.id, values: ValuePreview.cut($0.values, toBytes: ValuePreview.summaryBytes))
+            }
         }
         return RelatedRecords(total: targets.count, records: records)
     }

@@ -4,12 +4,17 @@ public struct RecordsPageDTO: Encodable, Sendable, Hashable {
     public var offset: Int
     public var limit: Int
     public var rows: [RowDTO]
+    /// The most bytes of a text value the rows carry (`ValuePreview.bytes`: the page's budget shared among its
+    /// rows and text attributes); a longer value is `{"type":"text","truncated":true,"preview":…,"bytes":N}`,
+    /// whole in `/api/object`. Nil (not sent) when values are whole.
+    public var valuePreviewBytes: Int?
 
-    public init(total: Int, offset: Int, limit: Int, rows: [RowDTO]) {
+    public init(total: Int, offset: Int, limit: Int, rows: [RowDTO], valuePreviewBytes: Int? = nil) {
         self.total = total
         self.offset = offset
         self.limit = limit
         self.rows = rows
+        self.valuePreviewBytes = valuePreviewBytes
     }
 }
 
@@ -36,6 +41,9 @@ extension RecordsPageDTO: JSONWritable {
         json.appendMember("offset", offset)
         json.appendMember("rows", rows)
         json.appendMember("total", total)
+        if let valuePreviewBytes {
+            json.appendMember("valuePreviewBytes", valuePreviewBytes)
+        }
         json.endObject()
     }
 }

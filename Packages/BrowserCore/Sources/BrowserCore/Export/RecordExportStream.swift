@@ -241,7 +241,8 @@ public actor RecordExportStream {
     private static func appendCSVValue(_ value: AttributeValue, to bytes: inout [UInt8]) {
         switch value {
         case .null: break
-        case .string(let text), .uri(let text): CSVCell.appendText(text, to: &bytes)
+        // An export reads whole values; a cut one (never read for an export) would write its start.
+        case .string(let text), .uri(let text), .truncatedText(let text, _): CSVCell.appendText(text, to: &bytes)
         case .integer(let number): DecimalText.appendInteger(number, to: &bytes)
         case .double(let number): bytes.append(contentsOf: numberText(number).utf8)
         // A Float's own shortest text (0.1), not its widened Double's (0.10000000149011612), as the API sends it.

@@ -43,7 +43,9 @@ public struct FacetsDTO: Encodable, Sendable, Hashable {
         nulls = valuesCounted ? counts.nulls : nil
         distinct = valuesCounted ? counts.distinct : nil
         distinctExact = valuesCounted ? counts.distinctIsExact : nil
-        top = valuesCounted ? counts.top.map { Value(value: $0.value, count: $0.count) } : []
+        // A value longer than a list's longest preview is sent cut, as a list shows it (`ValuePreview`).
+        top = valuesCounted
+            ? counts.top.map { Value(value: ValuePreview.cut($0.value, toBytes: ValuePreview.maximumBytes), count: $0.count) } : []
         others = valuesCounted ? counts.others : nil
         min = rangeCounted ? counts.minimum : nil
         max = rangeCounted ? counts.maximum : nil

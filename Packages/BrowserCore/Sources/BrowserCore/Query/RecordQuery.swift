@@ -17,6 +17,10 @@ public struct RecordQuery: Sendable, Hashable {
     public var order: SortOrder
     public var limit: Int
     public var offset: Int
+    /// A list's preview length (`ValuePreview`): text values longer than this many bytes of UTF-8 may come cut
+    /// (`AttributeValue.truncatedText`), and a store that can cuts them as it reads. Nil: whole values (an
+    /// export's pages, a record's detail).
+    public var valuePreviewBytes: Int?
 
     public static let defaultLimit = 100
     /// The most records one page may hold; larger `limit` values are capped, not refused.

@@ -55,19 +55,39 @@ public struct BrowserService: Sendable {
 
     public func records(of entityName: String, parameters: RecordQueryParameters) async throws(BrowserError) -> RecordsPageDTO {
         let schema = try await call { try await store.schema() }
-        let query = try await validatedQuery(of: entityName, parameters: parameters, in: schema)
+        let query = try await listQuery(of: entityName, parameters: parameters, in: schema)
         if let ids = try await recordsNamed(by: parameters.search, for: query, in: schema) {
             return try await recordWithID(ids, query: query, parameters: parameters, schema: schema)
         }
         let page = try await call { try await store.page(query) }
         return RecordsPageDTO(total: page.total, offset: query.offset, limit: query.limit,
-                              rows: try await rows(page.records, schema: schema))
+                              rows: try await rows(page.records, schema: schema, previewBytes: query.valuePreviewBytes),
+                              valuePreviewBytes: query.valuePreviewBytes)
+    }
+
+    /// The query of a page of a list: `validatedQuery` with the page's preview length (`ValuePreview.bytes`: the
+    /// page budget shared among its rows and the text attributes of the entity and its sub-entities).
+    func listQuery(of entityName: String, parameters: RecordQueryParameters, in schema: StoreSchema) async throws(BrowserError) -> RecordQuery {
+        var query = try await validatedQuery(of: entityName, parameters: parameters, in: schema)
+        query.valuePreviewBytes = ValuePreview.bytes(rows: query.limit, textAttributes: Self.textAttributeCount(of: entityName, in: schema))
+        return query
+    }
+
+    /// The different String and URI attribute names of an entity and its sub-entities: the text a row may hold.
+    static func textAttributeCount(of entityName: String, in schema: StoreSchema) -> Int {
+        var names: Set<String> = []
+        for name in schema.subtree(of: entityName) {
+            for attribute in schema.entity(named: name)?.attributes ?? [] where attribute.type == .string || attribute.type == .uri {
+                names.insert(attribute.name)
+            }
+        }
+        return names.count
     }
 
     /// `GET /api/entities/:name/explain`: how the store answers the page the parameters describe.
     public func explain(of entityName: String, parameters: RecordQueryParameters) async throws(BrowserError) -> QueryExplanationDTO {
         let schema = try await call { try await store.schema() }
-        let query = try await validatedQuery(of: entityName, parameters: parameters, in: schema)
+        let query = try await listQuery(of: entityName, parameters: parameters, in: schema)
         if let search = parameters.search, let ids = try await recordsNamed(by: search, for: query, in: schema) {
             let page = try await recordWithID(ids, query: query, parameters: parameters, schema: schema)
             return QueryExplanationDTO(
@@ -314,10 +334,11 @@ public struct BrowserService: Sendable {
         for id in candidates {
             guard try await call({ try await store.position(of: id, in: unfiltered) }) != nil,
                   let record = try await call({ try await store.record(id) }) else { continue }
-            let rows = query.offset == 0 ? try await rows([record], schema: schema) : []
-            return RecordsPageDTO(total: 1, offset: query.offset, limit: query.limit, rows: rows)
+            let rows = query.offset == 0 ? try await rows([record], schema: schema, previewBytes: query.valuePreviewBytes) : []
+            return RecordsPageDTO(total: 1, offset: query.offset, limit: query.limit, rows: rows,
+                                  valuePreviewBytes: query.valuePreviewBytes)
         }
-        return RecordsPageDTO(total: 0, offset: query.offset, limit: query.limit, rows: [])
+        return RecordsPageDTO(total: 0, offset: query.offset, limit: query.limit, rows: [], valuePreviewBytes: query.valuePreviewBytes)
     }
 
     /// A record ID of another store in the filter (see `RecordFilter.foreignObject`); the store is asked for its
@@ -344,7 +365,9 @@ public struct BrowserService: Sendable {
         if let known = await displayAttributes.known(entity.name) { return known }
         var sample: [StoredRecord] = []
         if entity.attributes.contains(where: { $0.type == .string }) {
-            let query = RecordQuery(entity: entity.name, limit: DisplayAttributeChoice.sampleSize)
+            var query = RecordQuery(entity: entity.name, limit: DisplayAttributeChoice.sampleSize)
+            // The sample judges how values look (present, distinct, short): their starts are enough.
+            query.valuePreviewBytes = ValuePreview.summaryBytes
             sample = try await call { try await store.page(query) }.records
         }
         return await displayAttributes.remember(DisplayAttributeChoice.choose(for: entity, sample: sample), for: entity.name)
@@ -355,13 +378,17 @@ public struct BrowserService: Sendable {
         return RecordSummary.make(for: record, attribute: try await displayAttribute(of: entity))
     }
 
-    private func rows(_ records: [StoredRecord], schema: StoreSchema) async throws(BrowserError) -> [RowDTO] {
+    /// The rows of a page, every text value cut to `previewBytes` (`ValuePreview.cut`): a store that cut them
+    /// as it read them hands over nothing longer; one that could not (a live context) is cut here, so no adapter
+    /// can make a page carry whole values.
+    private func rows(_ records: [StoredRecord], schema: StoreSchema, previewBytes: Int?) async throws(BrowserError) -> [RowDTO] {
         var rows: [RowDTO] = []
         rows.reserveCapacity(records.count)
         for record in records {
+            var values = Self.attributeValues(of: record, entity: schema.entity(named: record.entity))
+            if let previewBytes { values = ValuePreview.cut(values, toBytes: previewBytes) }
             rows.append(RowDTO(id: record.id.uri, entity: record.entity,
-                               summary: try await summary(of: record, schema: schema),
-                               attrs: Self.attributeValues(of: record, entity: schema.entity(named: record.entity))))
+                               summary: try await summary(of: record, schema: schema), attrs: values))
         }
         return rows
     }

@@ -157,7 +157,14 @@ struct ValueStatistics {
     init(_ values: [AttributeValue]) {
         var seen: Set<String> = []
         var totalLength = 0
-        for case .string(let text) in values {
+        for value in values {
+            // A cut value (a sample reads starts only) is judged by its start: long, so rather not a name.
+            let text: String
+            switch value {
+            case .string(let whole): text = whole
+            case .truncatedText(let prefix, _): text = prefix
+            default: continue
+            }
             let trimmed = text.trimmingWhitespace
             guard !trimmed.isEmpty else { continue }
             present += 1

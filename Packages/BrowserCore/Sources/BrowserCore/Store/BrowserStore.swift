@@ -24,7 +24,8 @@ public protocol BrowserStore: Sendable {
     /// The number of records of the entity, sub-entities included.
     func count(of entity: String) async throws -> Int
 
-    /// One page of records and the total number of matches. With `query.scope`, only the records the scope's
+    /// One page of records and the total number of matches; with `query.valuePreviewBytes`, text values longer
+    /// than that may come cut (`ValuePreview.cut`), and a store that can cut them as it reads does. With `query.scope`, only the records the scope's
     /// source reaches through its relationship (in the relationship's order when it is ordered and the query
     /// has no sort; a source record the store does not have reaches none).
     func page(_ query: RecordQuery) async throws -> RecordPage
@@ -37,7 +38,8 @@ public protocol BrowserStore: Sendable {
     func record(_ id: ObjectID) async throws -> StoredRecord?
 
     /// The records reached from `id` through `relationship` (a relationship of the record's entity):
-    /// the first `limit` of them and their number.
+    /// the first `limit` of them and their number. They only name their records (a summary, an ID), so a store
+    /// may hand their text cut to `ValuePreview.summaryBytes` (`ValuePreview.cut`), and one that can does.
     func related(from id: ObjectID, through relationship: String, limit: Int) async throws -> RelatedRecords
 
     /// The record and the first `limit` records of each of `relationships` (relationships of its entity) with

@@ -80,10 +80,11 @@ extension AttributeValue {
 extension AttributeValue {
     /// The object Core Data takes for the value (`setValue(_:forKey:)`, a predicate's constant): `NSNumber` for
     /// numbers and Booleans, `NSDecimalNumber`, `String`, `Date`, `UUID`, zeroed `Data` of the byte count for
-    /// binary (only its size is known), nil for null. The inverse of `init(foundationValue:type:)`.
+    /// binary (only its size is known), nil for null and for the start of a cut text (it is not the value, and
+    /// must never be written or compared as if it were). The inverse of `init(foundationValue:type:)`.
     public var foundationValue: Any? {
         switch self {
-        case .null, .undecodable: nil
+        case .null, .undecodable, .truncatedText: nil
         case .string(let text), .uri(let text): text
         case .integer(let number): NSNumber(value: number)
         case .double(let number): NSNumber(value: number)

@@ -21,6 +21,9 @@ public enum AttributeValue: Sendable, Hashable {
     case binary(byteCount: Int)
     /// A stored value the adapter could not decode; the message says why. The rest of the record still renders.
     case undecodable(String)
+    /// The start of a text value too long for a list (`ValuePreview`): at most the preview's bytes, cut at a
+    /// Unicode scalar, and the whole value's length in bytes of UTF-8. The whole value is the record's detail.
+    case truncatedText(prefix: String, byteCount: Int)
 
     /// The text `CONTAINS[cd]` search looks at, or `nil` for values that are not text.
     public var searchableText: String? {
@@ -63,6 +66,8 @@ extension AttributeValue: Encodable {
             try container.encode(TaggedValue(type: "binary", bytes: byteCount, message: nil))
         case .undecodable(let message):
             try container.encode(TaggedValue(type: "error", bytes: nil, message: message))
+        case .truncatedText(let prefix, let byteCount):
+            try container.encode(TruncatedText(bytes: byteCount, preview: prefix))
         }
     }
 
@@ -83,6 +88,14 @@ extension AttributeValue: Encodable {
         let type: String
         let bytes: Int?
         let message: String?
+    }
+
+    /// `{"bytes":N,"preview":"…","truncated":true,"type":"text"}`.
+    private struct TruncatedText: Encodable {
+        let bytes: Int
+        let preview: String
+        let truncated = true
+        let type = "text"
     }
 }
 
@@ -122,6 +135,13 @@ extension AttributeValue: JSONWritable {
             json.beginObject()
             json.appendMember("message", message)
             json.appendMember("type", "error")
+            json.endObject()
+        case .truncatedText(let prefix, let byteCount):
+            json.beginObject()
+            json.appendMember("bytes", byteCount)
+            json.appendMember("preview", prefix)
+            json.appendMember("truncated", true)
+            json.appendMember("type", "text")
             json.endObject()
         }
     }

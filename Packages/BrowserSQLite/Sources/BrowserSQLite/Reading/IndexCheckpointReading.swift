@@ -32,7 +32,7 @@ extension RecordReader {
         }
         guard let anchor else { return [] }
 
-        let projection = projection(for: entity)
+        let projection = projection(for: entity, previewBytes: query.valuePreviewBytes)
         var records: [StoredRecord] = []
         for part in orderedRange(from: anchor, descending: descending, of: entity, column: column) where records.count < query.limit {
             records += try fetch("SELECT \(projection.selectList()) \(part.sql)",

@@ -18,21 +18,41 @@ struct RecordReader: Sendable {
         var readers: [Int64: [(attribute: AttributeMapping, position: Int32?)]] = [:]
         /// The entities a row's `Z_ENT` may name, by number.
         var entities: [Int64: EntityMapping] = [:]
+        /// A list's preview length (`ValuePreview`), nil for whole values: text columns are then read cut, their
+        /// lengths at the end of the select list (`TextPreviewSQL`).
+        var previewBytes: Int?
+        /// The text columns read cut, by upper-cased name, and the position of each one's length.
+        var lengthPosition: [String: Int32] = [:]
+        var previewedColumns: [String] = []
 
         /// Each attribute of `entity` and the position of its column among these (nil when not selected).
         func attributeReaders(of entity: EntityMapping) -> [(attribute: AttributeMapping, position: Int32?)] {
             entity.attributes.map { attribute in (attribute, attribute.column.flatMap { position[$0.uppercased()] }) }
         }
 
-        /// `"Z_PK", "Z_ENT", <columns>`, qualified with `alias` when given.
+        /// `"Z_PK", "Z_ENT", <columns>`, qualified with `alias` when given; with a preview, the text columns cut
+        /// and their lengths after the columns.
         func selectList(alias: String? = nil) -> String {
             let prefix = alias.map { $0 + "." } ?? ""
-            return (["Z_PK", "Z_ENT"] + columns).map { prefix + quoteIdentifier($0) }.joined(separator: ", ")
+            var items = ["Z_PK", "Z_ENT"].map { prefix + quoteIdentifier($0) }
+            for column in columns {
+                let expression = prefix + quoteIdentifier(column)
+                if let previewBytes, lengthPosition[column.uppercased()] != nil {
+                    items.append(TextPreviewSQL.valueItem(expression, bytes: previewBytes))
+                } else {
+                    items.append(expression)
+                }
+            }
+            items += previewedColumns.map { TextPreviewSQL.lengthItem(prefix + quoteIdentifier($0)) }
+            return items.joined(separator: ", ")
         }
     }
 
-    func projection(for entity: EntityMapping) -> Projection {
+    /// The columns of the entity's records; with `previewBytes`, text values are read cut to that many bytes
+    /// (`TextPreviewSQL`): a list's rows and related items, never a record's detail or an export.
+    func projection(for entity: EntityMapping, previewBytes: Int? = nil) -> Projection {
         var projection = Projection()
+        projection.previewBytes = previewBytes
         let subtree = Set(entity.subtreeNumbers)
         let members = mapping.entities.values.filter { subtree.contains($0.number) }
         for member in members {
@@ -40,6 +60,18 @@ struct RecordReader: Sendable {
                 guard let column = attribute.column, projection.position[column.uppercased()] == nil else { continue }
                 projection.position[column.uppercased()] = Int32(projection.columns.count + 2)
                 projection.columns.append(column)
+            }
+        }
+        if previewBytes != nil {
+            var previewed: Set<String> = []
+            for member in members {
+                for attribute in member.attributes where TextPreviewSQL.applies(to: attribute.kind) {
+                    if let column = attribute.column?.uppercased() { previewed.insert(column) }
+                }
+            }
+            projection.previewedColumns = projection.columns.filter { previewed.contains($0.uppercased()) }
+            for (index, column) in projection.previewedColumns.enumerated() {
+                projection.lengthPosition[column.uppercased()] = Int32(projection.columns.count + 2 + index)
             }
         }
         for member in members + [entity] {
@@ -61,9 +93,15 @@ struct RecordReader: Sendable {
         values.reserveCapacity(readers.count)
         for (attribute, position) in readers {
             switch attribute.storage {
-            case .column:
+            case .column(let column):
                 guard let position else { continue }
-                values[attribute.name] = decoder.decode(statement, column: position, as: attribute)
+                if let limit = projection.previewBytes, TextPreviewSQL.applies(to: attribute.kind),
+                   let lengthPosition = projection.lengthPosition[column.uppercased()] {
+                    values[attribute.name] = decoder.decodePreview(statement, column: position, lengthColumn: lengthPosition,
+                                                                   kind: attribute.kind, limit: limit)
+                } else {
+                    values[attribute.name] = decoder.decode(statement, column: position, as: attribute)
+                }
             case .missing(let reason):
                 values[attribute.name] = .undecodable(reason)
             }
@@ -118,12 +156,12 @@ struct RecordReader: Sendable {
             return RecordPage(total: rowCount ?? 0, records: try indexedDeepPage(query, from: checkpoints, of: entity, in: connection))
         case .keptOrder(let sorted):
             let keys = sorted.page(offset: query.offset, limit: query.limit, descending: query.order == .descending)
-            return RecordPage(total: sorted.keys.count, records: try records(keys, of: entity, in: connection))
+            return RecordPage(total: sorted.keys.count, records: try records(keys, of: entity, in: connection, previewBytes: query.valuePreviewBytes))
         case .sql(let keysFirst):
             sortsKeysFirst = keysFirst
         case .sortedInHalves:
             if let partner, let keys = try keysSortedInHalves(query, list: list, partner: partner, in: connection) {
-                return RecordPage(total: rowCount ?? 0, records: try records(keys, of: entity, in: connection))
+                return RecordPage(total: rowCount ?? 0, records: try records(keys, of: entity, in: connection, previewBytes: query.valuePreviewBytes))
             }
             sortsKeysFirst = true
         case .searchScan(let counting):
@@ -132,15 +170,17 @@ struct RecordReader: Sendable {
                                              arguments: arguments, keysWanted: query.offset + query.limit,
                                              descending: query.order == .descending, in: connection, partner: partner)
             let total = cache.filteredCount(entity.name, condition: list.whereClause, arguments: list.arguments) { found.count }
-            return RecordPage(total: total, records: try records(Array(found.keys.dropFirst(query.offset)), of: entity, in: connection))
+            return RecordPage(total: total, records: try records(Array(found.keys.dropFirst(query.offset)), of: entity, in: connection,
+                                                                             previewBytes: query.valuePreviewBytes))
         }
-        let projection = projection(for: entity)
+        let projection = projection(for: entity, previewBytes: query.valuePreviewBytes)
         let select = sortsKeysFirst ? "\(list.table).\"Z_PK\"" : projection.selectList()
         let sql = "SELECT \(select) FROM \(list.table)\(list.whereClause) ORDER BY \(list.orderClause) LIMIT ? OFFSET ?"
         let arguments = list.arguments + list.orderArguments + [.integer(Int64(query.limit)), .integer(Int64(query.offset))]
         let records: [StoredRecord]
         if sortsKeysFirst {
-            records = try self.records(try connection.rows(sql, arguments).map { $0[0].int64 ?? 0 }, of: entity, in: connection)
+            records = try self.records(try connection.rows(sql, arguments).map { $0[0].int64 ?? 0 }, of: entity, in: connection,
+                                       previewBytes: query.valuePreviewBytes)
         } else {
             records = try fetch(sql, arguments, projection: projection, fallback: entity, connection)
         }
@@ -280,7 +320,7 @@ struct RecordReader: Sendable {
         let condition = rowCondition(of: entity, arguments: &arguments)
         let table = quoteIdentifier(entity.table)
         let restriction = condition.map { " AND " + $0 } ?? ""
-        let projection = projection(for: entity)
+        let projection = projection(for: entity, previewBytes: query.valuePreviewBytes)
         let limit = SQLiteValue.integer(Int64(query.limit))
 
         // The row at ascending position `position`: the nearest checkpoint at or before it, and how far past it.
@@ -365,7 +405,8 @@ struct RecordReader: Sendable {
                                     [.integer(id.primaryKey), .integer(source.number)]) != nil
         else { return none }
 
-        let projection = projection(for: destination)
+        // Related items only name their records (a summary): their text is read cut.
+        let projection = projection(for: destination, previewBytes: ValuePreview.summaryBytes)
         let target = quoteIdentifier(destination.table)
         var entityArguments: [SQLiteValue] = []
         // A destination that is its table's root needs no `Z_ENT` test (as its pages and counts): the count then
@@ -485,10 +526,12 @@ struct RecordReader: Sendable {
         return SortedKeys.Request(kind: kind, key: key, sql: sql, arguments: arguments, expectedRows: rowCount)
     }
 
-    /// The records with these primary keys (rows of the entity's table), in the order of `keys`.
-    func records(_ keys: [Int64], of entity: EntityMapping, in connection: SQLiteConnection) throws -> [StoredRecord] {
+    /// The records with these primary keys (rows of the entity's table), in the order of `keys`; with
+    /// `previewBytes`, their text cut (`projection(for:previewBytes:)`).
+    func records(_ keys: [Int64], of entity: EntityMapping, in connection: SQLiteConnection,
+                 previewBytes: Int? = nil) throws -> [StoredRecord] {
         guard !keys.isEmpty else { return [] }
-        let projection = projection(for: entity)
+        let projection = projection(for: entity, previewBytes: previewBytes)
         let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")
         let sql = "SELECT \(projection.selectList()) FROM \(quoteIdentifier(entity.table)) WHERE \"Z_PK\" IN (\(placeholders))"
         let found = try fetch(sql, keys.map(SQLiteValue.integer), projection: projection, fallback: entity, connection)

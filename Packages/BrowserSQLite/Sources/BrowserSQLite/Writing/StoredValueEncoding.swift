@@ -22,7 +22,8 @@ enum StoredValueEncoding {
         case .uuid(let uuid):
             let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
             return .blob(bytes)
-        case .binary, .undecodable:
+        // A cut text is the start of a value, not a value: writing it would lose the rest.
+        case .binary, .undecodable, .truncatedText:
             throw .invalidFields([.attribute(attribute.name, "this value cannot be written to a store file")])
         }
     }

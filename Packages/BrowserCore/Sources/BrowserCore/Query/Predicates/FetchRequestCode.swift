@@ -41,7 +41,7 @@ enum SwiftLiteral {
     static func value(_ value: AttributeValue) -> String {
         switch value {
         case .null: "nil"
-        case .string(let text): string(text)
+        case .string(let text), .truncatedText(let text, _): string(text)
         case .uri(let text): "URL(string: \(string(text)))!"
         case .integer(let number): String(number)
         case .double(let number): double(number)

@@ -98,7 +98,7 @@ public enum PredicateText {
     public static func literal(_ value: AttributeValue) -> String {
         switch value {
         case .null: return "NIL"
-        case .string(let text), .uri(let text): return quoted(text)
+        case .string(let text), .uri(let text), .truncatedText(let text, _): return quoted(text)
         case .integer(let number): return String(number)
         case .double(let number): return numeral(number)
         case .float(let number): return numeral(Double(number))
