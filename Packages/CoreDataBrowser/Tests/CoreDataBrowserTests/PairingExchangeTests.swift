@@ -49,10 +49,17 @@ final class PairingExchangeTests {
         }
     }
 
-    @Test("what is not an outstanding code is refused", arguments: ["", "not-a-code", String(repeating: "a", count: 200), PairingExchangeTests.token])
+    @Test("what is not an outstanding code is refused", arguments: ["", "not-a-code", String(repeating: "a", count: 66), PairingExchangeTests.token])
     func anythingElseIsRefused(body: String) async throws {
         let reply = try await PairingTesting.exchange(body, port: info.port)
         #expect(reply.status == 401)
+        #expect(reply.header("Set-Cookie") == nil)
+    }
+
+    /// Longer than one code: refused before its body is read (anyone may post here), with 413.
+    @Test func aBodyLongerThanACodeIsRefusedUnread() async throws {
+        let reply = try await PairingTesting.exchange(String(repeating: "a", count: 200), port: info.port)
+        #expect(reply.status == 413)
         #expect(reply.header("Set-Cookie") == nil)
     }
 

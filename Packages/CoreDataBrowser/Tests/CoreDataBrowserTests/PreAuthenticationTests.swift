@@ -91,8 +91,9 @@ final class PreAuthenticationTests {
         #expect(refused?.status == 413)
         #expect(refused?.rawText.hasPrefix("HTTP/1.1 413") == true)
         #expect(await large.waitForClose() == .closed)
+        // A chunked body (no declared length) never reaches the exchange: the decoder refuses it for any route.
         let chunked = try send(head + ["Transfer-Encoding: chunked"])
-        #expect(await chunked.readResponse()?.status == 413)
+        #expect(await chunked.readResponse()?.status == 501)
         // One code's worth is read and answered (a wrong code: 401 with the advice).
         let wrong = try send(Array(head.dropLast()) + ["Content-Length: 5"], body: "wrong")
         #expect(await wrong.readResponse()?.status == 401)
