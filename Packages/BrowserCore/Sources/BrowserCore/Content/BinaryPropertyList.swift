@@ -43,12 +43,25 @@ struct BinaryPropertyList: PropertyListGraph {
         return Int(value)
     }
 
-    func object(_ reference: Int) -> PropertyListObject? {
+    /// Where object `reference` starts, checked to lie between the header and the offset table.
+    private func offset(of reference: Int) -> Int? {
         guard reference >= 0, reference < objectCount,
               let offset64 = bytes.bigEndian(at: offsetTable + reference * offsetSize, size: offsetSize),
               offset64 >= 8, offset64 < UInt64(offsetTable)
         else { return nil }
-        let offset = Int(offset64)
+        return Int(offset64)
+    }
+
+    func withNestedPropertyList<Result>(_ reference: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        guard let offset = offset(of: reference), bytes[offset] >> 4 == 0x4,
+              let (count, start) = counted(at: offset, info: Int(bytes[offset] & 0x0F), unitSize: 1)
+        else { return nil }
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
+        return PropertyListTree.looksLikePropertyList(payload) ? body(payload) : nil
+    }
+
+    func object(_ reference: Int) -> PropertyListObject? {
+        guard let offset = offset(of: reference) else { return nil }
         let marker = bytes[offset]
         let info = Int(marker & 0x0F)
         switch marker >> 4 {

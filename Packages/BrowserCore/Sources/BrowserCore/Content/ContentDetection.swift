@@ -58,11 +58,9 @@ struct ContentDetection {
         }
         if ProtobufDecoder.isMessage(bytes, 0..<size) {
             let budget = ContentNodeBudget(limits: limits)
-            _ = budget.take() // the message node itself
-            let fields = ProtobufDecoder.nodes(bytes, 0..<size, depth: 1, budget: budget)
-            let report = ContentReport(
-                kind: .protobuf, size: size, tree: ContentNode(type: "message", children: fields), truncated: budget.sentences)
-            return (report, "protobuf")
+            let (tree, quote) = ProtobufDecoder.tree(bytes, budget: budget)
+            let report = ContentReport(kind: .protobuf, size: size, tree: tree, truncated: budget.sentences)
+            return (report, quote.map { "protobuf “\($0)”" } ?? "protobuf")
         }
         if let zlib { return compressed(zlib, size: size, nesting: nesting) }
         return (ContentReport(kind: .unknown, size: size), "binary data")
@@ -107,16 +105,14 @@ struct ContentDetection {
 
     private func propertyList<Graph: PropertyListGraph>(_ graph: Graph, kind: ContentKind, size: Int) -> (ContentReport, String) {
         let budget = ContentNodeBudget(limits: limits)
-        let builder = PropertyListTreeBuilder(graph: graph, budget: budget)
-        let format = kind == .binaryPlist ? "binary plist" : "XML plist"
-        if let archive = KeyedArchiveTreeBuilder(plist: builder) {
-            let (tree, rootClass) = archive.build()
-            let report = ContentReport(kind: .keyedArchive, size: size, tree: tree, archivedClass: rootClass,
-                                       truncated: budget.sentences, problems: archive.problems)
-            return (report, rootClass.map { "keyed archive (\($0))" } ?? "keyed archive")
+        let decoded = PropertyListTree.build(graph, budget: budget, nesting: 0)
+        if decoded.isKeyedArchive {
+            let report = ContentReport(kind: .keyedArchive, size: size, tree: decoded.root, archivedClass: decoded.archivedClass,
+                                       truncated: budget.sentences, problems: decoded.problems)
+            return (report, decoded.archivedClass.map { "keyed archive (\($0))" } ?? "keyed archive")
         }
-        let tree = builder.node(graph.topReference, label: nil, depth: 0)
-        let report = ContentReport(kind: kind, size: size, tree: tree, truncated: budget.sentences, problems: builder.problems)
+        let format = kind == .binaryPlist ? "binary plist" : "XML plist"
+        let report = ContentReport(kind: kind, size: size, tree: decoded.root, truncated: budget.sentences, problems: decoded.problems)
         return (report, format + describe(graph.object(graph.topReference)))
     }
 

@@ -61,4 +61,23 @@ enum ContentFormatting {
         }
         return shown.count < range.count ? text + " …" : text
     }
+
+    /// `text` with the control characters `TextScan` counts (C0 other than tab, line feed, form feed and
+    /// carriage return, and DEL) replaced by their Control Pictures (U+2400…), so a preview shows them.
+    static func visibleControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isCountedControl) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isCountedControl(scalar) {
+                result.append(Unicode.Scalar(scalar.value == 0x7F ? 0x2421 : 0x2400 + scalar.value) ?? scalar)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    private static func isCountedControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains(scalar.value)) || scalar.value == 0x7F
+    }
 }

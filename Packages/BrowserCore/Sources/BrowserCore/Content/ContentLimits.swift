@@ -2,7 +2,8 @@
 /// contains itself, JSON nested a million deep) costs bounded time and memory. Each limit hit is reported in
 /// `ContentReport.truncated` as a sentence.
 public struct ContentLimits: Sendable, Equatable {
-    /// Bytes a gzip or zlib stream may inflate to; inflating stops there (decompression bombs).
+    /// Bytes a gzip or zlib stream may inflate to; inflating stops there (decompression bombs). Also the bytes
+    /// of XML property lists inside data values parsed for one tree (`PropertyListTree`).
     public var maxInflatedBytes: Int
     /// Nodes of one `ContentReport.tree` (each nested inspection has its own tree and count).
     public var maxTreeNodes: Int
@@ -12,7 +13,8 @@ public struct ContentLimits: Sendable, Equatable {
     public var maxStringPreview: Int
     /// Characters of `ContentReport.text` for the text kinds.
     public var maxTextPreview: Int
-    /// Compressed layers looked into, one inside the other (gzip inside gzip…).
+    /// Compressed layers looked into, one inside the other (gzip inside gzip…); likewise property lists decoded
+    /// inside data values, one inside the other.
     public var maxNestedInspections: Int
 
     public init(

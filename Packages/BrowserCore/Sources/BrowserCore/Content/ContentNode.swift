@@ -1,9 +1,10 @@
 /// One node of a decoded structure: a JSON or property-list value, a keyed archive's object, a protobuf field.
 ///
 /// `type` is one of "dict", "array", "set", "string", "int", "real", "bool", "date", "data", "null", "uid",
-/// "object(ClassName)" (keyed archives), "varint", "fixed32", "fixed64", "string", "bytes", "message"
-/// (protobuf) or "invalid" (a reference the data could not resolve). `note` says why a node was cut short
-/// ("cycle", "depth limit", "node limit").
+/// "object(ClassName)" (keyed archives), "varint", "fixed32", "fixed64", "string", "bytes", "message",
+/// "strings" (protobuf: the message's longest strings, labelled by field path) or "invalid" (a reference the
+/// data could not resolve). A "data" node whose bytes are a property list has its tree as its one child. `note`
+/// says why a node was cut short ("cycle", "depth limit", "nesting limit", "node limit").
 public struct ContentNode: Codable, Sendable, Equatable {
     /// The key in a dictionary, the index in an array, the field number in a protobuf message.
     public var label: String?

@@ -5,6 +5,9 @@ final class ContentNodeBudget {
     private(set) var used = 0
     private(set) var hitNodeLimit = false
     private(set) var hitDepthLimit = false
+    private(set) var hitNestingLimit = false
+    private(set) var nestedXMLBytes = 0
+    private(set) var hitNestedXMLLimit = false
 
     init(limits: ContentLimits) {
         self.limits = limits
@@ -29,6 +32,27 @@ final class ContentNodeBudget {
         return true
     }
 
+    /// Whether a property list inside a data value `nesting` levels deep (1: in the value's own data) may be
+    /// decoded: at most `maxNestedInspections` levels, as for compressed layers.
+    func allows(nesting: Int) -> Bool {
+        guard nesting <= limits.maxNestedInspections else {
+            hitNestingLimit = true
+            return false
+        }
+        return true
+    }
+
+    /// Counts `count` bytes of an XML property list inside a data value about to be parsed; false (and the
+    /// limit noted) once they would pass `maxInflatedBytes` in this tree.
+    func takeNestedXMLBytes(_ count: Int) -> Bool {
+        guard count <= limits.maxInflatedBytes - nestedXMLBytes else {
+            hitNestedXMLLimit = true
+            return false
+        }
+        nestedXMLBytes += count
+        return true
+    }
+
     /// For parsers that check the depth themselves (JSON keeps validating past it).
     func noteDepthLimit() { hitDepthLimit = true }
 
@@ -37,6 +61,12 @@ final class ContentNodeBudget {
         var result: [String] = []
         if hitNodeLimit { result.append("tree truncated at \(ContentFormatting.grouped(limits.maxTreeNodes)) nodes") }
         if hitDepthLimit { result.append("tree cut at depth \(limits.maxDepth)") }
+        if hitNestingLimit {
+            result.append("property lists inside data values decoded \(limits.maxNestedInspections) levels deep")
+        }
+        if hitNestedXMLLimit {
+            result.append("XML property lists inside data values parsed up to \(ContentFormatting.byteCount(limits.maxInflatedBytes))")
+        }
         return result
     }
 }

@@ -27,14 +27,15 @@ final class KeyedArchiveTreeBuilder<Graph: PropertyListGraph> {
         self.top = top
     }
 
-    /// The tree of the root object (or of every `$top` entry when there is no "root") and the root's class.
-    func build() -> (tree: ContentNode?, rootClass: String?) {
+    /// The tree of the root object (or of every `$top` entry when there is no "root"), its root at `depth`, and
+    /// the root's class.
+    func build(label: String? = nil, depth: Int = 0) -> (tree: ContentNode?, rootClass: String?) {
         let graph = plist.graph
         if case .uid(let root)? = graph.entry("root", in: top) {
-            return (archived(root, label: nil, depth: 0), className(ofObject: root))
+            return (archived(root, label: label, depth: depth), className(ofObject: root))
         }
         guard plist.budget.take() else { return (nil, nil) }
-        let tree = plist.containerNode(top, reference: -1, label: nil, depth: 0) { reference, label, depth in
+        let tree = plist.containerNode(top, reference: -1, label: label, depth: depth) { reference, label, depth in
             self.value(reference, label: label, depth: depth)
         }
         return (tree, nil)

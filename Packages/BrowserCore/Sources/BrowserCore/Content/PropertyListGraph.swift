@@ -8,6 +8,9 @@ protocol PropertyListGraph {
     func object(_ reference: Int) -> PropertyListObject?
     /// The `position`th reference of a container's list; nil when out of bounds.
     func reference(in list: PropertyListObject.References, at position: Int) -> Int?
+    /// `body` applied to the bytes of data object `reference` when they look like a property list themselves
+    /// (`PropertyListTree.looksLikePropertyList`); nil for any other object.
+    func withNestedPropertyList<Result>(_ reference: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result?
 }
 
 /// One property-list object, with containers as lists of references.

@@ -2,17 +2,21 @@ internal import Foundation
 
 /// Turns a property-list object graph into `ContentNode`s within the node budget and depth limit. A container
 /// that is one of its own ancestors is shown once more as a leaf marked "cycle"; a reference that points
-/// outside the object table becomes an "invalid" node and a problem.
+/// outside the object table becomes an "invalid" node and a problem. A data object whose bytes are a property
+/// list gets that list's tree as its child (`PropertyListTree.nested`).
 final class PropertyListTreeBuilder<Graph: PropertyListGraph> {
     let graph: Graph
     let budget: ContentNodeBudget
+    /// Data values this list is inside (0: the value itself).
+    let nesting: Int
     private(set) var problems: [String] = []
     /// References of the containers being built, outermost first.
     private var ancestors: Set<Int> = []
 
-    init(graph: Graph, budget: ContentNodeBudget) {
+    init(graph: Graph, budget: ContentNodeBudget, nesting: Int = 0) {
         self.graph = graph
         self.budget = budget
+        self.nesting = nesting
     }
 
     func note(_ problem: String) {
@@ -26,10 +30,32 @@ final class PropertyListTreeBuilder<Graph: PropertyListGraph> {
             note("property list refers to a missing or malformed object (#\(reference))")
             return ContentNode(label: label, type: "invalid", value: "object #\(reference) could not be read")
         }
-        if let scalar = scalarNode(object, label: label) { return scalar }
+        if let scalar = scalarNode(object, label: label) {
+            guard case .data = object else { return scalar }
+            return withNestedPropertyList(scalar, reference: reference, depth: depth)
+        }
         return containerNode(object, reference: reference, label: label, depth: depth) { child, childLabel, childDepth in
             self.node(child, label: childLabel, depth: childDepth)
         }
+    }
+
+    /// `node` (data object `reference`'s) with the tree of the property list its bytes hold as its child.
+    private func withNestedPropertyList(_ node: ContentNode, reference: Int, depth: Int) -> ContentNode {
+        var node = node
+        graph.withNestedPropertyList(reference) { bytes in
+            guard budget.allows(nesting: nesting + 1) else {
+                node.note = "nesting limit"
+                return
+            }
+            guard budget.allows(depth: depth + 1) else {
+                node.note = "depth limit"
+                return
+            }
+            guard let nested = PropertyListTree.nested(bytes, budget: budget, nesting: nesting + 1, depth: depth + 1) else { return }
+            for problem in nested.problems { note("inside a data value: " + problem) }
+            if let root = nested.root { node.children = [root] }
+        }
+        return node
     }
 
     /// Scalars of any graph, nil for containers and UIDs' targets (a UID stays a "uid" node here).

@@ -1,7 +1,8 @@
 /// Generic decoding of the protobuf wire format (protobuf.dev/programming-guides/encoding): without a schema,
 /// every field is its number, wire type and value. Length-delimited values are shown as text when they are
 /// printable UTF-8, else as a nested message when they parse as one, else as bytes: short strings very often
-/// parse as messages too, so text wins over the spec's usual "message first" guess.
+/// parse as messages too, so text wins over the spec's usual "message first" guess. Text with more control
+/// characters than that is a string only when it is not a message.
 ///
 /// A value is called protobuf only when the whole buffer parses: field numbers 1…2²⁹−1, wire types 0, 1, 2 and
 /// 5 (the deprecated groups 3 and 4 are refused, which rules out much random data), varints of at most 10 bytes
@@ -30,19 +31,35 @@ enum ProtobufDecoder {
         return true
     }
 
-    /// The fields of a message `isMessage` accepted, as nodes (nil children once the budget is spent).
-    static func nodes(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, depth: Int, budget: ContentNodeBudget) -> [ContentNode] {
+    /// The tree of a message `isMessage` accepted: a "message" node whose first child, when the message holds
+    /// text anywhere, is the "strings" node `ProtobufStrings` lists (so the text a message carries, such as a
+    /// note's body three messages down, is read first), then the fields. Also the headline's quote.
+    static func tree(_ bytes: UnsafeRawBufferPointer, budget: ContentNodeBudget) -> (tree: ContentNode, quote: String?) {
+        _ = budget.take() // the message node itself
+        let strings = ProtobufStrings(budget: budget)
+        var root = ContentNode(type: "message", children: nodes(bytes, 0..<bytes.count, path: "", depth: 1, budget: budget, strings: strings))
+        if let listed = strings.node() { root.children.insert(listed, at: 0) }
+        return (root, strings.quote)
+    }
+
+    /// The fields of a message `isMessage` accepted, as nodes (nil children once the budget is spent). `path`
+    /// is the field numbers leading to the message ("2.3"), "" at the top.
+    private static func nodes(
+        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, path: String, depth: Int, budget: ContentNodeBudget, strings: ProtobufStrings
+    ) -> [ContentNode] {
         var nodes: [ContentNode] = []
         var offset = range.lowerBound
         while offset < range.upperBound, let field = field(bytes, at: offset, end: range.upperBound) {
             offset = field.end
             guard budget.take() else { break }
-            nodes.append(node(bytes, field, depth: depth, budget: budget))
+            nodes.append(node(bytes, field, path: path, depth: depth, budget: budget, strings: strings))
         }
         return nodes
     }
 
-    private static func node(_ bytes: UnsafeRawBufferPointer, _ field: Field, depth: Int, budget: ContentNodeBudget) -> ContentNode {
+    private static func node(
+        _ bytes: UnsafeRawBufferPointer, _ field: Field, path: String, depth: Int, budget: ContentNodeBudget, strings: ProtobufStrings
+    ) -> ContentNode {
         let label = String(field.number)
         switch field.wireType {
         case 0:
@@ -56,23 +73,41 @@ enum ProtobufDecoder {
             return ContentNode(label: label, type: "fixed32", value: "\(field.value) (float \(Float(bitPattern: UInt32(field.value))))")
         default:
             let payload = UnsafeRawBufferPointer(rebasing: bytes[field.payload])
-            let scan = TextScan(payload, complete: true)
-            if !field.payload.isEmpty, scan.isText {
-                let text = String(decoding: payload.prefix(budget.limits.maxStringPreview * 4), as: UTF8.self)
-                return ContentNode(label: label, type: "string", value: ContentFormatting.preview(text, limit: budget.limits.maxStringPreview))
+            let fieldPath = path.isEmpty ? label : path + "." + label
+            if !field.payload.isEmpty, TextScan(payload, complete: true).isText {
+                return stringNode(payload, label: label, path: fieldPath, budget: budget, strings: strings)
             }
             if isMessage(bytes, field.payload) {
                 var node = ContentNode(label: label, type: "message")
                 if budget.allows(depth: depth + 1) {
-                    node.children = nodes(bytes, field.payload, depth: depth + 1, budget: budget)
+                    node.children = nodes(bytes, field.payload, path: fieldPath, depth: depth + 1, budget: budget, strings: strings)
                 } else {
                     node.note = "depth limit"
                 }
                 return node
             }
+            // Not a message either: text with more control characters than plain text allows (a separator,
+            // a placeholder) is still more use read than as hex.
+            if !field.payload.isEmpty, TextScan(payload, complete: true, bytesPerControl: looseTextBytesPerControl).isText {
+                return stringNode(payload, label: label, path: fieldPath, budget: budget, strings: strings)
+            }
             let preview = ContentFormatting.hexPreview(bytes, range: field.payload, limit: budget.limits.maxStringPreview)
             return ContentNode(label: label, type: "bytes", value: "\(ContentFormatting.counted(field.payload.count, "byte")): \(preview)")
         }
+    }
+
+    /// A string field that is neither plain text nor a message may hold one control character in this many
+    /// bytes. Message payloads are tried first, so their tag bytes (often controls) do not make them text.
+    private static let looseTextBytesPerControl = 8
+
+    private static func stringNode(
+        _ payload: UnsafeRawBufferPointer, label: String, path: String, budget: ContentNodeBudget, strings: ProtobufStrings
+    ) -> ContentNode {
+        let limit = budget.limits.maxStringPreview
+        let text = String(decoding: payload.prefix(limit * 4), as: UTF8.self)
+        let preview = ContentFormatting.preview(ContentFormatting.visibleControls(text), limit: limit)
+        strings.add(path: path, byteCount: payload.count, preview: preview)
+        return ContentNode(label: label, type: "string", value: preview)
     }
 
     private static func field(_ bytes: UnsafeRawBufferPointer, at offset: Int, end: Int) -> Field? {

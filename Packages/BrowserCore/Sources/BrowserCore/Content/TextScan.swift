@@ -1,6 +1,9 @@
 /// One pass over bytes that says whether they are UTF-8 text: valid UTF-8 (RFC 3629: no overlong forms, no
-/// surrogates, nothing past U+10FFFF) and mostly printable.
+/// surrogates, nothing past U+10FFFF) and mostly printable. Printable includes every non-ASCII character, so
+/// U+FFFC (the attachment placeholder Apple Notes and attributed strings put in their text) and emoji are text.
 struct TextScan {
+    /// Text may hold one control character per this many bytes.
+    let bytesPerControl: Int
     /// Valid UTF-8 throughout (a sequence cut by the end is allowed when the bytes are only a head).
     var isValidUTF8 = true
     var hasNUL = false
@@ -11,11 +14,12 @@ struct TextScan {
     /// JSON, and a 64 MB inflated bomb of zeros should not be read to its end to learn it.
     var stoppedEarly = false
 
-    /// Text: valid UTF-8, no NUL, and at most one control character in a hundred bytes (escape sequences and
-    /// the odd vertical tab survive; binary formats do not).
-    var isText: Bool { isValidUTF8 && !hasNUL && byteCount > 0 && controlCount * 100 <= byteCount }
+    /// Text: valid UTF-8, no NUL, and at most one control character per `bytesPerControl` bytes (by default a
+    /// hundred: escape sequences and the odd vertical tab survive; binary formats do not).
+    var isText: Bool { isValidUTF8 && !hasNUL && byteCount > 0 && controlCount * bytesPerControl <= byteCount }
 
-    init(_ bytes: UnsafeRawBufferPointer, complete: Bool) {
+    init(_ bytes: UnsafeRawBufferPointer, complete: Bool, bytesPerControl: Int = 100) {
+        self.bytesPerControl = max(1, bytesPerControl)
         byteCount = bytes.count
         var index = 0
         let count = bytes.count
@@ -42,7 +46,7 @@ struct TextScan {
                 } else if byte == 0x7F {
                     controlCount += 1
                 }
-                if hasNUL || controlCount * 100 > count {
+                if hasNUL || controlCount * self.bytesPerControl > count {
                     stoppedEarly = true
                     return
                 }

@@ -13,6 +13,13 @@ struct XMLPropertyList: PropertyListGraph {
     private(set) var topReference = 0
     /// True when parsing stopped at the object limit: containers still open were closed where they stood.
     private(set) var stoppedAtLimit = false
+    /// The decoded bytes of the `<data>` objects that look like property lists themselves, by reference (only
+    /// those: the others are shown as a preview and need not be kept).
+    private var nestedPropertyLists: [Int: Data] = [:]
+
+    func withNestedPropertyList<Result>(_ reference: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        nestedPropertyLists[reference].map { $0.withUnsafeBytes(body) }
+    }
 
     func object(_ reference: Int) -> PropertyListObject? {
         reference >= 0 && reference < objects.count ? objects[reference] : nil
@@ -144,6 +151,9 @@ struct XMLPropertyList: PropertyListGraph {
                 object = .data(count: data.count, preview: data.withUnsafeBytes {
                     ContentFormatting.hexPreview($0, range: 0..<$0.count, limit: previewLimit)
                 })
+                if data.withUnsafeBytes(PropertyListTree.looksLikePropertyList) {
+                    list.nestedPropertyLists[list.objects.count] = data // the reference `add` gives it
+                }
             default: object = .bool(name == "true")
             }
             guard add(object) else { return fail("more than one top-level object") }

@@ -144,7 +144,8 @@ enum BinaryPlistWriter {
         var bytes: [UInt8] = Array("bplist00".utf8)
         var offsets: [Int] = []
         func marker(_ type: UInt8, _ count: Int) -> [UInt8] {
-            count < 15 ? [type << 4 | UInt8(count)] : [type << 4 | 0x0F, 0x10, UInt8(count)]
+            count < 15 ? [type << 4 | UInt8(count)]
+                : count < 256 ? [type << 4 | 0x0F, 0x10, UInt8(count)] : [type << 4 | 0x0F, 0x11] + ContentSamples.be16(count)
         }
         for object in objects {
             offsets.append(bytes.count)

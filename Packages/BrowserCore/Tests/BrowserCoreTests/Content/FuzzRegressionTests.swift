@@ -19,6 +19,7 @@ extension FuzzRegressionTests {
         maxNestedInspections: 3)
 
     static func nodeCount(_ node: ContentNode) -> Int { node.children.reduce(1) { $0 + nodeCount($1) } }
+    static func depth(_ node: ContentNode) -> Int { 1 + (node.children.map(depth).max() ?? 0) }
 
     /// zlib → protobuf of many fields: the message node itself was not counted, so the tree held 201 of 200.
     @Test func protobufTreeCountsItsRootNode() throws {
