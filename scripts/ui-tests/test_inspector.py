@@ -216,9 +216,12 @@ def test_search_attribute_choices_are_the_string_attributes(inspector, api, wait
         return driver.execute_script(
             "return [...document.getElementById(arguments[0]).options].map(o => [o.value, o.textContent]);", select_id)
 
-    wait_for(driver, lambda d: len(options("sort-select")) == len(every) + 1, message="sort options")
+    # Then each to-many relationship's count.
+    counts = [[f"{r['name']}.@count", f"{r['name']} count"] for r in book["relationships"] if r["toMany"]]
+    assert counts
+    wait_for(driver, lambda d: len(options("sort-select")) == len(every) + len(counts) + 1, message="sort options")
     assert options("search-attr") == [["", "All text"]] + [[n, n] for n in strings]
-    assert options("sort-select") == [["", "(none)"]] + [[n, n] for n in every]
+    assert options("sort-select") == [["", "(none)"]] + [[n, n] for n in every] + counts
     assert [o[0] for o in options("limit-select")] == ["25", "50", "100", "200", "500"]
     # "Name by": the server's choice first, then every String attribute.
     assert options("display-attr") == [["", f"Name: {book['summaryAttribute']} (default)"]] + [[n, f"Name: {n}"] for n in strings]
