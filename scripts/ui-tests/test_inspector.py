@@ -216,9 +216,12 @@ def test_search_attribute_choices_are_the_string_attributes(inspector, api, wait
         return driver.execute_script(
             "return [...document.getElementById(arguments[0]).options].map(o => [o.value, o.textContent]);", select_id)
 
-    wait_for(driver, lambda d: len(options("sort-select")) == len(every) + 1, message="sort options")
+    # Then each to-many relationship's count.
+    counts = [[f"{r['name']}.@count", f"{r['name']} count"] for r in book["relationships"] if r["toMany"]]
+    assert counts
+    wait_for(driver, lambda d: len(options("sort-select")) == len(every) + len(counts) + 1, message="sort options")
     assert options("search-attr") == [["", "All text"]] + [[n, n] for n in strings]
-    assert options("sort-select") == [["", "(none)"]] + [[n, n] for n in every]
+    assert options("sort-select") == [["", "(none)"]] + [[n, n] for n in every] + counts
     assert [o[0] for o in options("limit-select")] == ["25", "50", "100", "200", "500"]
     # "Name by": the server's choice first, then every String attribute.
     assert options("display-attr") == [["", f"Name: {book['summaryAttribute']} (default)"]] + [[n, f"Name: {n}"] for n in strings]
@@ -243,6 +246,38 @@ def test_sort_by_page_count_descending_orders_the_rows(inspector, api, wait_for)
     assert counts == sorted(counts, reverse=True)
     assert ids(descending) != ids(ascending)
     assert query_of(driver) == {"entity": "Book", "sort": "pageCount", "order": "desc"}
+
+
+def tag_counts(api, rows):
+    """Each row's number of tags, recomputed from its detail (not from the sorted list's own counts)."""
+    counts = {}
+    for row in rows:
+        rels = {rel["name"]: rel for rel in api("/api/object", id=row["id"])["relationships"]}
+        counts[row["id"]] = rels["tags"]["count"]
+    return counts
+
+
+def test_sort_by_tag_count_orders_the_rows_as_the_api_and_the_counts(inspector, api, wait_for):
+    driver = inspector(entity="Book")
+    wait_rows(wait_for, driver, ids(api("/api/entities/Book")), "the unsorted page")
+    select = Select(driver.find_element(By.ID, "sort-select"))
+    assert ("tags.@count", "tags count") in [(o.get_attribute("value"), o.text) for o in select.options]
+    assert "author.@count" not in [o.get_attribute("value") for o in select.options]  # a to-one has no count
+
+    select.select_by_value("tags.@count")
+    driver.find_element(By.ID, "order-btn").click()
+    descending = api("/api/entities/Book", sort="tags.@count", order="desc")
+    wait_rows(wait_for, driver, ids(descending), "rows sorted by tags count, most first")
+    assert query_of(driver) == {"entity": "Book", "sort": "tags.@count", "order": "desc"}
+    # The API's order is by the recomputed counts, most first, then by key (the tie-breaker, same direction).
+    recomputed = tag_counts(api, descending["rows"])
+    assert [row["counts"]["tags"] for row in descending["rows"]] == [recomputed[row["id"]] for row in descending["rows"]]
+    counts = [recomputed[row["id"]] for row in descending["rows"]]
+    assert counts == sorted(counts, reverse=True)
+    assert len(set(counts)) > 1, "the demo page should hold books with different numbers of tags"
+    shown = driver.execute_script(
+        "return [...document.querySelectorAll('#record-list .record-row .record-sort-value')].map(s => s.textContent);")
+    assert shown == [f"{count} tags" for count in counts]
 
 
 def test_paging_shows_disjoint_pages_and_the_indicator(inspector, server, api, wait_for):

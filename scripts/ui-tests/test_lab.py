@@ -325,6 +325,39 @@ def test_header_stays_put_when_the_grid_scrolls(lab, wait_for):
     assert rect(driver, '#grid-head-row th[data-col="title"]')["top"] == before["top"], "the header moved"
 
 
+def test_sort_by_a_relationships_count_shows_its_count_column(lab, api, wait_for):
+    driver = lab(entity="Book")
+    wait_rows(wait_for, driver, ids(api("/api/entities/Book")), "the unsorted rows")
+    driver.find_element(By.ID, "grid-columns-btn").click()
+    offered = driver.execute_script("return [...document.querySelectorAll('[data-action=\"sort-count\"]')].map(b => b.dataset.count);")
+    assert offered == ["tags"]  # Book's only to-many relationship; author is to-one
+    driver.find_element(By.CSS_SELECTOR, '[data-action="sort-count"][data-count="tags"]').click()
+
+    descending = api("/api/entities/Book", sort="tags.@count", order="desc")
+    wait_rows(wait_for, driver, ids(descending), "rows sorted by tags count, most first")
+    assert query_of(driver)["sort"] == "tags.@count" and query_of(driver)["order"] == "desc"
+    th = header_cell(driver, "tags.@count")
+    assert th.find_element(By.CSS_SELECTOR, ".th-label").text == "tags count"
+    assert th.find_element(By.CSS_SELECTOR, ".th-sort").text == "▼"
+    assert headers(driver)[0] == "tags.@count"
+    # Each row's count, recomputed from its detail: the API's order is by it, and the column shows it.
+    counts = []
+    for row in descending["rows"]:
+        rels = {rel["name"]: rel for rel in api("/api/object", id=row["id"])["relationships"]}
+        counts.append(rels["tags"]["count"])
+        assert cell(driver, row["id"], "tags.@count")[0] == str(rels["tags"]["count"])
+    assert counts == sorted(counts, reverse=True) and len(set(counts)) > 1
+
+    header_cell(driver, "tags.@count").click()  # ▼ → unsorted: the count column goes with its sort
+    unsorted = ids(api("/api/entities/Book"))
+    wait_rows(wait_for, driver, unsorted, "the unsorted rows again")
+    assert "tags.@count" not in headers(driver)
+
+    driver = lab(entity="Book", sort="tags.@count", order="asc")  # from a link
+    wait_rows(wait_for, driver, ids(api("/api/entities/Book", sort="tags.@count", order="asc")), "rows by tags count, fewest first")
+    assert header_cell(driver, "tags.@count").find_element(By.CSS_SELECTOR, ".th-sort").text == "▲"
+
+
 def test_sort_cycles_ascending_descending_unsorted_on_the_server(lab, api, wait_for):
     driver = lab(entity="Book")
     unsorted = ids(api("/api/entities/Book"))

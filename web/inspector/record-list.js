@@ -109,7 +109,12 @@ function renderRecords(page, requested) {
     if (row.entity !== requested.entity) sub.append(el('span', 'record-entity', row.entity), ' · ');
     sub.append(el('span', 'record-pk', shortId(row.id)));
     li.append(sub);
-    if (requested.sort) {
+    if (requested.sort && requested.sort.endsWith('.@count')) {
+      // A relationship's count: the server gives it with each row of a list sorted by it (row.counts).
+      const relationship = requested.sort.slice(0, -'.@count'.length);
+      const count = row.counts ? row.counts[relationship] : undefined;
+      li.append(el('span', 'record-sort-value', count === undefined ? '' : `${count} ${relationship}`));
+    } else if (requested.sort) {
       // The sorted attribute's value, so a sort can be checked by eye.
       const schema = data.entityByName.get(requested.entity);
       const type = schema ? (schema.attributes.find((a) => a.name === requested.sort) || {}).type : '';

@@ -24,7 +24,10 @@ function renderToolbar() {
 
   setOptions(dom.searchAttr, [{ value: '', label: 'All text' }, ...stringAttrs.map((a) => ({ value: a.name, label: a.name }))], view.searchAttr);
   const sortable = attributes.filter((a) => !UNSORTABLE_TYPES.has(a.type));
-  setOptions(dom.sortSelect, [{ value: '', label: '(none)' }, ...sortable.map((a) => ({ value: a.name, label: a.name }))], view.sort);
+  // A to-many relationship sorts by how many records it holds (`sort=tags.@count`).
+  const counted = (entity && entity.relationships ? entity.relationships : []).filter((r) => r.toMany);
+  setOptions(dom.sortSelect, [{ value: '', label: '(none)' }, ...sortable.map((a) => ({ value: a.name, label: a.name })),
+    ...counted.map((r) => ({ value: `${r.name}.@count`, label: `${r.name} count` }))], view.sort);
   const fallback = entity && entity.summaryAttribute ? `Name: ${entity.summaryAttribute} (default)` : 'Name: default';
   const chosen = displayChoice(view.entity);
   setOptions(dom.displayAttr, [{ value: '', label: fallback }, ...stringAttrs.map((a) => ({ value: a.name, label: `Name: ${a.name}` }))],

@@ -87,15 +87,37 @@ function saveCols() {
   writeStoredJSON(STORAGE.cols(state.entity), state.cols);
 }
 
+/** The entity's to-many relationships: each can sort the grid by its count (`sort=tags.@count`). */
+function countableRelationships(entityName) {
+  const entity = state.entityByName.get(entityName);
+  return entity && Array.isArray(entity.relationships) ? entity.relationships.filter((r) => r.toMany) : [];
+}
+
+/** For a sort key `<relationship>.@count` naming a to-many relationship of the entity: the relationship's name;
+ *  null for anything else (an attribute's name). */
+function countedRelationship(name, entityName = state.entity) {
+  if (typeof name !== "string" || !name.endsWith(".@count")) return null;
+  const relationship = name.slice(0, -".@count".length);
+  return countableRelationships(entityName).some((r) => r.name === relationship) ? relationship : null;
+}
+
+/** The attribute columns shown, in order; while the grid is sorted by a relationship's count, that count's
+ *  column first (its values are the rows' `counts`, which the server gives with a list sorted by them). The
+ *  count column is the sort's, not a preference: it comes and goes with the sort. */
 function visibleColumns() {
   if (!state.cols) return [];
   const types = new Map(attributesOf(state.entity).map((a) => [a.name, a.type]));
   const hidden = new Set(state.cols.hidden);
-  return state.cols.order.filter((n) => !hidden.has(n) && types.has(n)).map((name) => ({ name, type: types.get(name) }));
+  const columns = state.cols.order.filter((n) => !hidden.has(n) && types.has(n)).map((name) => ({ name, type: types.get(name) }));
+  const counted = countedRelationship(state.sort);
+  if (counted) columns.unshift({ name: state.sort, type: "Integer 64", count: counted });
+  return columns;
 }
 
 export {
   attributesOf,
+  countableRelationships,
+  countedRelationship,
   defaultCols,
   loadCols,
   paintCell,

@@ -60,6 +60,7 @@ function resetColumns() {
 
 /** Moves `name` before `beforeName` (null: after the last visible column). */
 function moveColumn(name, beforeName) {
+  if (!state.cols.order.includes(name)) return; // a count column comes with its sort, first
   const order = state.cols.order.filter((n) => n !== name);
   let index;
   if (beforeName) {

@@ -181,9 +181,13 @@ function renderHeader(columns) {
     th.tabIndex = column.name === current ? 0 : -1;
     th.dataset.col = column.name;
     th.title = `${column.name}: ${column.type}. Click to sort, drag to reorder, drag the edge to resize, right-click for more.`;
+    if (column.count) {
+      th.dataset.count = column.count;
+      th.title = `Count of ${column.count}: how many records each row's ${column.count} holds. Click to change the order.`;
+    }
     th.append(
-      el("span", "th-label", column.name),
-      el("span", "th-type", shortType(column.type)),
+      el("span", "th-label", column.count ? `${column.count} count` : column.name),
+      el("span", "th-type", column.count ? "count" : shortType(column.type)),
       el("span", "th-sort"),
     );
     const grip = el("span", "col-resize");
@@ -221,7 +225,7 @@ function buildRow(row, index, columns) {
   for (const column of columns) {
     const td = el("td");
     td.dataset.col = column.name;
-    const value = attrs[column.name];
+    const value = column.count ? (isPlainObject(row.counts) ? row.counts[column.count] : undefined) : attrs[column.name];
     if (isLongValue(value)) {
       // A cell shows one line: its start is enough (a 187,000-character value would cost layout and a tooltip
       // as long); the detail pane and the content viewer hold it whole.

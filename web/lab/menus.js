@@ -4,7 +4,7 @@
 
 import { el, menuItem } from '../shared/dom.js';
 import * as facets from '../facets.js';
-import { attributesOf, saveCols } from './columns.js';
+import { attributesOf, countableRelationships, countedRelationship, saveCols } from './columns.js';
 import { resetColumns, setColumnHidden, setSort } from './grid-columns.js';
 import { paintColumnWidths, renderGrid } from './grid.js';
 import { clamp, dom, shortType, state } from './state.js';
@@ -59,6 +59,12 @@ function openHeaderMenu(name, x, y, th) {
   if (facets.facetable(attributesOf(state.entity).find((a) => a.name === name)?.type)) {
     menu.append(menuButton("Facets…", "facets", () => facets.open(name, th)));
   }
+  // A count column shows while the grid is sorted by it: clearing the sort hides it, and it has no width or
+  // place to keep.
+  if (countedRelationship(name)) {
+    openPopover("header", menu, { x, y, returnFocus: th });
+    return;
+  }
   menu.append(el("div", "pop-sep"));
   menu.append(menuButton("Hide column", "hide", () => setColumnHidden(name, true)));
   if (typeof state.cols.widths[name] === "number") {
@@ -92,6 +98,16 @@ function openColumnsMenu() {
     });
     label.append(box, el("span", null, name), el("span", "pop-type", shortType(types.get(name))));
     menu.append(label);
+  }
+  const countable = countableRelationships(state.entity);
+  if (countable.length) {
+    // A to-many relationship's count is a column while the grid is sorted by it (most first).
+    menu.append(el("div", "pop-sep"), el("div", "pop-label", "Sort by a count"));
+    for (const relationship of countable) {
+      const button = menuButton(`Count of ${relationship.name}`, "sort-count", () => setSort(`${relationship.name}.@count`, "desc"));
+      button.dataset.count = relationship.name;
+      menu.append(button);
+    }
   }
   menu.append(el("div", "pop-sep"));
   menu.append(

@@ -4,7 +4,7 @@
  */
 
 import { commitURL, viewURL } from '../shared/url.js';
-import { attributesOf, loadCols } from './columns.js';
+import { attributesOf, countedRelationship, loadCols } from './columns.js';
 import { markSelectedRow } from './grid-selection.js';
 import { loadGrid } from './grid.js';
 import { loadRecord } from './record-detail.js';
@@ -68,7 +68,8 @@ function applyURL(url) {
   const entityChanged = entity !== state.entity;
   if (entityChanged) setGridEntity(entity);
   const attrs = attributesOf(entity);
-  const sort = url.sort && (!attrs.length || attrs.some((a) => a.name === url.sort)) ? url.sort : null;
+  const sort = url.sort && (!attrs.length || attrs.some((a) => a.name === url.sort) || countedRelationship(url.sort, entity))
+    ? url.sort : null;
   const searchAttr = url.searchAttr && attrs.some((a) => a.name === url.searchAttr && a.type === "String") ? url.searchAttr : "";
   const gridChanged = entityChanged
     || sort !== state.sort

@@ -76,6 +76,40 @@ struct RecordQueryValidationTests {
         }
     }
 
+    /// Book with a to-many relationship, `tags`, beside its to-one `author`.
+    static func bookWithTags() -> EntitySchema {
+        var book = Make.bookEntity()
+        book.relationships.append(RelationshipSchema(name: "tags", destination: "Tag", isToMany: true))
+        return book
+    }
+
+    @Test func aToManyRelationshipsCountIsASortKeyMixedWithAttributes() throws {
+        let query = try RecordQuery.validated(Make.parameters(["sort": "tags.@count:desc,title"]), for: Self.bookWithTags())
+        var expected = RecordQuery(entity: "Book", sort: SortKey(countOf: "tags", order: .descending), order: .descending)
+        expected.thenSort = [SortKey(attribute: "title", order: .ascending)]
+        #expect(query == expected)
+        #expect(query.sortKeys.map(\.keyPath) == ["tags.@count", "title"])
+        let second = try RecordQuery.validated(Make.parameters(["sort": "pageCount,tags.@count", "order": "desc"]), for: Self.bookWithTags())
+        #expect(second.thenSort == [SortKey(countOf: "tags", order: .descending)])
+    }
+
+    static let refusedCountSorts: [(String, String)] = [
+        ("author.@count", "Cannot sort Book by author.@count: author is a to-one relationship, and only a to-many relationship has a count"),
+        ("nope.@count", #"Cannot sort Book by nope.@count: Book has no relationship "nope""#),
+        ("title.@count", "Cannot sort Book by title.@count: it is an attribute, and only a to-many relationship has a count"),
+        (".@count", #"Cannot sort Book by .@count: Book has no relationship """#),
+        ("tags", #"Cannot sort Book by "tags": it is not an attribute of Book (sort by its count with tags.@count)"#),
+        ("tags.@count,tags.@count:desc", "In sort=tags.@count,tags.@count:desc: tags.@count is named twice"),
+        ("tags.@count:up", #"In sort=tags.@count:up: the direction of tags.@count must be "asc" or "desc", got "up""#),
+    ]
+
+    @Test("a count key names a to-many relationship, once", arguments: refusedCountSorts)
+    func refusesCountSorts(sort: String, message: String) {
+        #expect(throws: BrowserError.badRequest(message)) {
+            try RecordQuery.validated(Make.parameters(["sort": sort]), for: Self.bookWithTags())
+        }
+    }
+
     @Test func searchWithoutStringAttributesMatchesNothing() throws {
         let entity = EntitySchema(name: "Counter", attributes: [AttributeSchema(name: "value", type: .integer64)])
         let query = try RecordQuery.validated(Make.parameters(["search": "x"]), for: entity)

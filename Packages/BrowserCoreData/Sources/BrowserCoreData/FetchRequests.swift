@@ -16,7 +16,8 @@ enum FetchRequests {
         request.predicate = try query.filter.map { try FilterPredicate.make($0, coordinator: coordinator) }
         let ascending = query.order == .ascending
         var sort: [NSSortDescriptor] = []
-        for key in query.sortKeys {
+        // `ExpressibleQuery` refused a sort by a relationship's count before a request is built.
+        for key in query.sortKeys where !key.countsRelationship {
             sort.append(NSSortDescriptor(key: key.attribute, ascending: key.order == .ascending))
         }
         if sortsInSQL(coordinator) {

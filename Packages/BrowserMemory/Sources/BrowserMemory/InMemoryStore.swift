@@ -152,7 +152,7 @@ public actor InMemoryStore: BrowserStore {
     }
 
     /// Every record the query matches, in its order: the entity's rows (sub-entities included), or the targets of
-    /// the scope's relationship, filtered, then sorted by the attribute (if any) and the primary key — except an
+    /// the scope's relationship, filtered, then sorted by the keys (attributes, relationship counts; if any) and the primary key — except an
     /// ordered relationship without a sort, which keeps its own order (reversed for `desc`).
     private func orderedRows(_ query: RecordQuery) throws -> [Row] {
         let members = storeSchema.subtree(of: query.entity)
@@ -173,7 +173,7 @@ public actor InMemoryStore: BrowserStore {
         }
         rows.sort { left, right in
             for key in query.sortKeys {
-                let comparison = StoreOrdering.compare(left.values[key.attribute] ?? .null, right.values[key.attribute] ?? .null)
+                let comparison = StoreOrdering.compare(StoreOrdering.sortValue(of: left, by: key), StoreOrdering.sortValue(of: right, by: key))
                 if comparison != .orderedSame {
                     return key.order == .descending ? comparison == .orderedDescending : comparison == .orderedAscending
                 }

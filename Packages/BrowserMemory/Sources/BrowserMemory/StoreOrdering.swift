@@ -4,6 +4,13 @@ import Foundation
 /// How the in-memory store orders attribute values, matching SQLite's `ORDER BY` on Core Data's columns:
 /// NULL before everything, numbers by value, strings by UTF-8 bytes (BINARY collation), dates by time.
 enum StoreOrdering {
+    /// What a row is sorted by for one key: the attribute's value, or for `books.@count` how many records the
+    /// relationship holds (an integer, 0 for none; never NULL, as SQLite's `COUNT(*)` is not).
+    static func sortValue(of row: InMemoryStore.Row, by key: SortKey) -> AttributeValue {
+        if key.countsRelationship { return .integer(Int64(row.links[key.attribute]?.count ?? 0)) }
+        return row.values[key.attribute] ?? .null
+    }
+
     static func compare(_ left: AttributeValue, _ right: AttributeValue) -> ComparisonResult {
         switch (left, right) {
         case (.null, .null): return .orderedSame

@@ -10,8 +10,9 @@ struct TextPreviewServiceTests {
         EntitySchema(name: "Note", attributes: [AttributeSchema(name: "title", type: .string), AttributeSchema(name: "rank", type: .integer32)],
                      relationships: [RelationshipSchema(name: "links", destination: "Note", isToMany: true)]),
     ])
-    /// 99,995 bytes, a word only past every preview.
-    static let long = String(repeating: "ab", count: 50_000 - 5) + "omega"
+    /// 99,995 bytes of words (readable text: an unbroken run of letters would look like an identifier, and records
+    /// are not named after identifiers), a word only past every preview.
+    static let long = String(repeating: "ab ", count: 33_330) + "omega"
 
     static let head = AttributeValue.truncatedText(prefix: String(long.prefix(ValuePreview.maximumBytes)), byteCount: long.utf8.count)
     static let longerHead = AttributeValue.truncatedText(prefix: String(long.prefix(ValuePreview.maximumBytes)),

@@ -24,12 +24,16 @@ public struct RowDTO: Encodable, Sendable, Hashable {
     public var entity: String
     public var summary: String
     public var attrs: [String: AttributeValue]
+    /// When the page is sorted by to-many relationships' counts (`sort=tags.@count`): each such relationship's
+    /// count for this record (`"tags": 3`), so a list can show what it is ordered by. Nil (absent) otherwise.
+    public var counts: [String: Int]?
 
-    public init(id: String, entity: String, summary: String, attrs: [String: AttributeValue]) {
+    public init(id: String, entity: String, summary: String, attrs: [String: AttributeValue], counts: [String: Int]? = nil) {
         self.id = id
         self.entity = entity
         self.summary = summary
         self.attrs = attrs
+        self.counts = counts
     }
 }
 
@@ -53,6 +57,7 @@ extension RowDTO: JSONWritable {
     func writeJSON(into json: inout JSONBytes) {
         json.beginObject()
         json.appendMember("attrs", attrs)
+        if let counts { json.appendMember("counts", counts) }
         json.appendMember("entity", entity)
         json.appendMember("id", id)
         json.appendMember("summary", summary)

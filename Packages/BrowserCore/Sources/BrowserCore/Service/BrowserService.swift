@@ -60,8 +60,9 @@ public struct BrowserService: Sendable {
             return try await recordWithID(ids, query: query, parameters: parameters, schema: schema)
         }
         let page = try await call { try await store.page(query) }
-        return RecordsPageDTO(total: page.total, offset: query.offset, limit: query.limit,
-                              rows: try await rows(page.records, schema: schema, previewBytes: query.valuePreviewBytes),
+        var rows = try await rows(page.records, schema: schema, previewBytes: query.valuePreviewBytes)
+        try await addCounts(to: &rows, of: page.records, sortedBy: query)
+        return RecordsPageDTO(total: page.total, offset: query.offset, limit: query.limit, rows: rows,
                               valuePreviewBytes: query.valuePreviewBytes)
     }
 
@@ -82,6 +83,21 @@ public struct BrowserService: Sendable {
             }
         }
         return names.count
+    }
+
+    /// The counts a page sorted by relationship counts is ordered by, per row (`RowDTO.counts`): one `related`
+    /// count per row and count key, so at most `RecordQuery.maximumLimit` × `RecordQuery.maximumSortKeys` small
+    /// reads. Asked of the store apart from the page's own sort, they show the order it gave.
+    private func addCounts(to rows: inout [RowDTO], of records: [StoredRecord], sortedBy query: RecordQuery) async throws(BrowserError) {
+        let counted = query.sortKeys.filter(\.countsRelationship).map(\.attribute)
+        guard !counted.isEmpty else { return }
+        for (index, record) in records.enumerated() {
+            var counts: [String: Int] = [:]
+            for name in counted {
+                counts[name] = try await call { try await store.related(from: record.id, through: name, limit: 0) }.total
+            }
+            rows[index].counts = counts
+        }
     }
 
     /// `GET /api/entities/:name/explain`: how the store answers the page the parameters describe.

@@ -52,6 +52,19 @@ struct FilterTranslation {
         return try translation.translate(filter, entity, row: row, negated: false)
     }
 
+    /// How many rows the to-many relationship `name` reaches from the current row `row` of `entity`: a correlated
+    /// `(SELECT COUNT(*) FROM <destination or join table> WHERE <owner> = row.Z_PK …)`, over the same related rows
+    /// (destination restriction, reflexive pairs) as an `@count` condition, so a list sorted by a count and one
+    /// filtered by it count alike. Unlike a condition's subquery it runs once per row: what sorting by it costs.
+    static func relatedCount(_ name: String, of entity: EntityMapping, row: String, mapping: StoreMapping,
+                             storeIdentifier: String) throws -> Fragment {
+        var translation = FilterTranslation(mapping: mapping, storeIdentifier: storeIdentifier)
+        let related = try translation.relatedRows(name, of: entity)
+        let select = joined(related.conditions + [Fragment(sql: "\(related.owner) = \(row).\"Z_PK\"")],
+                            prefix: "SELECT COUNT(*) FROM \(related.from) WHERE ")
+        return Fragment(sql: "(\(select.sql))", arguments: select.arguments, cost: Fragment.subqueryCost)
+    }
+
     private init(mapping: StoreMapping, storeIdentifier: String) {
         self.mapping = mapping
         self.storeIdentifier = storeIdentifier

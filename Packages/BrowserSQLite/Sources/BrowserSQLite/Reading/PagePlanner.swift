@@ -15,7 +15,8 @@ import BrowserCore
 ///   built in the background.
 /// - **Kept order** — one unindexed attribute, no filter or scope, whose order is kept (`SortedKeys`): a slice of
 ///   keys and one `Z_PK IN (…)` lookup.
-/// - **SQL** — everything else: one query with `LIMIT` and `OFFSET`. With one attribute that an index orders (a
+/// - **SQL** — everything else: one query with `LIMIT` and `OFFSET`. A sort by a to-many relationship's count
+///   (`books.@count`, any key) always comes here: SQLite counts each matching row's related rows and sorts the keys. With one attribute that an index orders (a
 ///   Core Data fetch index), SQLite walks the index: no sort, no kept order (it would cost a full read of the
 ///   table to save nothing). When SQLite has to sort, it sorts the keys alone (`SELECT Z_PK … ORDER BY … LIMIT`)
 ///   and the page's records are read by key after: its top-N sorter builds a record of every selected column for
@@ -83,6 +84,7 @@ enum PagePlanner {
                 + "\(counting.column)\(halves), folded and matched as it is read, gives the total and the page's keys together; "
                 + "the page's records are then read by key.")
         }
+        let sortsKeys = "Page: one SQL query with LIMIT and OFFSET; SQLite sorts "
         guard let sort = query.sort else {
             if wholeEntity, query.offset >= 2 * stride {
                 return PagePlan(route: .checkpoints, reason: "Page: primary-key order far from the start, so it starts from a "
@@ -91,11 +93,17 @@ enum PagePlanner {
             let order = query.scope?.isOrdered == true ? "in the relationship's order" : "in primary-key order"
             return PagePlan(route: .sql(keysFirst: false), reason: "Page: one SQL query with LIMIT and OFFSET, \(order).")
         }
+        if query.sortKeys.contains(where: \.countsRelationship) {
+            // A count is no column: no index orders by it and no kept order holds it (it changes with the related
+            // rows, not the entity's), so SQLite computes it per matching row and sorts the keys.
+            return PagePlan(route: .sql(keysFirst: true), reason: sortsKeys + "the matching rows' keys by "
+                + query.sortKeys.map(\.keyPath).joined(separator: ", ") + " (each relationship's count is one COUNT(*) "
+                + "of its related rows per row: no index or kept order holds a count), then reads the page's records by key.")
+        }
         guard let column = entity.attribute(named: sort.attribute)?.column else {
             return PagePlan(route: .sql(keysFirst: false), reason: "Page: one SQL query with LIMIT and OFFSET (\(sort.attribute) has no column, so it does not order the rows).")
         }
         let indexed = entity.isIndexed(column)
-        let sortsKeys = "Page: one SQL query with LIMIT and OFFSET; SQLite sorts "
         let throughIndex = "Page: one SQL query with LIMIT and OFFSET; an index orders \(entity.name) by \(sort.attribute), "
             + "so SQLite reads the page in that order without sorting"
         // Kept structures are of one attribute, its keys tied by the primary key in the same direction

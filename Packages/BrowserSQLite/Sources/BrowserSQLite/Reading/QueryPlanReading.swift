@@ -53,7 +53,7 @@ enum QueryPlanReading {
     static func hints(for query: RecordQuery, entity: EntityMapping, rowCount: Int,
                       statements: [ExplainedStatementDTO], in connection: SQLiteConnection) throws -> [QueryHintDTO] {
         var hints: [QueryHintDTO] = []
-        if let sort = query.sort, let column = entity.attribute(named: sort.attribute)?.column,
+        if let sort = query.sort, !sort.countsRelationship, let column = entity.attribute(named: sort.attribute)?.column,
            !entity.isIndexed(column) {
             let name = "by" + sort.attribute.prefix(1).uppercased() + sort.attribute.dropFirst()
             hints.append(QueryHintDTO(

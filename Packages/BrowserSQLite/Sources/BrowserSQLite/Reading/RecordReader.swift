@@ -275,7 +275,7 @@ struct RecordReader: Sendable {
     }
 
     /// The FROM, WHERE and ORDER BY of a list of records: the entity's rows, the filter, the scope; sorted by the
-    /// attribute, else by an ordered relationship's order, then always by the primary key (in the query's
+    /// attributes and relationship counts (`FilterTranslation.relatedCount`), else by an ordered relationship's order, then always by the primary key (in the query's
     /// direction) so that pages never overlap. Nulls first ascending and BINARY string order are SQLite's
     /// defaults, as `BrowserStore` asks.
     func listSQL(_ query: RecordQuery, of entity: EntityMapping) throws -> ListSQL {
@@ -302,7 +302,11 @@ struct RecordReader: Sendable {
             }
         }
         for sort in query.sortKeys {
-            if let column = entity.attribute(named: sort.attribute)?.column {
+            if sort.countsRelationship {
+                let count = try FilterTranslation.relatedCount(sort.attribute, of: entity, row: table, mapping: mapping,
+                                                               storeIdentifier: storeIdentifier)
+                order.append(.init(sql: count.sql, arguments: count.arguments, descending: sort.order == .descending))
+            } else if let column = entity.attribute(named: sort.attribute)?.column {
                 order.append(.init(sql: "\(table).\(quoteIdentifier(column))", arguments: [], descending: sort.order == .descending))
             }
         }

@@ -19,8 +19,12 @@ struct CoreDataFetchRequestWriter {
             let list = arguments.isEmpty ? "[]" : "[\n    " + arguments.joined(separator: ",\n    ") + ",\n]"
             lines.append("request.predicate = NSPredicate(format: \(SwiftLiteral.string(format)), argumentArray: \(list))")
         }
-        if !query.sortKeys.isEmpty {
-            let descriptors = query.sortKeys.map {
+        let sortKeys = query.sortKeys.filter { !$0.countsRelationship }
+        for key in query.sortKeys where key.countsRelationship {
+            lines.insert("// " + SortKey.countSortNote(key), at: 0)
+        }
+        if !sortKeys.isEmpty {
+            let descriptors = sortKeys.map {
                 "NSSortDescriptor(key: \(SwiftLiteral.string($0.attribute)), ascending: \($0.order == .ascending))"
             }
             lines.append("request.sortDescriptors = [" + descriptors.joined(separator: ", ") + "]")

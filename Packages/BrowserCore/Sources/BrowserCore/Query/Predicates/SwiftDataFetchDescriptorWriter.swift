@@ -27,8 +27,12 @@ struct SwiftDataFetchDescriptorWriter {
             let body = expression(filter, on: variable, entity: schema.entity(named: type))
             arguments.append("predicate: #Predicate<\(type)> { \(variable) in\n        \(body)\n    }")
         }
-        if !query.sortKeys.isEmpty {
-            let descriptors = query.sortKeys.map {
+        let sortKeys = query.sortKeys.filter { !$0.countsRelationship }
+        for key in query.sortKeys where key.countsRelationship {
+            approximations.append(SortKey.countSortNote(key))
+        }
+        if !sortKeys.isEmpty {
+            let descriptors = sortKeys.map {
                 "SortDescriptor(\\\(type).\($0.attribute), order: \($0.order == .ascending ? ".forward" : ".reverse"))"
             }
             arguments.append("sortBy: [" + descriptors.joined(separator: ", ") + "]")
