@@ -65,9 +65,12 @@ let package = Package(
             path: "Packages/CoreDataBrowser/Sources/CoreDataBrowser",
             swiftSettings: swiftSettings
         ),
+        // glibc's <malloc.h> (mallopt), for browser-demo on Linux: part of libc, nothing to link.
+        .systemLibrary(name: "CMalloc", path: "Apps/CMalloc"),
         .executableTarget(
             name: "BrowserDemo",
-            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserSQLite", "BrowserDesktop", "BrowserDNSSD", "CDNSSD"],
+            dependencies: ["CoreDataBrowser", "BrowserCore", "BrowserMemory", "BrowserSQLite", "BrowserDesktop", "BrowserDNSSD", "CDNSSD",
+                           .target(name: "CMalloc", condition: .when(platforms: [.linux]))],
             path: "Apps/BrowserDemo",
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,2 @@
+// glibc's allocator tuning (mallopt), for browser-demo on Linux only: see Apps/BrowserDemo/main.swift.
+#include <malloc.h>
