@@ -4,7 +4,7 @@
   ``--store``. The Inspector's default page (``limit=100``), its facet of the long column and of the short one
   are requested several times in parallel; then one record's detail. The server's idle resident memory (VmRSS)
   and its peak (VmHWM, the kernel's high-water mark, plus VmRSS sampled every 10 ms) are printed, and the phase
-  fails if the peak exceeds idle by more than ``LONG_VALUES_MARGIN_MIB``, or if a page carries a whole value
+  fails if the peak exceeds idle by more than ``LONG_VALUES_TARGET_MIB``, or if a page carries a whole value
   (a list sends previews: ``ValuePreview`` in BrowserCore, docs/API.md "Long values").
 
 Python standard library only; the HTTP client and the server start are check.py's, passed in.
@@ -25,12 +25,11 @@ from pathlib import Path
 # Each stored value, and how many rows hold one.
 LONG_VALUE_BYTES = 10 * 1024 * 1024
 LONG_VALUE_ROWS = 100
-# The target for what serving the store adds to the server's resident memory at its peak: printed, met or not.
+# What serving the store may add to the server's resident memory at its peak; above it the phase fails. A list
+# reads a long text's first bytes through incremental BLOB I/O and a facet's key takes one read of each value
+# (TextPreviewSQL, PreviewKeyFunction in BrowserSQLite): measured +39 MiB on a busy machine, the detail's whole
+# value (10 MB as a String, then as JSON) the largest part; before the value previews the page alone added 2.9 GB.
 LONG_VALUES_TARGET_MIB = 64
-# What fails the check: bounded, whatever the store holds (before the value previews the page alone added 2.9 GB).
-# Above the target because three read connections each hold one whole 10 MB value while SQLite cuts it (substr on
-# TEXT reads the value whole): measured +66 MiB on an idle machine with three rounds at once, +43 with one.
-LONG_VALUES_MARGIN_MIB = 96
 # Parallel rounds of (page, facet of the long column, facet of the short column).
 PARALLEL_ROUNDS = 3
 STORE_UUID = "5A0C1E2D-3B4F-4A5B-8C6D-7E8F9A0B1C2D"
@@ -162,14 +161,13 @@ def long_values_phase(binary: Path, start_demo, read_response, timeout: float) -
     print(f"load check: long values: {LONG_VALUE_ROWS} rows of {LONG_VALUE_BYTES / 1e6:.1f} MB written in {written:.1f} s; "
           f"{PARALLEL_ROUNDS} parallel rounds of the default page and two facets, then a detail, in {elapsed:.1f} s; "
           f"resident memory idle {idle / 1024:.1f} MiB (high-water {idle_high / 1024:.1f}), peak {peak_kib / 1024:.1f} MiB "
-          f"({growth:+.1f} MiB; target +{LONG_VALUES_TARGET_MIB} MiB "
-          f"{'met' if growth <= LONG_VALUES_TARGET_MIB else 'MISSED'}, failing above +{LONG_VALUES_MARGIN_MIB} MiB), "
+          f"({growth:+.1f} MiB; allowed +{LONG_VALUES_TARGET_MIB} MiB), "
           f"{after / 1024:.1f} MiB after")
     for problem in problems:
         print(f"  {problem}")
     if problems:
         failures.append(f"{len(problems)} long-value requests went wrong")
-    if growth > LONG_VALUES_MARGIN_MIB:
+    if growth > LONG_VALUES_TARGET_MIB:
         failures.append(f"serving 10 MB values raised resident memory by {growth:.1f} MiB")
     if not alive:
         failures.append("browser-demo exited during the long-values phase")

@@ -110,6 +110,9 @@ struct TextPreviewTests {
         #expect(facets.top.first == FacetValueCount(value: cut, count: 2))
         #expect(facets.distinct == 4)
         #expect(facets.top.contains(FacetValueCount(value: .string("short body"), count: 1)))
+        // A BLOB in the String column and a long text with invalid UTF-8 in its kept start: what a list shows for them.
+        #expect(facets.top.contains(FacetValueCount(value: .undecodable("expected text, found BLOB (5000 bytes)"), count: 1)))
+        #expect(facets.top.contains(FacetValueCount(value: .undecodable("invalid UTF-8 in text of 5002 bytes"), count: 1)))
     }
 
     @Test func theServiceSendsThePreviewLengthAndACutSummary() async throws {

@@ -107,11 +107,11 @@ extension RecordReader {
     }
 
     /// How a facet groups an attribute's values: the rows grouped (`from`, with `present` the test for a value),
-    /// the select list (a group's value, its count `n`, for text its length) and the GROUP BY and DISTINCT key.
+    /// the select list (a group's key and its count `n`) and the GROUP BY and DISTINCT key.
     ///
-    /// A String or URI value is grouped by its first `ValuePreview.maximumBytes` (`TextPreviewSQL.groupItem`) and
-    /// its length in bytes, not by the whole value (decision): SQLite's sorter keeps every group's key, and 100
-    /// values of 10 MB made one facet hold a gigabyte. Two long values that share their first 4 KB and their
+    /// A String or URI value is grouped by `TextPreviewSQL.groupItem`: itself up to `ValuePreview.maximumBytes`,
+    /// a longer one by its first bytes and its length (decision): SQLite's sorter keeps every group's key, and
+    /// 100 values of 10 MB made one facet hold a gigabyte. Two long values that share their first 4 KB and their
     /// length are counted as one (the list shows what was sent: that start); shorter values are their own key, so
     /// every facet of values up to 4 KB is exact. The key is computed in a sub-select that `LIMIT -1` keeps from
     /// being flattened into the grouping query: flattened, SQLite 3.40 carries the whole column into the sorter
@@ -120,15 +120,15 @@ extension RecordReader {
     private func facetGrouping(_ attribute: AttributeMapping, source: String)
         -> (from: String, present: String, select: String, key: String) {
         guard TextPreviewSQL.applies(to: attribute.kind) else { return (source, "v IS NOT NULL", "v, count(*) AS n", "v") }
-        let keys = "(SELECT \(TextPreviewSQL.groupItem("v", bytes: ValuePreview.maximumBytes)) AS k, "
-            + "\(TextPreviewSQL.groupLengthItem("v")) AS l FROM \(source) WHERE typeof(v) <> 'null' LIMIT -1)"
-        return (keys, "1", "k, count(*) AS n, l", "k, l")
+        let keys = "(SELECT \(TextPreviewSQL.groupItem("v", bytes: ValuePreview.maximumBytes)) AS k "
+            + "FROM \(source) WHERE typeof(v) <> 'null' LIMIT -1)"
+        return (keys, "1", "k, count(*) AS n", "k")
     }
 
     /// The value of a row of `facetGrouping`'s select list.
     private func facetValue(_ statement: SQLiteStatement, _ attribute: AttributeMapping) -> AttributeValue {
         guard TextPreviewSQL.applies(to: attribute.kind) else { return decoder.decode(statement, column: 0, as: attribute) }
-        return decoder.decodePreview(statement, column: 0, lengthColumn: 2, kind: attribute.kind, limit: ValuePreview.maximumBytes)
+        return decoder.decodePreviewKey(statement, column: 0, kind: attribute.kind, limit: ValuePreview.maximumBytes)
     }
 
     /// The range's part (a number or date with non-nil values): minimum, maximum and histogram, asked of SQLite.

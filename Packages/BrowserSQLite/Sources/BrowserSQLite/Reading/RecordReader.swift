@@ -18,32 +18,35 @@ struct RecordReader: Sendable {
         var readers: [Int64: [(attribute: AttributeMapping, position: Int32?)]] = [:]
         /// The entities a row's `Z_ENT` may name, by number.
         var entities: [Int64: EntityMapping] = [:]
-        /// A list's preview length (`ValuePreview`), nil for whole values: text columns are then read cut, their
-        /// lengths at the end of the select list (`TextPreviewSQL`).
+        /// A list's preview length (`ValuePreview`), nil for whole values: text values are then read cut by the
+        /// statement's `prefixReader` from `table`, and whether each previewed column holds text is at the end of
+        /// the select list (`TextPreviewSQL`).
         var previewBytes: Int?
-        /// The text columns read cut, by upper-cased name, and the position of each one's length.
-        var lengthPosition: [String: Int32] = [:]
+        /// The previewed columns, by upper-cased name, and the position of each one's "is text" item.
+        var isTextPosition: [String: Int32] = [:]
         var previewedColumns: [String] = []
+        /// The table the rows come from (Core Data keeps an entity and its sub-entities in one table).
+        var table = ""
 
         /// Each attribute of `entity` and the position of its column among these (nil when not selected).
         func attributeReaders(of entity: EntityMapping) -> [(attribute: AttributeMapping, position: Int32?)] {
             entity.attributes.map { attribute in (attribute, attribute.column.flatMap { position[$0.uppercased()] }) }
         }
 
-        /// `"Z_PK", "Z_ENT", <columns>`, qualified with `alias` when given; with a preview, the text columns cut
-        /// and their lengths after the columns.
+        /// `"Z_PK", "Z_ENT", <columns>`, qualified with `alias` when given; with a preview, the previewed columns'
+        /// values unless text, and whether each is text after the columns.
         func selectList(alias: String? = nil) -> String {
             let prefix = alias.map { $0 + "." } ?? ""
             var items = ["Z_PK", "Z_ENT"].map { prefix + quoteIdentifier($0) }
             for column in columns {
                 let expression = prefix + quoteIdentifier(column)
-                if let previewBytes, lengthPosition[column.uppercased()] != nil {
-                    items.append(TextPreviewSQL.valueItem(expression, bytes: previewBytes))
+                if previewBytes != nil, isTextPosition[column.uppercased()] != nil {
+                    items.append(TextPreviewSQL.storedUnlessTextItem(expression))
                 } else {
                     items.append(expression)
                 }
             }
-            items += previewedColumns.map { TextPreviewSQL.lengthItem(prefix + quoteIdentifier($0)) }
+            items += previewedColumns.map { TextPreviewSQL.isTextItem(prefix + quoteIdentifier($0)) }
             return items.joined(separator: ", ")
         }
     }
@@ -71,8 +74,9 @@ struct RecordReader: Sendable {
             }
             projection.previewedColumns = projection.columns.filter { previewed.contains($0.uppercased()) }
             for (index, column) in projection.previewedColumns.enumerated() {
-                projection.lengthPosition[column.uppercased()] = Int32(projection.columns.count + 2 + index)
+                projection.isTextPosition[column.uppercased()] = Int32(projection.columns.count + 2 + index)
             }
+            projection.table = entity.table
         }
         for member in members + [entity] {
             projection.entities[member.number] = member
@@ -96,9 +100,11 @@ struct RecordReader: Sendable {
             case .column(let column):
                 guard let position else { continue }
                 if let limit = projection.previewBytes, TextPreviewSQL.applies(to: attribute.kind),
-                   let lengthPosition = projection.lengthPosition[column.uppercased()] {
-                    values[attribute.name] = decoder.decodePreview(statement, column: position, lengthColumn: lengthPosition,
-                                                                   kind: attribute.kind, limit: limit)
+                   let isTextPosition = projection.isTextPosition[column.uppercased()] {
+                    values[attribute.name] = statement.value(at: isTextPosition).int64 == 1
+                        ? textPreview(in: statement, table: projection.table, column: column, rowid: primaryKey,
+                                      kind: attribute.kind, limit: limit)
+                        : decoder.decode(statement, column: position, as: attribute)
                 } else {
                     values[attribute.name] = decoder.decode(statement, column: position, as: attribute)
                 }
@@ -110,6 +116,19 @@ struct RecordReader: Sendable {
             id: ObjectID(storeIdentifier: storeIdentifier, entity: entity.name, primaryKey: primaryKey),
             values: values
         )
+    }
+
+    /// A previewed text value of the statement's current row, read by its first `limit + 1` bytes; one value that
+    /// cannot be read shows SQLite's reason and the rest of the page still renders.
+    private func textPreview(in statement: SQLiteStatement, table: String, column: String, rowid: Int64,
+                             kind: AttributeKind, limit: Int) -> AttributeValue {
+        do {
+            return try statement.prefixReader.withPrefix(table: table, column: column, rowid: rowid, count: limit + 1) {
+                decoder.decodeText(start: $0, byteCount: $1, kind: kind, limit: limit)
+            }
+        } catch {
+            return .undecodable("its text could not be read: \(error.message)")
+        }
     }
 
     // MARK: Requests

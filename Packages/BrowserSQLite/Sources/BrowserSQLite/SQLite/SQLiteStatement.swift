@@ -9,6 +9,9 @@ final class SQLiteStatement {
     let sql: String
     /// This statement's entry in the connection's trace, when one was recording at `bind`.
     private var traceIndex: Int?
+    /// Reads the first bytes of long values of this statement's rows (a list's text previews); its handles close
+    /// with the statement, so they never hold a read transaction past the query.
+    private(set) lazy var prefixReader = BlobPrefixReader(connection: connection)
 
     init(connection: SQLiteConnection, sql: String) throws(SQLiteError) {
         var handle: OpaquePointer?

@@ -464,6 +464,7 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     private static func prepareConnection(_ connection: SQLiteConnection) throws(SQLiteError) {
         try FoldedContainsFunction.register(on: connection)
         try FoldedTextFunction.register(on: connection)
+        try PreviewKeyFunction.register(on: connection)
     }
 
     private static func readCatalog(_ connection: SQLiteConnection, path: String) throws(SQLiteStoreError) -> StoreCatalog {
