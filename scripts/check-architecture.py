@@ -4,7 +4,7 @@
     scripts/check-architecture.py              check the repository
     scripts/check-architecture.py --self-test  prove the check catches a violation, on a temporary tree
 
-The rules are the table below; PLAN.md explains them. The root Package.swift (what users resolve) declares
+The rules are the table below; docs/decisions/bricks-and-imports.md explains them. The root Package.swift (what users resolve) declares
 every brick's targets again with `path:` into Packages/…; the check reads both manifests and fails when they
 disagree on a target's path or dependencies, or when a target is declared in one and not the other.
 """
@@ -95,7 +95,7 @@ def check(root: pathlib.Path) -> list[str]:
     for brick_dir in sorted(p for p in packages.iterdir() if p.is_dir()):
         brick = brick_dir.name
         if brick not in ALLOWED:
-            problems.append(f"Packages/{brick}: not a known brick; add it to scripts/check-architecture.py and PLAN.md")
+            problems.append(f"Packages/{brick}: not a known brick; add it to scripts/check-architecture.py and docs/decisions/bricks-and-imports.md")
             continue
         allowed = ALLOWED[brick] | SYSTEM
         for source in sorted((brick_dir / "Sources").rglob("*.swift")):

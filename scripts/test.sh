@@ -45,6 +45,10 @@ step "Code apps link uses only API that exists on iOS and tvOS (Apple's document
 python3 scripts/checks/ios-availability/check.py
 python3 scripts/checks/ios-availability/check.py --self-test
 
+step "Docs: links resolve, and the file paths README, ARCHITECTURE and PLAN name exist"
+python3 scripts/checks/docs-links/check.py
+python3 scripts/checks/docs-links/check.py --self-test
+
 step "Apple-only code compiles against the CoreData stand-in (both signature sets)"
 scripts/apple-typecheck/run.sh
 scripts/apple-typecheck/run.sh --self-test

@@ -1,5 +1,5 @@
 /*
- * CoreDataBrowser — editing a record's fields in place (issue 18), for both views: the
+ * CoreDataBrowser — editing a record's fields in place, for both views: the
  * Inspector's Edit mode over its detail, the Lab's double-clicked cell, relationship editors with a record picker,
  * and the new-record form. Every change is staged through editing.js; nothing is written until Save.
  *

@@ -1,5 +1,5 @@
 /*
- * CoreDataBrowser — editing (issue 18), for both views: staged changes with a before/after
+ * CoreDataBrowser — editing, for both views: staged changes with a before/after
  * review, Save and Discard; typed editors; a new record; a delete that first says what the delete rules will do.
  *
  * An ES module; the views import what they use.

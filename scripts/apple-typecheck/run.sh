@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compiles the Apple-only sources on Linux against a stand-in `CoreData` module (./CoreData/), so a misspelt
 # Core Data method, a wrong argument label, a wrong optionality or a Swift 6 concurrency error fails here and
-# not only on a Mac. See PLAN.md "Apple platforms" for what this proves and what it cannot.
+# not only on a Mac. See docs/decisions/apple-typecheck.md for what this proves and what it cannot.
 #
 #   scripts/apple-typecheck/run.sh              compile everything below, against both signature sets
 #   scripts/apple-typecheck/run.sh --self-test  prove the check fails on deliberate mistakes, under each signature set

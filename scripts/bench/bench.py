@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmarks browser-demo against its peers on one store file, side by side, in one run (issue 7).
+"""Benchmarks browser-demo against its peers on one store file, side by side, in one run.
 
 Peers, all reading the same generated store (generate_store.py) from a warm OS page cache:
   - ours:      `browser-demo --store … --model …` (release build), over HTTP with a kept-alive connection;
@@ -45,11 +45,11 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import generate_store  # noqa: E402
 
-# Reference targets (ms, medians, 1M-book store, 2 cores) from the issue; checked only on the 1M store.
+# Reference targets (ms, medians, 1M-book store, 2 cores) set when the benchmark was specified; checked only on the 1M store.
 TARGETS_MS = {
     "entities": 7, "page1": 5, "deep": 10, "sort_title_asc": 72, "sort_title_desc": 72,
     "sort_pages_desc": 60, "search": 165, "search_fresh": 165, "author": 5,
-    # Issue 12: walking a relationship to its end and jumping to the last page stay interactive.
+    # Walking a relationship to its end and jumping to the last page stay interactive.
     "related_first": 100, "related_last": 100, "book_last": 100,
 }
 HTTP_TARGET_NOTE = "throughput ≥ FlyingFox's on both paths at 64 connections; no errors at 256"
@@ -62,8 +62,8 @@ def datasette_best(row: dict, measure: str = "p50") -> float:
     return min(row[measure]["datasette"], row[measure]["datasette_fast"])
 
 
-# Issue 11's targets, per query key: (what the target says, whether a row meets it).
-ISSUE_11_TARGETS = {
+# The cold-path targets, per query key: (what the target says, whether a row meets it).
+COLD_PATH_TARGETS = {
     **{key: ("p95 ≤ 2 ms (an indexed sort goes straight to the index)", lambda row: row["p95"]["ours"] <= 2)
        for key in ("sort_pages_asc", "sort_pages_desc", "sort_pages_deep_asc", "sort_pages_deep_desc")},
     "search_fresh": ("p50 ≤ 0.75× Datasette's best", lambda row: row["p50"]["ours"] <= 0.75 * datasette_best(row)),
@@ -289,7 +289,7 @@ def queries(info: dict, db: str) -> list[dict]:
             "datasette": f"{table}&_sort_desc=ZPAGECOUNT&_next={info.get('pagesDescNext', '')}",
         },
         {
-            # Issue 11: the first sort a person meets. Ours is a new server for every run (started untimed), so
+            # The first sort a person meets. Ours is a new server for every run (started untimed), so
             # nothing is kept; the peers keep nothing for a sort anyway, so theirs run on their one server.
             **sort_query("sort_first_fresh", "first sort by wordCount desc (unindexed) on a fresh server", "wordCount",
                          "ZWORDCOUNT", True, "ours: a new browser-demo for every run (its start not timed), so every "
@@ -352,7 +352,7 @@ def queries(info: dict, db: str) -> list[dict]:
             "note": "what the Last-page button asks; primary keys are dense, so Datasette's keyset is the offset.",
         },
         {
-            # Issue 14: a facet on an indexed attribute, at most Datasette's facet on the same column.
+            # A facet on an indexed attribute, at most Datasette's facet on the same column.
             "key": "facet_pages", "label": "facet of pageCount (indexed) over every book",
             "ours": "/api/entities/Book/facets?attr=pageCount&top=30",
             "sqlite3": "SELECT ZPAGECOUNT, COUNT(*) AS n FROM ZBOOK WHERE ZPAGECOUNT IS NOT NULL "
@@ -738,19 +738,19 @@ def render(report: dict) -> str:
               f"(target ≤ {MEMORY_TARGET_MB} MB: {'met' if peak / 1024 <= MEMORY_TARGET_MB else 'missed'})"
               + (f"; {after / 1024:.1f} MB after the wrk runs too." if after else "."), ""]
     if full:
-        lines += render_issue_11(report)
+        lines += render_cold_path_targets(report)
     if store["problems"]:
         lines += ["## Answer checks that failed", ""] + [f"- {p}" for p in store["problems"]] + [""]
     return "\n".join(lines)
 
 
-def render_issue_11(report: dict) -> list[str]:
-    """Issue 11's targets against this run: per query where it names one, then the rules for every query."""
+def render_cold_path_targets(report: dict) -> list[str]:
+    """The cold-path targets against this run: per query where it names one, then the rules for every query."""
     store = report["storeRun"]
     rows = {row["key"]: row for row in store["queries"]}
-    lines = ["## Issue 11's targets, this run", "",
+    lines = ["## Cold-path targets, this run", "",
              "| Query | target | ours p50 / p95 | Datasette's best p50 | ratio (p50) | met |", "|---|---|---|---|---|---|"]
-    for key, (text, meets) in ISSUE_11_TARGETS.items():
+    for key, (text, meets) in COLD_PATH_TARGETS.items():
         if key not in rows:
             continue
         row = rows[key]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Content benchmark: how fast a large Binary value is inspected and paged, and that downloading a huge external
-value keeps the server's memory flat (issue 13's targets, printed, never asserted by a test).
+value keeps the server's memory flat (the content viewer's targets, printed, never asserted by a test).
 
     scripts/bench/content.py [--binary .build-bench/release/browser-demo] [--runs 15]
 

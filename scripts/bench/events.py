@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Live-changes benchmark (issue 17): how long a commit by another process takes to reach a listener of
+"""Live-changes benchmark: how long a commit by another process takes to reach a listener of
 `/api/events`, and what the server spends while nobody listens and while somebody does. Figures are printed,
 never asserted by a test.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Export benchmark (issue 15): every book of the generated store as CSV through `/api/entities/Book/export`,
+"""Export benchmark: every book of the generated store as CSV through `/api/entities/Book/export`,
 against the sqlite3 shell's `.mode csv` export of the same columns, with the server's resident memory sampled
 while the file streams. Figures are printed, never asserted by a test.
 

@@ -1,4 +1,4 @@
-// The predicate benchmark's client (issue 14), built by scripts/bench/predicates.py into a package of its own
+// The predicate benchmark's client, built by scripts/bench/predicates.py into a package of its own
 // (never part of the root Package.swift): opens the generated store with SQLiteStore and times `page` (100
 // records and the total) for RecordFilter trees, in process. Prints one JSON line per query.
 //
@@ -19,7 +19,7 @@ struct PredicateBench {
         }
         let store = try SQLiteStore.open(storeAt: URL(fileURLWithPath: arguments[1]),
                                          model: URL(fileURLWithPath: arguments[2]))
-        // The issue's compound query, with its "x" (no generated title holds one) and with "cafe" (which many do).
+        // The target's compound query, with its "x" (no generated title holds one) and with "cafe" (which many do).
         func compound(_ word: String) -> RecordFilter {
             .all([
                 .contains("title", word),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Predicate benchmark (issue 14): BrowserSQLite's compiled RecordFilter trees on the generated 1,000,000-book
+"""Predicate benchmark: BrowserSQLite's compiled RecordFilter trees on the generated 1,000,000-book
 store against the sqlite3 shell running the equivalent SQL, in one run. Figures are printed, never asserted.
 
     scripts/bench/predicates.py [--books 1000000] [--runs 15]
@@ -8,7 +8,7 @@ Ours: `predicate_bench.swift`, built in release into a package of its own under 
 `SQLiteStore.page` (100 records and the total) in process: the API's `where=` and `POST …/query` routes run the
 same call, and timing it without HTTP and JSON compares the store's work with the sqlite3 shell's. Each run asks
 an equivalent, distinct tree so the store's kept totals never answer for it. The shell
-(one long-lived `sqlite3` process, as bench.py) runs a COUNT and the first 100 rows. Targets (issue 14):
+(one long-lived `sqlite3` process, as bench.py) runs a COUNT and the first 100 rows. Targets:
 
   - indexed equality with total (`pageCount == 300`, index Z_Book_byPageCount): ≤ 5 ms;
   - `title CONTAINS[cd] "x" AND pageCount > 300 AND author.name BEGINSWITH[c] "k"` with total: ≤ 1.2× the shell's

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks browser-demo against the sqlite3 shell, Datasette and a FlyingFox server, side by side, in one run
-# (issue 7). Not part of `swift test`. Everything runs on 127.0.0.1 and stops by itself.
+# (docs/benchmarks.md). Not part of `swift test`. Everything runs on 127.0.0.1 and stops by itself.
 #
 #   scripts/bench/run.sh --write-docs          # the 1,000,000-book store; writes docs/benchmarks.md (~10 min)
 #   scripts/bench/run.sh --books 20000 --runs 5 --wrk-seconds 3   # a quick run (~1 min)

@@ -1,4 +1,4 @@
-// libFuzzer target for the content inspector (issue 13), compiled by scripts/fuzz/run.sh together with every
+// libFuzzer target for the content inspector, compiled by scripts/fuzz/run.sh together with every
 // source of Packages/BrowserCore into one module: the input is a value's raw bytes, inspected whole, as a head
 // of a larger value, and under a keyed-archive transformer hint, with small limits so deep trees and inflation
 // are reached quickly.

@@ -1,4 +1,4 @@
-// libFuzzer target for predicate text (issue 14), compiled by scripts/fuzz/run.sh together with every source of
+// libFuzzer target for predicate text, compiled by scripts/fuzz/run.sh together with every source of
 // Packages/BrowserCore into one module: the input is `where=` text as a client sends it (UTF-8, invalid bytes
 // replaced). It is parsed; what parses is checked against a small library model; what validates is printed,
 // read back and checked again, and sent through its JSON form.

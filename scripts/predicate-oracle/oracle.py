@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent oracle for RecordFilter predicates (issue 14): evaluates predicate trees over the rows of a
+"""An independent oracle for RecordFilter predicates: evaluates predicate trees over the rows of a
 Core Data SQLite store, read with Python's sqlite3 module, and writes the records each one matches.
 
 It shares no code with the Swift side. What it knows of the store comes from a hand-written description

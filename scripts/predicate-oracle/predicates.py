@@ -1,4 +1,4 @@
-"""The predicate set of the equivalence harness (issue 14): trees generated, deterministically, from a store's
+"""The predicate set of the equivalence harness: trees generated, deterministically, from a store's
 description and its values, covering every operator of every attribute type with and without [c]/[d]/[cd],
 nil, to-one key paths, object IDs, ANY/ALL/NONE, @count, NOT and nested groups.
 

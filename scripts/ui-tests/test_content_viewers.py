@@ -1,4 +1,4 @@
-"""What is inside Binary and Transformable values (issue 13), in a real browser, in both views: summaries instead of
+"""What is inside Binary and Transformable values, in a real browser, in both views: summaries instead of
 byte counts (fetched only for cells on screen), the image preview, the tree of a keyed archive with its value
 transformer, text with line numbers, what a gzip inflates to, the `external · …` label, the hex view paged with
 Range requests, the download, URL strings labelled (links only for http/https), and that hostile blobs opened

@@ -1,4 +1,4 @@
-"""Editing (issue 18) in both views, on a fresh writable demo server per test (browser-demo --writable): edit in
+"""Editing in both views, on a fresh writable demo server per test (browser-demo --writable): edit in
 place, staged changes with a before/after review, Save, Discard, a refusal shown where the field is, a relationship
 changed through the record picker, Delete with what the delete rules will do, New record, and the Lab's
 double-clicked cell. Each result is checked against the API; a read-only server shows no editing control. Last, the

@@ -1,4 +1,4 @@
-"""Everyday moves (issue 12): layout at the sizes people use: the Lab's toolbar stays one row at 1440 px even with long attribute
+"""Everyday moves: layout at the sizes people use: the Lab's toolbar stays one row at 1440 px even with long attribute
 names and at 1024×700 the grid still shows a useful number of rows and columns; attribute names are cut with an
 ellipsis, never broken inside a word; an empty content pane has no scrollbar. Screenshots under artifacts/."""
 

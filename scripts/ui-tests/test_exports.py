@@ -1,4 +1,4 @@
-"""Export of the list on screen (issue 15), in both views: the file a person saves holds exactly the records of the
+"""Export of the list on screen, in both views: the file a person saves holds exactly the records of the
 list (search, sort, relationship filter applied), under a sensible name; progress shows while it arrives; Cancel
 stops it and saves nothing; a refused export and a cut one say why and save nothing."""
 

@@ -1,4 +1,4 @@
-"""History (issue 17): the /history view lists a store's persistent-history transactions newest first, follows new
+"""History: the /history view lists a store's persistent-history transactions newest first, follows new
 ones by itself (Live), filters by entity, author and context, pages through a transaction's changes, and links
 each change to its record, named as the Inspector names it, with the properties an update changed by name. The
 writer is Python's sqlite3 writing a transaction in Core Data's layout (ATRANSACTIONSTRING, ATRANSACTION, ACHANGE

@@ -1,4 +1,4 @@
-"""The Inspector on the moves a person makes in their first ten minutes with a real store (issue 12): walking a
+"""The Inspector on the moves a person makes in their first ten minutes with a real store: walking a
 relationship to its end, landing on a followed record, finding entities, paging to the end, naming records,
 copying, and knowing which model is in use. On the demo library and on Apple-written fixture stores."""
 

@@ -787,7 +787,7 @@ def test_content_viewer_pretty_prints_json_and_shows_what_is_inside_binary_value
 
 
 def test_following_a_related_record_opens_it_in_its_entitys_grid(lab, api, wait_for):
-    # Issue 12: following a relationship lands on the record, its concrete entity selected and the grid on the
+    # Following a relationship lands on the record, its concrete entity selected and the grid on the
     # page that holds it; Back returns to where you were.
     row, record = book_with_relations(api)
     author_item = next(r for r in record["relationships"] if r["name"] == "author")["items"][0]

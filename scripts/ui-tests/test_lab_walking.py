@@ -1,4 +1,4 @@
-"""The Lab on the moves of a person's first ten minutes with a real store (issue 12): a to-many paged to its end
+"""The Lab on the moves of a person's first ten minutes with a real store: a to-many paged to its end
 in the relationships pane or opened in the grid, paging to the last of many rows, page sizes from the URL,
 bytes that cannot be sorted, abstract parents, and what the Lab shows when the server stops."""
 

@@ -1,4 +1,4 @@
-"""Live (issue 17, push): with the page open and nothing clicked, a change another process commits to the store
+"""Live (changes pushed to the page): with the page open and nothing clicked, a change another process commits to the store
 shows up — the entity's count in the sidebar and the rows on screen — in both views; with Live off nothing
 moves until Refresh. The writer is Python's sqlite3 writing in Core Data's layout, as an app would."""
 

@@ -18,7 +18,7 @@ from selenium.webdriver.support.ui import Select
 import many_entities_store
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
-#: What the issue asks: the layout of a 60+-entity model done within this in headless Chromium (measured in the
+#: The target: the layout of a 60+-entity model done within this in headless Chromium (measured in the
 #: page with performance.now around measuring the boxes' text, the layout, routing and label placement, and
 #: building the SVG; 30–60 ms on an idle development machine, 170–540 ms on a shared one under load). Reported by
 #: the tests, not asserted: a time is a figure to print, not a pass or fail (the project's rule for speed targets).

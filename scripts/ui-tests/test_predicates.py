@@ -1,4 +1,4 @@
-"""Predicates in both views (issue 14, UI): the filter panel's builder and text mode, the filter in the URL (Back,
+"""Predicates in both views (the UI): the filter panel's builder and text mode, the filter in the URL (Back,
 Forward, reload), recent predicates, "Filter by this value", facets and "Copy as Swift" — each checked against
 what the API answers for the same where= (/api/entities/:name, …/predicate, …/facets).
 

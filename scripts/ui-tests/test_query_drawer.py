@@ -1,4 +1,4 @@
-"""The Query drawer (issue 15), in both views: for the page on screen it shows the statements the server ran
+"""The Query drawer, in both views: for the page on screen it shows the statements the server ran
 (SQL, values, rows, time), SQLite's plan, how the page was served and the fetch index that would speed it up —
 exactly what /api/entities/:name/explain answers — and follows the page as the person pages on."""
 

@@ -1,4 +1,4 @@
-"""Issue 20 in the browser: store data never lands in Chromium's disk cache (every /api answer is no-store, and
+"""Security in the browser: store data never lands in Chromium's disk cache (every /api answer is no-store, and
 every fetch of every view asks for no-store too); every view degrades to a message, never a blank page or an
 uncaught exception, whatever malformed percent-escapes its URL holds; every UI page runs under its
 Content-Security-Policy without a single violation."""
@@ -22,7 +22,7 @@ from conftest import REPO_ROOT, _find_executable
 
 WEB = REPO_ROOT / "web"
 
-#: Query values that reach the page as text holding malformed escapes: the issue's own "x/%25ZZ/p1" (it decodes to
+#: Query values that reach the page as text holding malformed escapes: the reported case "x/%25ZZ/p1" (it decodes to
 #: "x/%ZZ/p1", an ID whose entity part `decodeURIComponent` rejects: the Inspector's old URIError), and
 #: "x/%ZZ/p1%ZZ%E0%A4%C0%80%" plus a NUL and a right-to-left override, for whatever else a view decodes or draws.
 MALFORMED = ["x/%25ZZ/p1", "x/%25ZZ/p1%25ZZ%25E0%25A4%25C0%2580%25%00%E2%80%AE"]
@@ -90,7 +90,7 @@ def cached_driver():
 
 
 def test_no_api_answer_lands_in_the_disk_cache(cached_driver, server, api, wait_for):
-    """What the issue found (Chromium's cache held whole JSON pages of a store after browsing) cannot happen: after
+    """What a security review found (Chromium's cache held whole JSON pages of a store after browsing) cannot happen: after
     browsing both views and the History view, the cache holds the UI's files (proof it was in use) and no /api URL."""
     driver = cached_driver
     # A book with a cover: its image is an <img> (no fetch, so no cache mode of ours; only the answer's header).

@@ -1,4 +1,4 @@
-"""Several stores in one server (issue 19): the store switcher lists them (grouped by device and app for a
+"""Several stores in one server: the store switcher lists them (grouped by device and app for a
 simulator folder), switching shows the other store's entities in the same view, the view tabs and the links keep
 the store, records open through /api/stores/<id>/…, and Rescan finds a store added after the server started."""
 

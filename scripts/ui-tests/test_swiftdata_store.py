@@ -1,4 +1,4 @@
-"""Both views on a store SwiftData wrote (issue 12's proof on real stores): the CartKit fixture's store, opened on a
+"""Both views on a store SwiftData wrote (the everyday moves proved on real stores): the CartKit fixture's store, opened on a
 private copy with no model given (the model comes from the store's cache). Records are named by their name-like
 attribute by default, "Name by" changes it in both views, the Lab's columns start with that attribute, and both
 views say where the model came from. Screenshots under artifacts/."""

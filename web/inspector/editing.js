@@ -1,5 +1,5 @@
 /*
- * CoreDataBrowser — the Inspector's editing (issue 18), only when the server writes: Edit and Delete… in the detail's
+ * CoreDataBrowser — the Inspector's editing, only when the server writes: Edit and Delete… in the detail's
  * header, + New beside Export in the toolbar, the detail kept in Edit mode across redraws, everything reloaded after a
  * save, and a save's refusals shown at their fields. The editors themselves are ../editing-records.js.
  *

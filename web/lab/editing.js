@@ -1,5 +1,5 @@
 /*
- * CoreDataBrowser — the Lab's editing (issue 18), only when the server writes: a double-click on a value's cell
+ * CoreDataBrowser — the Lab's editing, only when the server writes: a double-click on a value's cell
  * edits it in place (the row number still opens the Inspector), + New and Delete… beside Export in the grid's
  * toolbar, and the grid and record reloaded after a save. The editors are ../editing-records.js.
  *

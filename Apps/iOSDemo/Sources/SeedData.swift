@@ -40,7 +40,7 @@ enum SeedData {
     /// The value as the SQLite store keeps it. SQLite stores a NaN as NULL, so DemoSeed's NaN rating (which the
     /// Linux demo's in-memory store shows as "NaN") is seeded as nil here: the app, the browser reading it live
     /// and any reader of the store file then all show null, instead of the app holding a NaN that the file
-    /// does not have. ±Infinity are kept (SQLite stores them as REALs). PLAN.md "Apple platforms" lists this.
+    /// does not have. ±Infinity are kept (SQLite stores them as REALs). docs/decisions/live-context-adapter.md lists this.
     private static func storable(_ value: AttributeValue) -> AttributeValue {
         if case .double(let number) = value, number.isNaN { return .null }
         return value

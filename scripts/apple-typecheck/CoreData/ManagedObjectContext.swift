@@ -72,7 +72,7 @@ open class NSManagedObjectContext: NSObject {
     //   pages cited below show them today;
     // - XCODE16_SDK, the SDKs before iOS 26 (Xcode 16): the same declarations with the block NOT `@Sendable`.
     //   Apple's pages only show the newest SDK, so this set is not copied from a page: it is the previous SDK's
-    //   form as reported for Xcode 16 (issue 21), kept because code that passes one set can fail the other (a
+    //   form as reported by a user building with Xcode 16, kept because code that passes one set can fail the other (a
     //   closure that is not `@Sendable` and is formed on the main actor is main-actor isolated, and handing it
     //   to a nonisolated `async` method is a "sending … risks causing data races" error).
 

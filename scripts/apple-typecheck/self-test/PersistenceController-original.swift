@@ -1,5 +1,5 @@
 // Self-test fixture for scripts/apple-typecheck/run.sh, never built into the app: the iOS demo's
-// PersistenceController.swift as it was before issue 21 (main-actor seedIfEmpty handing a block that is not
+// PersistenceController.swift as it was before its Xcode 16 build failure was fixed (main-actor seedIfEmpty handing a block that is not
 // @Sendable to the async, nonisolated performBackgroundTask). Xcode refused it; `swiftc -typecheck` did not.
 import CoreData
 

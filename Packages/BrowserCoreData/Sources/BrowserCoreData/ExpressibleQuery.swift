@@ -11,8 +11,8 @@ import CoreData
 /// but String attributes, for every store; this walks the same query over the live model and refuses, with a 400,
 /// any sort, search or filter that reaches an attribute the adapter shows as `.undefined` (a composite, an
 /// undefined or a newer attribute type) or a name the model does not have — whatever BrowserCore lets through now
-/// or later (a filter on such an attribute with `== nil`, which its contract allows, included). PLAN.md "Apple
-/// platforms" says why this, and not an Objective-C target catching the exception.
+/// or later (a filter on such an attribute with `== nil`, which its contract allows, included). docs/decisions/
+/// live-context-adapter.md says why this, and not an Objective-C target catching the exception.
 enum ExpressibleQuery {
     static func check(_ query: RecordQuery, in context: NSManagedObjectContext) throws {
         guard let model = context.persistentStoreCoordinator?.managedObjectModel else {

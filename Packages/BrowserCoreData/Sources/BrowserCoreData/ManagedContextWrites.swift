@@ -2,7 +2,7 @@
 public import BrowserCore
 import CoreData
 
-/// Writes through the API (issue 18) on a live context, with the in-memory store's semantics
+/// Writes through the API on a live context, with the in-memory store's semantics
 /// (`InMemoryStore+Writes`), Core Data doing the work: each write is one `perform` on the writing context that
 /// checks the record's version (`ObjectVersion`), sets the changes (`ManagedChanges`) or deletes, and `save()`s
 /// with `transactionAuthor` "CoreDataBrowser", so the app's persistent history says who made the change. On any

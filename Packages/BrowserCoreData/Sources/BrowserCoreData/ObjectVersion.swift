@@ -6,7 +6,7 @@ import CoreData
 /// object holds, its stored attributes' values (the bytes of Binary ones; a Transformable's class and presence only,
 /// see below) and the IDs its relationships hold (in order for an ordered one).
 ///
-/// Why a digest (decision, PLAN.md "Apple platforms"): Core Data keeps a version per row (`Z_OPT`, what
+/// Why a digest (docs/decisions/live-context-writes.md): Core Data keeps a version per row (`Z_OPT`, what
 /// `NSMergeConflict.oldVersionNumber`/`newVersionNumber` report), but no public API reads it for an object, and
 /// the browser's context is reset after every request, so the number it read an object at is gone by the time the
 /// client writes. A digest is computed again at write time from the same object, so the check needs nothing kept.

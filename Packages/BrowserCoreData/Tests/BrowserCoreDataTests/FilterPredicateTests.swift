@@ -45,7 +45,7 @@ import Testing
     }
 
     /// ALL reaches Core Data as a subquery counted to zero, never as the `.all` modifier the SQLite store is reputed
-    /// to reject (PLAN.md, Predicates: Live context).
+    /// to reject (docs/decisions/predicate-language.md, "Live context").
     @Test func allIsASubqueryOfTheRecordsThatFail() async throws {
         let stack = try TestStack()
         try await stack.seed { TestLibrary.insert(into: $0) }

@@ -4,7 +4,7 @@ import BrowserCoreData
 import CoreData
 import Testing
 
-/// Writes through a live context (issue 18) with writes on, through `BrowserService` as the API calls them, on the
+/// Writes through a live context with writes on, through `BrowserService` as the API calls them, on the
 /// test library (TestModel's delete rules: Author.books Cascade, Tag.samples Deny, Sample.steps No Action, the rest
 /// Nullify). Each test reads back through a context of its own, so what it checks is what was saved.
 ///

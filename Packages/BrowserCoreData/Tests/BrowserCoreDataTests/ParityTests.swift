@@ -8,7 +8,7 @@ import Testing
 /// The same objects, saved by Core Data to an SQLite file, read through the live adapter and through the
 /// store-file reader: every answer of the API must be byte-for-byte the same JSON, except where the file cannot
 /// hold what was set, and in list rows for attributes allowing external storage, which the live adapter leaves
-/// unread (see `valuesTheFileCannotHoldExactly` and PLAN.md "Apple platforms").
+/// unread (see `valuesTheFileCannotHoldExactly` and docs/decisions/live-context-adapter.md).
 @Suite struct ParityTests {
     private func json(_ value: some Encodable) throws -> String {
         String(decoding: try BrowserJSON.encode(value), as: UTF8.self)
@@ -45,7 +45,7 @@ import Testing
 
     /// Values at the edges of what an SQLite store holds, each in its own `Sample` named by `text`. What each
     /// side gives is written out: where the file cannot keep what was set, both sides give what the file holds
-    /// (that is the documented difference from the value the app set, PLAN.md "Apple platforms").
+    /// (that is the documented difference from the value the app set, docs/decisions/live-context-adapter.md).
     ///
     /// The live side reads through a second stack opened on the saved file (what the app sees after a relaunch),
     /// so its values come from the file and not from anything the saving stack still holds in memory.

@@ -9,7 +9,7 @@ import Darwin
 ///
 /// Why: every test target runs in one process, suites in parallel, each test holding a server and up to a couple of
 /// hundred client sockets; under a Mac's default soft limit of 256 they ran out of descriptors and failed for a reason
-/// that has nothing to do with what they test (issue 21, point 7). The server's own behaviour under a small limit is
+/// that has nothing to do with what they test. The server's own behaviour under a small limit is
 /// tested where it belongs: `ConnectionBudget` (unit tests) and the load check's lock-out phase (a server under 256).
 public enum DescriptorLimit {
     public static let raised: Void = {

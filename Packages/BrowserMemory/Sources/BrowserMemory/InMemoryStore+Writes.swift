@@ -1,6 +1,6 @@
 public import BrowserCore
 
-/// Writes through the API (issue 18), with Core Data's semantics: a write changes all or nothing; setting a
+/// Writes through the API, with Core Data's semantics: a write changes all or nothing; setting a
 /// relationship keeps its inverse in step (a to-one inverse moves: the record it left loses it); every record whose
 /// values or relationships a write changes gets one new version; a delete follows the model's delete rules.
 extension InMemoryStore {

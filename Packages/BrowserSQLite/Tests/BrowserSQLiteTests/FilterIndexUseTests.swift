@@ -3,7 +3,7 @@ import BrowserCore
 import Foundation
 import Testing
 
-/// Exact comparisons reach SQLite as plain comparisons of the column, so an index on it serves them (issue 14):
+/// Exact comparisons reach SQLite as plain comparisons of the column, so an index on it serves them:
 /// SQLite's own plan (`SQLiteStore.explain`) for the page names the index and no scan of the table. On the
 /// equivalence harness's synthetic store, whose Book table has indexes on pageCount, title and author. (A bare
 /// `pageCount > n` is left out: for a page in key order SQLite may rightly prefer walking the keys to a range.)

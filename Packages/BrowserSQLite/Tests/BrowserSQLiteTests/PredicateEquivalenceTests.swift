@@ -3,7 +3,7 @@ import BrowserCore
 import Foundation
 import Testing
 
-/// Issue 14's equivalence proof for the store-file reader and the in-memory store: thousands of predicate trees (every operator of every
+/// The predicate equivalence proof for the store-file reader and the in-memory store: thousands of predicate trees (every operator of every
 /// attribute type with and without `[c]`/`[d]`/`[cd]`, nil, Unicode, to-one key paths, object IDs, ANY/ALL/NONE,
 /// `@count`, NOT and nested groups; `scripts/predicate-oracle/predicates.py`) give, through `SQLiteStore`, exactly
 /// the records an independent Python oracle finds by evaluating `RecordFilter`'s documented semantics over rows it

@@ -8,7 +8,7 @@ import Darwin
 
 /// Where a generated pairing token is remembered between launches, and for how long.
 ///
-/// The decision (PLAN.md, "Security and limits"): a generated token survives app relaunches for
+/// The decision (docs/decisions/pairing.md): a generated token survives app relaunches for
 /// `lifetime` (7 days), then a new one replaces it. A debug build is relaunched many times an hour; a token
 /// that changed on every launch would make the developer re-copy the URL from the console each time, and the
 /// open browser tab would go on failing with 401. A token that never changed would stay useful forever to

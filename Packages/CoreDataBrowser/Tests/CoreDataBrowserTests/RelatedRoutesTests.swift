@@ -43,7 +43,7 @@ extension EndToEndTests {
     }
 }
 
-/// Issue 20: store data never lands in a browser's cache; the UI runs under a Content-Security-Policy; export
+/// Security: store data never lands in a browser's cache; the UI runs under a Content-Security-Policy; export
 /// file names survive any entity name.
 extension EndToEndTests {
     @Test(arguments: ["/api/health", "/api/entities", "/api/entities/Book?limit=2", "/api/entities/Nope",

@@ -7,7 +7,7 @@ import BrowserWebAssets
 import Foundation
 import Testing
 
-/// Issue 20 over raw sockets: every `/api` answer, whatever answered it, is `Cache-Control: no-store`; every UI
+/// Security over raw sockets: every `/api` answer, whatever answered it, is `Cache-Control: no-store`; every UI
 /// page and file, and the refusal pages, run under a Content-Security-Policy; a running server's pairing token can
 /// be replaced, which ends every session and URL of the old one at once; an expiring token stops working while the
 /// server runs.
@@ -239,7 +239,7 @@ final class SecurityRoundTwoTests {
 }
 
 /// A store with an attribute of a type no store can order (SwiftData's composite, seen through a live context):
-/// sorting and searching by it are refused with a 400 over HTTP, before any store is asked (issue 21, point 4).
+/// sorting and searching by it are refused with a 400 over HTTP, before any store is asked.
 @Suite struct UndefinedAttributeTests {
     @Test func sortingOrSearchingByAnUndefinedAttributeIs400() async throws {
         let schema = StoreSchema(entities: [EntitySchema(name: "Shop", attributes: [

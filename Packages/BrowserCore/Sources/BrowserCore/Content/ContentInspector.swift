@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Says what is inside a binary or transformable attribute's bytes (issue 13): images with their dimensions,
+/// Says what is inside a binary or transformable attribute's bytes: images with their dimensions,
 /// PDFs with their page count, JSON, property lists and keyed archives as trees, compressed streams with what
 /// they inflate to, protobuf messages, text and URLs.
 ///

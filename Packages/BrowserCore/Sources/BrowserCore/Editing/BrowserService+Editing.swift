@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Writes (issue 18): `POST /api/entities/:name`, `PATCH /api/object`, `GET /api/object/delete-preview` and
+/// Writes: `POST /api/entities/:name`, `PATCH /api/object`, `GET /api/object/delete-preview` and
 /// `DELETE /api/object`. Each is checked against the model (`RecordChangesValidation`) before the store sees it,
 /// and answers the record as it is afterwards, read back from the store.
 extension BrowserService {

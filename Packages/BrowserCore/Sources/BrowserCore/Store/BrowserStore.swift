@@ -87,7 +87,7 @@ public protocol BrowserStore: Sendable {
     /// store (`/api/model/versions`, `/api/model/diff`). The default: none to compare.
     func modelVersions() async throws -> ModelVersions
 
-    // MARK: Writes (issue 18)
+    // MARK: Writes
     //
     // Offered only by a store whose `describe()` lists the `write` capability, and called only when the host turned
     // writes on (`BrowserService.readOnly` false). BrowserCore has checked the changes against the schema and the

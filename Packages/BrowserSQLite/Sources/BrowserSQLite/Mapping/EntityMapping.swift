@@ -56,7 +56,7 @@ struct RelationshipMapping: Sendable, Hashable {
     var isOrdered: Bool
     var inverse: String?
     var storage: RelationshipStorage
-    /// What the model says of the relationship, for writes (issue 18): nil delete rule when it does not say.
+    /// What the model says of the relationship, for writes: nil delete rule when it does not say.
     var deleteRule: ModelRelationship.DeleteRule? = nil
     var isOptional: Bool = true
     /// 0 when the model sets no minimum; nil maximum for an unbounded to-many.

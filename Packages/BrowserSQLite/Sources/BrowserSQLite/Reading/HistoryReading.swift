@@ -1,7 +1,7 @@
 import BrowserCore
 import Foundation
 
-/// Reads Core Data's persistent history from the store's own tables (format doc §11, PLAN "History"):
+/// Reads Core Data's persistent history from the store's own tables (format doc §11, docs/decisions/history.md):
 /// `ATRANSACTION` (one row per saved transaction: timestamp and who saved), `ATRANSACTIONSTRING` (the author,
 /// bundle ID, process ID and context name strings the transactions point to) and `ACHANGE` (one row per object
 /// inserted, updated or deleted: its entity number and primary key, and for updates a bitmap of the properties

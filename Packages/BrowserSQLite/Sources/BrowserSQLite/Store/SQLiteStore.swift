@@ -87,8 +87,8 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
     ///   does not match the store.
     ///
     /// With `writes`, and only then, the store is opened read-write in place when its files allow it, and written
-    /// when every invariant Core Data keeps for it is one this package keeps (`WriteRefusal`; PLAN.md "Editing
-    /// store files (issue 18)"); otherwise it is opened as above and `writeRefusal` says why it is not written.
+    /// when every invariant Core Data keeps for it is one this package keeps (`WriteRefusal`; docs/decisions/
+    /// store-file-writing.md); otherwise it is opened as above and `writeRefusal` says why it is not written.
     public static func open(storeAt url: URL, model modelURL: URL? = nil,
                             writes: StoreWriteOptions? = nil) throws(SQLiteStoreError) -> SQLiteStore {
         let path = url.standardizedFileURL.path

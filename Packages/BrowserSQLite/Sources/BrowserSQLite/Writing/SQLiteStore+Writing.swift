@@ -1,7 +1,7 @@
 public import BrowserCore
 import CSQLite
 
-/// Writes to the store file (issue 18), offered when the host asked for them and `writeRefusal` is nil. Each
+/// Writes to the store file, offered when the host asked for them and `writeRefusal` is nil. Each
 /// request is one `BEGIN IMMEDIATE` transaction on the store's write queue (`StoreConnection.write`), preceded, the first
 /// time in a run, by a backup of the store (`StoreBackup`).
 extension SQLiteStore {

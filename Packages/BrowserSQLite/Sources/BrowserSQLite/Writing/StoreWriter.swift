@@ -1,8 +1,8 @@
 import BrowserCore
 import CSQLite
 
-/// Inserts, updates and deletes records of a store file in SQL, keeping what Core Data keeps (PLAN.md "Editing
-/// store files (issue 18)"): `Z_PRIMARYKEY.Z_MAX` for new keys, `Z_ENT` of the concrete entity, `Z_OPT` once per
+/// Inserts, updates and deletes records of a store file in SQL, keeping what Core Data keeps (docs/decisions/
+/// store-file-writing.md): `Z_PRIMARYKEY.Z_MAX` for new keys, `Z_ENT` of the concrete entity, `Z_OPT` once per
 /// changed record (`WriteSession`), both sides of every relationship (`RelationshipLinks`), the delete rules
 /// (`DeletionPlan`), and the model's rules for the relationships a write changes. Every method runs inside one
 /// `StoreConnection.write` transaction: an error anywhere rolls the whole request back.

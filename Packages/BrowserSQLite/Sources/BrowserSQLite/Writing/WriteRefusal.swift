@@ -2,7 +2,7 @@ import BrowserCore
 
 /// Why a store file opened with writes on is still not written (`StoreDescription.writeRefusal`), decided once when
 /// it is opened. A store writes only when every invariant Core Data keeps for it is one this package keeps too
-/// (PLAN.md "Editing store files (issue 18)"); anything else is refused here, with the reason, rather than written
+/// (docs/decisions/store-file-writing.md); anything else is refused here, with the reason, rather than written
 /// half right.
 enum WriteRefusal {
     /// The first reason the store cannot be written, or nil when it can.
