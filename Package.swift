@@ -2,7 +2,7 @@
 // The package users add by URL. SwiftPM refuses a remote package that depends on local path packages, so this
 // manifest declares every brick's targets itself, with `path:` into Packages/…; each Packages/X/Package.swift
 // declares the same sources so a brick also builds and tests alone (`swift test --package-path Packages/X`).
-// Keep the two in step: scripts/check-architecture.py compares them.
+// Keep the two in step: scripts/checks/architecture/check.py compares them.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
