@@ -163,13 +163,11 @@ def column_bytes(db: sqlite3.Connection, entity: str, attribute: str, primary_ke
 def check_store(binary: Path, store: Path, problems: list[str], stats: dict) -> None:
     with tempfile.TemporaryDirectory() as folder:
         copy = private_copy(store, Path(folder))
-        demo = DemoServer(binary, ["--store", str(copy)])
+        demo = start(binary, ["--store", str(copy)], str(store), problems)
+        if demo is None:
+            return
+        base = demo.url
         try:
-            try:
-                base = demo.wait_for_url()
-            except DemoServerError as error:
-                problems.append(f"{store}: browser-demo did not start: {error}")
-                return
             db = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
             status, _, body = get(base, "/api/entities")
             for entity in json.loads(body):
@@ -195,10 +193,33 @@ def check_store(binary: Path, store: Path, problems: list[str], stats: dict) -> 
             stop(demo, str(store), problems)
 
 
+def start(binary: Path, arguments: list[str], where: str, problems: list[str]) -> DemoServer | None:
+    """browser-demo serving with these arguments, once it prints its URL; None (and a problem) when it does not."""
+    demo = DemoServer(binary, arguments)
+    try:
+        demo.wait_for_url()
+        return demo
+    except DemoServerError as error:
+        problems.append(f"{where}: browser-demo did not start: {error}")
+        return None
+
+
 def stop(demo: DemoServer, where: str, problems: list[str]) -> None:
     """Ends browser-demo with SIGTERM, as Ctrl-C would; one that has not exited 10 s later is a problem (and killed)."""
     if not demo.stop():
         problems.append(f"{where}: browser-demo did not exit within 10 s of SIGTERM")
+
+
+def content_report(base: str, query: str, where: str, problems: list[str], stats: dict) -> dict | None:
+    """The server's content report of a value, counted under its kind; None (and a problem) on an error status."""
+    status, _, body = get(base, f"/api/object/content?{query}")
+    if status != 200:
+        problems.append(f"{where}: content status {status}: {body[:200]!r}")
+        return None
+    report = json.loads(body)
+    stats.setdefault("kinds", {})
+    stats["kinds"][report.get("kind")] = stats["kinds"].get(report.get("kind"), 0) + 1
+    return report
 
 
 def check_value(base: str, db: sqlite3.Connection, row: dict, attribute: str, store: Path,
@@ -221,13 +242,9 @@ def check_value(base: str, db: sqlite3.Connection, row: dict, attribute: str, st
         status, headers, part = get(base, f"/api/object/blob?{query}", {"Range": "bytes=1-2"})
         if status != 206 or part != served[1:3] or headers.get("content-range") != f"bytes 1-2/{len(served)}":
             problems.append(f"{where}: Range bytes=1-2 gave {status} {part!r} {headers.get('content-range')}")
-    status, _, body = get(base, f"/api/object/content?{query}")
-    if status != 200:
-        problems.append(f"{where}: content status {status}: {body[:200]!r}")
+    report = content_report(base, query, where, problems, stats)
+    if report is None:
         return
-    report = json.loads(body)
-    stats.setdefault("kinds", {})
-    stats["kinds"][report.get("kind")] = stats["kinds"].get(report.get("kind"), 0) + 1
     expected = independent_kind(served)
     if report.get("size") != len(served):
         problems.append(f"{where}: content size {report.get('size')} but {len(served)} bytes served")
@@ -365,13 +382,11 @@ def check_synthetic(binary: Path, problems: list[str], stats: dict) -> None:
     hostile = hostile_values()
     with tempfile.TemporaryDirectory() as folder:
         store, model, keys = attachment_store.build(Path(folder), {**inline, **hostile}, external)
-        demo = DemoServer(binary, ["--store", str(store), "--model", str(model)])
+        demo = start(binary, ["--store", str(store), "--model", str(model)], "the synthetic store", problems)
+        if demo is None:
+            return
+        base = demo.url
         try:
-            try:
-                base = demo.wait_for_url()
-            except DemoServerError as error:
-                problems.append(f"the synthetic store: browser-demo did not start: {error}")
-                return
             for name, payload in {**inline, **hostile, **external}.items():
                 query = f"id={urllib.parse.quote(attachment_store.object_id(keys[name]), safe='')}&attr=payload"
                 status, _, served = get(base, f"/api/object/blob?{query}")
@@ -380,13 +395,9 @@ def check_synthetic(binary: Path, problems: list[str], stats: dict) -> None:
                     problems.append(f"{where}: blob status {status}, {len(served)} bytes served of {len(payload)}")
                     continue
                 stats["values"] += 1
-                status, _, body = get(base, f"/api/object/content?{query}")
-                if status != 200:
-                    problems.append(f"{where}: content status {status}: {body[:200]!r}")
+                report = content_report(base, query, where, problems, stats)
+                if report is None:
                     continue
-                report = json.loads(body)
-                stats.setdefault("kinds", {})
-                stats["kinds"][report.get("kind")] = stats["kinds"].get(report.get("kind"), 0) + 1
                 if name in external and (report.get("storage") != "external" or not report.get("externalName")):
                     problems.append(f"{where}: storage {report.get('storage')!r}, {report.get('externalName')!r}")
                 if name in hostile:
