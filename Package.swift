@@ -2,7 +2,7 @@
 // The package users add by URL. SwiftPM refuses a remote package that depends on local path packages, so this
 // manifest declares every brick's targets itself, with `path:` into Packages/…; each Packages/X/Package.swift
 // declares the same sources so a brick also builds and tests alone (`swift test --package-path Packages/X`).
-// Keep the two in step: scripts/check-architecture.py compares them.
+// Keep the two in step: scripts/checks/architecture/check.py compares them.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -43,7 +43,7 @@ let package = Package(
         ),
         // The live NSManagedObjectContext adapter: every file is `#if canImport(CoreData)`, empty on Linux.
         .target(name: "BrowserCoreData", dependencies: ["BrowserCore"], path: "Packages/BrowserCoreData/Sources/BrowserCoreData", swiftSettings: swiftSettings),
-        // Desktop only: no library product depends on it (check-architecture.py), browser-demo does.
+        // Desktop only: no library product depends on it (checks/architecture/check.py), browser-demo does.
         .target(name: "BrowserDesktop", dependencies: ["BrowserSQLite"], path: "Packages/BrowserDesktop/Sources/BrowserDesktop", swiftSettings: swiftSettings),
         // DNS-SD (Bonjour): Apple's dns_sd (part of libSystem), or Avahi's compatible API on Linux. The assembly uses
         // it on Apple platforms only, so an app built on Linux needs no Avahi; browser-demo uses it everywhere. (No

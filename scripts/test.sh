@@ -38,8 +38,8 @@ if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
 fi
 
 step "Architecture: imports point downward only"
-python3 scripts/check-architecture.py
-python3 scripts/check-architecture.py --self-test
+python3 scripts/checks/architecture/check.py
+python3 scripts/checks/architecture/check.py --self-test
 
 step "Code apps link uses only API that exists on iOS and tvOS (Apple's documentation, listed)"
 python3 scripts/checks/ios-availability/check.py
@@ -73,22 +73,22 @@ step "The HTTP server's tests under a Mac app's default soft descriptor limit (u
 (ulimit -S -n 256 && swift test --skip-build --filter BrowserHTTPTests)
 
 step "browser-demo command line"
-scripts/check-demo-cli.sh .build/debug/browser-demo
+scripts/checks/demo-cli/check.sh .build/debug/browser-demo
 
 step "Fuzzing: request decoder, API query parsing and content inspection (libFuzzer, 30 s per target)"
 scripts/fuzz/run.sh 30
 
 step "Content: every Binary/Transformable value of the fixtures served and inspected, checked against Python's reading"
-python3 scripts/content-check/check.py --binary .build/debug/browser-demo
+python3 scripts/checks/content/check.py --binary .build/debug/browser-demo
 
 step "Export: every entity of every store as CSV and NDJSON, parsed back and compared with the paged API"
-python3 scripts/export-check/check.py .build/debug/browser-demo
+python3 scripts/checks/export/check.py .build/debug/browser-demo
 
 step "Bonjour: --advertise seen by avahi-browse, discover finds avahi-publish's service"
-python3 scripts/bonjour-check/check.py --binary .build/debug/browser-demo
+python3 scripts/checks/bonjour/check.py --binary .build/debug/browser-demo
 
 step "Load: 20,480 requests over 256 keep-alive connections, memory flat"
-python3 scripts/load/check.py --binary .build/debug/browser-demo
+python3 scripts/checks/load/check.py --binary .build/debug/browser-demo
 
 if [ "$run_ui" = 1 ]; then
   step "Browser tests (headless Chromium)"

@@ -2,8 +2,8 @@
 // BrowserDesktop builds and tests alone: `swift test --package-path Packages/BrowserDesktop`.
 // What only a desktop tool does — finding the stores of the simulators' and the Mac's apps — and so what no app
 // may link: it uses macOS-only API (`homeDirectoryForCurrentUser`), and no library product an app adds depends on
-// it (scripts/check-architecture.py enforces both). browser-demo is its one user. The root Package.swift declares
-// the same targets with `path:`.
+// it (scripts/checks/architecture/check.py enforces both). browser-demo is its one user. The root Package.swift
+// declares the same targets with `path:`.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [

@@ -43,7 +43,9 @@ import urllib.parse
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "lib"))
 import generate_store  # noqa: E402
+from demo_server import DemoServer  # noqa: E402  (the one browser-demo launcher)
 
 # Reference targets (ms, medians, 1M-book store, 2 cores) set when the benchmark was specified; checked only on the 1M store.
 TARGETS_MS = {
@@ -133,7 +135,8 @@ class SQLiteShell:
 
 
 class Server:
-    """A server process started by this script, stopped by its pid (SIGTERM, then SIGKILL)."""
+    """A peer's server process (Datasette, FlyingFox) started by this script, stopped by its pid (SIGTERM, then
+    SIGKILL); browser-demo is a DemoServer (scripts/lib/demo_server.py)."""
 
     def __init__(self, name: str, argv: list[str], port_pattern: str, log_path: str, env: dict | None = None):
         self.name = name
@@ -153,24 +156,6 @@ class Server:
                 return int(match.group(1))
             time.sleep(0.005)  # the start-up figure is no finer than this
         raise RuntimeError(f"{self.name} did not start within {timeout} s: {open(self.log_path).read()[-800:]}")
-
-    def peak_rss_kb(self) -> int | None:
-        return self._status_kb("VmHWM:")
-
-    def rss_kb(self) -> int | None:
-        """Resident memory now."""
-        return self._status_kb("VmRSS:")
-
-    def _status_kb(self, field: str) -> int | None:
-        """A kB figure of /proc/<pid>/status (Linux), or None when the process is gone."""
-        try:
-            with open(f"/proc/{self.process.pid}/status") as status:
-                for line in status:
-                    if line.startswith(field):
-                        return int(line.split()[1])
-        except OSError:
-            return None
-        return None
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -470,14 +455,15 @@ def run_store_benchmark(args, info: dict, store: str, model: str, work: str) -> 
     shell = None
     try:
         started = time.perf_counter()
-        def start_ours() -> Server:
-            return Server(
-                "browser-demo",
+        def start_ours() -> DemoServer:
+            demo = DemoServer(
+                demo_binary,
                 # wrk's 64 and 256 connections all come from 127.0.0.1: past the default 32 per address the
                 # server refuses them (by design), which would measure refusals instead of serving.
-                [demo_binary, "--loopback", "--port", str(free_port()), "--store", store, "--model", model,
-                 "--max-connections-per-address", "512"],
-                r"CoreDataBrowser: http://127\.0\.0\.1:(\d+)", os.path.join(work, "browser-demo.log"))
+                ["--port", str(free_port()), "--store", store, "--model", model, "--max-connections-per-address", "512"],
+                log_path=os.path.join(work, "browser-demo.log"))
+            demo.wait_for_url(120)
+            return demo
 
         ours_server = start_ours()
         servers.append(ours_server)
@@ -488,7 +474,7 @@ def run_store_benchmark(args, info: dict, store: str, model: str, work: str) -> 
         def fresh_ours() -> None:
             """Replaces the running browser-demo with a new one, answering (its start is not timed)."""
             nonlocal ours_server, ours, earlier_peak_kb
-            earlier_peak_kb = max(earlier_peak_kb, ours_server.peak_rss_kb() or 0)
+            earlier_peak_kb = max(earlier_peak_kb, ours_server.peak_resident_kib() or 0)
             ours.connection.close()
             ours_server.stop()
             servers.remove(ours_server)
@@ -554,7 +540,7 @@ def run_store_benchmark(args, info: dict, store: str, model: str, work: str) -> 
             p50 = row["p50"]
             print(f"  {query['label']:<52} ours {p50['ours']:8.2f}  sqlite3 {p50['sqlite3']:8.2f}  "
                   f"datasette {p50['datasette']:8.2f}  ds-fast {p50['datasette_fast']:8.2f} ms", file=sys.stderr)
-        peak_kb = max(earlier_peak_kb, ours_server.peak_rss_kb() or 0)
+        peak_kb = max(earlier_peak_kb, ours_server.peak_resident_kib() or 0)
         return {"queries": results, "problems": problems, "peakRSSkB": peak_kb,
                 "oursStartMs": ours_start_ms, "datasetteStartMs": datasette_start_ms,
                 "firstEntitiesMs": first_entities_ms, "server": ours_server, "servers": servers, "ours": ours,
@@ -590,7 +576,7 @@ def run_wrk(url: str, connections: int, seconds: int) -> dict:
     return {"rps": rps, "p99": p99, "errors": errors}
 
 
-def run_http_benchmark(args, ours_server: Server, ours: HTTPPeer, work: str) -> list[dict]:
+def run_http_benchmark(args, ours_server: DemoServer, ours: HTTPPeer, work: str) -> list[dict]:
     health_path = os.path.join(work, "health.json")
     app_path = os.path.join(work, "app.js")
     with open(health_path, "wb") as file:
@@ -849,7 +835,7 @@ def main() -> None:
     try:
         if not args.no_http:
             http_results = run_http_benchmark(args, store_run["server"], store_run["ours"], args.work)
-            peak_after = store_run["server"].peak_rss_kb()
+            peak_after = store_run["server"].peak_resident_kib()
     finally:
         for server in store_run["servers"]:
             server.stop()

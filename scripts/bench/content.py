@@ -23,13 +23,10 @@ import argparse
 import gzip
 import json
 import os
-import re
 import statistics
 import struct
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.parse
 import urllib.request
@@ -37,8 +34,9 @@ import zlib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts" / "content-check"))
-import synthetic_store  # noqa: E402  (the one builder of stores in Core Data's layout)
+sys.path.insert(0, str(REPO / "scripts" / "lib"))
+import attachment_store  # noqa: E402  (the Attachment store the content check serves too)
+from demo_server import DemoServer  # noqa: E402  (the one browser-demo launcher)
 
 def png_headed(size: int) -> bytes:
     """A PNG signature and IHDR, then filler: what the inspector reads of a large image."""
@@ -65,14 +63,7 @@ def build_store(folder: Path) -> tuple[Path, Path, dict[str, int]]:
     document = big_json(ten)
     inline = {"json": document, "gzip": gzip.compress(document, 6), "png": png_headed(ten)}
     external = {"external": bytes(range(256)) * 4096 * 100}  # 100 MiB
-    return synthetic_store.build(folder, inline, external)
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+    return attachment_store.build(folder, inline, external)
 
 
 def timed(url: str, headers: dict[str, str] | None = None) -> tuple[float, bytes]:
@@ -93,20 +84,11 @@ def main() -> int:
         return 2
     with tempfile.TemporaryDirectory() as folder:
         store, model, keys = build_store(Path(folder))
-        process = subprocess.Popen([args.binary, "--port", "0", "--loopback", "--store", str(store), "--model", str(model)],
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        try:
-            base = None
-            assert process.stdout is not None
-            for line in process.stdout:
-                match = re.search(r"CoreDataBrowser: (http://127\.0\.0\.1:\d+)", line)
-                if match:
-                    base = match.group(1)
-                    break
-            threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
+        with DemoServer(args.binary, ["--store", str(store), "--model", str(model)]) as demo:
+            base = demo.url
 
             def query(key: int) -> str:
-                return f"id={urllib.parse.quote(synthetic_store.object_id(key), safe='')}&attr=payload"
+                return f"id={urllib.parse.quote(attachment_store.object_id(key), safe='')}&attr=payload"
 
             baseline = sorted(timed(f"{base}/api/health")[0] for _ in range(args.runs))
             print(f"content bench: {args.runs} runs each, release build, 127.0.0.1; a new connection per request "
@@ -131,7 +113,7 @@ def main() -> int:
             print(f"  a 64 KiB hex page (Range) of it:      p50 {statistics.median(times):7.1f} ms, "
                   f"p95 {times[int(len(times) * 0.95) - 1]:7.1f} ms (target ≤ 5)")
 
-            before = rss_kib(process.pid)
+            before = demo.resident_kib() or 0
             peak = before
             received = 0
             started = time.perf_counter()
@@ -141,13 +123,10 @@ def main() -> int:
                     if not piece:
                         break
                     received += len(piece)
-                    peak = max(peak, rss_kib(process.pid))
+                    peak = max(peak, demo.resident_kib() or 0)
             elapsed = time.perf_counter() - started
             print(f"  the 100 MiB external value downloaded: {received / 2**20:.0f} MiB in {elapsed:.2f} s; server memory "
                   f"{before / 1024:.1f} MiB before, peak {peak / 1024:.1f} MiB (+{(peak - before) / 1024:.1f} MiB)")
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
     return 0
 
 

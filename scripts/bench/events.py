@@ -29,7 +29,10 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from bench import Server, ensure_store, side_benchmark_arguments  # noqa: E402
+from bench import ensure_store, side_benchmark_arguments  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "lib"))
+from core_data_store import entity_number, record_key_given  # noqa: E402
+from demo_server import DemoServer  # noqa: E402  (the one browser-demo launcher)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -72,10 +75,10 @@ class Listener:
 
 
 def insert_book(db: sqlite3.Connection, number: int) -> None:
-    entity = db.execute("SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'").fetchone()[0]
+    entity = entity_number(db, "Book")
     key = db.execute("SELECT max(Z_PK) FROM ZBOOK").fetchone()[0] + 1
     db.execute("INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (?, ?, 1, ?)", (key, entity, f"Live {number}"))
-    db.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", (key, entity))
+    record_key_given(db, entity, key)
     db.commit()
 
 
@@ -85,8 +88,9 @@ def main() -> None:
     folder = tempfile.mkdtemp(prefix="cdb-events-")
     copy = os.path.join(folder, os.path.basename(store))
     shutil.copyfile(store, copy)
-    server = Server("browser-demo", [args.binary, "--port", "0", "--loopback", "--store", copy, "--model", model],
-                    r"http://127\.0\.0\.1:(\d+)", os.path.join(args.work, "events-bench.log"))
+    server = DemoServer(args.binary, ["--store", copy, "--model", model],
+                        log_path=os.path.join(args.work, "events-bench.log"))
+    server.wait_for_url(120)
     try:
         idle = cpu_over(server.process.pid, 5)
         listener = Listener(server.port)

@@ -28,7 +28,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from bench import Server, ensure_store, side_benchmark_arguments  # noqa: E402  (the one store generator and server runner)
+from bench import ensure_store, side_benchmark_arguments  # noqa: E402  (the one store generator)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "lib"))
+from demo_server import DemoServer  # noqa: E402  (the one browser-demo launcher)
 
 #: Core Data's reference date (2001-01-01) in Unix time: TIMESTAMP columns count seconds from it.
 REFERENCE_DATE = 978307200
@@ -70,7 +72,7 @@ def time_shell(store: str, sql: str) -> tuple[float, int]:
 class MemorySampler:
     """Samples a server's resident memory every 20 ms until stopped."""
 
-    def __init__(self, server: Server):
+    def __init__(self, server: DemoServer):
         self.server = server
         self.samples: list[int] = []
         self.running = True
@@ -78,7 +80,7 @@ class MemorySampler:
 
     def _run(self) -> None:
         while self.running:
-            rss = self.server.rss_kb()
+            rss = self.server.resident_kib()
             if rss is not None:
                 self.samples.append(rss)
             time.sleep(0.02)
@@ -118,13 +120,14 @@ def main() -> None:
     shell = [time_shell(store, sql) for _ in range(args.runs)]
     shell_seconds = statistics.median(s for s, _ in shell)
 
-    server = Server("browser-demo", [args.binary, "--port", "0", "--loopback", "--store", store, "--model", model],
-                    r"http://127\.0\.0\.1:(\d+)", os.path.join(args.work, "export-bench.log"))
+    server = DemoServer(args.binary, ["--store", store, "--model", model],
+                        log_path=os.path.join(args.work, "export-bench.log"))
+    server.wait_for_url(120)
     try:
         time_export(server.port, "/api/entities/Book/export?format=csv")  # warm-up: the display attributes, caches
         ours = []
         with MemorySampler(server) as memory:
-            idle = server.rss_kb() or 0
+            idle = server.resident_kib() or 0
             for _ in range(args.runs):
                 ours.append(time_export(server.port, "/api/entities/Book/export?format=csv"))
         seconds = statistics.median(s for s, *_ in ours)

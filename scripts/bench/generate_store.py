@@ -24,13 +24,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import plistlib
 import random
 import sqlite3
 import sys
 import time
 import unicodedata
 import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from core_data_store import (  # noqa: E402  (the one writer of Core Data's scaffolding)
+    METADATA_TABLE, PRIMARY_KEY_TABLE, entity_table, metadata_plist, write_entities, write_metadata,
+    write_model as write_model_bundle)
 
 SEED = 20240601
 GENERATOR_VERSION = 2  # bump when the content changes, so cached stores are rebuilt
@@ -46,20 +51,18 @@ SEARCH_TERM = "cafe"  # matches Café / CAFÉ / café / Cafe / cafetière … on
 # Column order as Core Data writes it (§7, observation only): INTEGER group (entity by entity, root first,
 # attributes before FK columns), then TIMESTAMP/DECIMAL/FLOAT, then VARCHAR, then BLOB.
 DDL = [
-    "CREATE TABLE ZAUTHOR ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZBIRTHDATE TIMESTAMP, "
-    "ZBIO VARCHAR, ZNAME VARCHAR )",
-    "CREATE TABLE ZBOOK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZINPRINT INTEGER, "
-    "ZPAGECOUNT INTEGER, ZWORDCOUNT INTEGER, ZAUTHOR INTEGER, ZDURATIONMINUTES INTEGER, ZPUBLISHEDAT TIMESTAMP, "
-    "ZPRICE DECIMAL, ZRATING FLOAT, ZSUMMARY VARCHAR, ZTITLE VARCHAR, ZNARRATOR VARCHAR, ZCOVER BLOB, "
-    "ZIDENTIFIER BLOB )",
-    "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
+    entity_table("ZAUTHOR", "ZBIRTHDATE TIMESTAMP, ZBIO VARCHAR, ZNAME VARCHAR"),
+    entity_table("ZBOOK", "ZINPRINT INTEGER, ZPAGECOUNT INTEGER, ZWORDCOUNT INTEGER, ZAUTHOR INTEGER, "
+                 "ZDURATIONMINUTES INTEGER, ZPUBLISHEDAT TIMESTAMP, ZPRICE DECIMAL, ZRATING FLOAT, ZSUMMARY VARCHAR, "
+                 "ZTITLE VARCHAR, ZNARRATOR VARCHAR, ZCOVER BLOB, ZIDENTIFIER BLOB"),
+    entity_table("ZTAG", "ZNAME VARCHAR"),
     # Many-to-many Book.tags <-> Tag.books (§8): table named after the side with the lower entity number
     # (Book(2).tags -> Z_2TAGS); each column is Z_<destination entity number><relationship reaching it>:
     # Book PKs are reached through Tag.books (destination Book 2) -> Z_2BOOKS; Tag PKs through Book.tags
     # (destination Tag 4) -> Z_4TAGS.
     "CREATE TABLE Z_2TAGS ( Z_2BOOKS INTEGER, Z_4TAGS INTEGER, PRIMARY KEY (Z_2BOOKS, Z_4TAGS) )",
-    "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
-    "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+    PRIMARY_KEY_TABLE,
+    METADATA_TABLE,
 ]
 
 # Created after the bulk insert (faster, same result).
@@ -142,27 +145,9 @@ MODEL_XML = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 </model>
 """
 
-CURRENT_VERSION_PLIST = """<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-<plist version="1.0">
-<dict>
-	<key>_XCCurrentVersionName</key>
-	<string>Library.xcdatamodel</string>
-</dict>
-</plist>
-"""
-
-
 def write_model(directory: str) -> str:
     """Writes `<directory>/Library.xcdatamodeld` (one version, `Library.xcdatamodel/contents`); returns its path."""
-    bundle = os.path.join(directory, "Library.xcdatamodeld")
-    version = os.path.join(bundle, "Library.xcdatamodel")
-    os.makedirs(version, exist_ok=True)
-    with open(os.path.join(version, "contents"), "w", encoding="utf-8") as file:
-        file.write(MODEL_XML)
-    with open(os.path.join(bundle, ".xccurrentversion"), "w", encoding="utf-8") as file:
-        file.write(CURRENT_VERSION_PLIST)
-    return bundle
+    return str(write_model_bundle(Path(directory), "Library", MODEL_XML, current_version=True))
 
 
 def fold(text: str) -> str:
@@ -187,20 +172,6 @@ def title_for(rng: random.Random, number: int) -> str:
     if rng.random() < 0.3:
         title += f", Vol. {number % 97 + 1}"
     return mixed_case(rng, title)
-
-
-def metadata_plist() -> bytes:
-    return plistlib.dumps(
-        {
-            "NSStoreType": "SQLite",
-            "NSStoreModelVersionHashes": {},
-            "NSStoreModelVersionHashesVersion": 3,
-            "NSStoreModelVersionIdentifiers": [""],
-            "NSPersistenceFrameworkVersion": 1523,
-            "_NSAutoVacuumLevel": "2",
-        },
-        fmt=plistlib.FMT_BINARY,
-    )
 
 
 def reference_seconds(rng: random.Random, first_year: int, last_year: int) -> float:
@@ -334,16 +305,14 @@ def generate(books: int, out: str, batch: int = 50_000, quiet: bool = False) -> 
     db.execute("BEGIN")
     for statement in INDEXES:
         db.execute(statement)
-    db.executemany(
-        "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-        [
-            (ENT_AUTHOR, "Author", 0, authors),
-            (ENT_BOOK, "Book", 0, books),  # Z_MAX for the root table; AudioBook rows share ZBOOK's keys
-            (ENT_AUDIOBOOK, "AudioBook", ENT_BOOK, 0),
-            (ENT_TAG, "Tag", 0, tags),
-        ],
-    )
-    db.execute("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", (store_uuid, metadata_plist()))
+    write_entities(db, [
+        (ENT_AUTHOR, "Author", 0, authors),
+        (ENT_BOOK, "Book", 0, books),  # Z_MAX for the root table; AudioBook rows share ZBOOK's keys
+        (ENT_AUDIOBOOK, "AudioBook", ENT_BOOK, 0),
+        (ENT_TAG, "Tag", 0, tags),
+    ])
+    # Core Data's metadata for an incrementally vacuumed store (PRAGMA auto_vacuum = 2 above).
+    write_metadata(db, store_uuid, metadata_plist(extra={"_NSAutoVacuumLevel": "2"}))
     db.execute("COMMIT")
     # No ANALYZE: none of the real stores in shared/fixtures has sqlite_stat1, so no peer gets planner statistics.
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

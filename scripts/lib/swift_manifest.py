@@ -1,7 +1,7 @@
 """Reading SwiftPM manifests (Package.swift) without running Swift: the targets each declares and what a library
-product links. Shared by the checks that hold the manifests to the project's rules (check-architecture.py,
-ios-availability/check.py). A manifest is Swift, so this reads the declarations the project writes — `.target(…)`
-and `.library(…)` calls with literal names — not every form SwiftPM accepts.
+product links. Shared by the checks that hold the manifests to the project's rules (checks/architecture/check.py,
+checks/ios-availability/check.py). A manifest is Swift, so this reads the declarations the project writes —
+`.target(…)` and `.library(…)` calls with literal names — not every form SwiftPM accepts.
 """
 from __future__ import annotations
 

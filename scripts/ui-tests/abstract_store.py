@@ -13,9 +13,13 @@ once made an Inspector cell 188,000 px tall), "Family" a short one.
 
 from __future__ import annotations
 
-import plistlib
 import sqlite3
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from core_data_store import (  # noqa: E402  (the one writer of Core Data's scaffolding)
+    create_bookkeeping_tables, entity_table, metadata_plist, write_entities, write_metadata, write_model)
 
 STORE_UUID = "0C7A1B2D-3E4F-4A5B-8C6D-7E8F9A0B1C2D"
 ALBUMS = 1400
@@ -51,35 +55,18 @@ MODEL = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
     </entity>
 </model>
 """
-CURRENT_VERSION = """<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-<plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Photos.xcdatamodel</string></dict></plist>
-"""
-
-
-def write_metadata(db: sqlite3.Connection, store_uuid: str) -> None:
-    """Z_METADATA as Core Data writes it (no version hashes: the model named with --model is matched by its tables)."""
-    metadata = plistlib.dumps({"NSStoreType": "SQLite", "NSStoreUUID": store_uuid, "NSStoreModelVersionHashes": {},
-                               "NSStoreModelVersionHashesVersion": 3, "NSStoreModelVersionIdentifiers": [""],
-                               "NSPersistenceFrameworkVersion": 1523}, fmt=plistlib.FMT_BINARY)
-    db.execute("INSERT INTO Z_METADATA VALUES (1, ?, ?)", (store_uuid, metadata))
 
 
 def build(folder: Path) -> tuple[Path, Path]:
     """Writes Photos.sqlite and Photos.xcdatamodeld into `folder`; returns (store, model)."""
-    model = folder / "Photos.xcdatamodeld"
-    (model / "Photos.xcdatamodel").mkdir(parents=True, exist_ok=True)
-    (model / "Photos.xcdatamodel" / "contents").write_text(MODEL)
-    (model / ".xccurrentversion").write_text(CURRENT_VERSION)
+    model = write_model(folder, "Photos", MODEL, current_version=True)
     store = folder / "Photos.sqlite"
     db = sqlite3.connect(store)
-    db.execute("CREATE TABLE ZFOLDER (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZNOTES VARCHAR)")
-    db.execute("CREATE TABLE ZGENERICALBUM (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPARENTFOLDER INTEGER,"
-               " ZTITLE VARCHAR, ZKIND VARCHAR, ZRULE VARCHAR)")
+    db.execute(entity_table("ZFOLDER", "ZNAME VARCHAR, ZNOTES VARCHAR"))
+    db.execute(entity_table("ZGENERICALBUM", "ZPARENTFOLDER INTEGER, ZTITLE VARCHAR, ZKIND VARCHAR, ZRULE VARCHAR"))
     db.execute("CREATE INDEX ZGENERICALBUM_ZPARENTFOLDER_INDEX ON ZGENERICALBUM (ZPARENTFOLDER)")
     db.execute("CREATE INDEX ZGENERICALBUM_Z_ENT_INDEX ON ZGENERICALBUM (Z_ENT)")
-    db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-    db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+    create_bookkeeping_tables(db)
     notes = {1: long_notes(), 2: "Family albums."}
     db.executemany("INSERT INTO ZFOLDER VALUES (?, 1, 1, ?, ?)", [(key, name, notes[key]) for key, name in FOLDERS.items()])
     rows = []
@@ -88,9 +75,9 @@ def build(folder: Path) -> tuple[Path, Path]:
         rows.append((key, 4 if smart else 3, 2 if 251 <= key <= 320 else 1, f"Album {key:04d}",
                      None if smart else "user", "favorites" if smart else None))
     db.executemany("INSERT INTO ZGENERICALBUM VALUES (?, ?, 1, ?, ?, ?, ?)", rows)
-    db.executemany("INSERT INTO Z_PRIMARYKEY VALUES (?, ?, ?, ?)",
-                   [(1, "Folder", 0, len(FOLDERS)), (2, "GenericAlbum", 0, ALBUMS), (3, "Album", 2, 0), (4, "SmartAlbum", 2, 0)])
-    write_metadata(db, STORE_UUID)
+    write_entities(db, [(1, "Folder", 0, len(FOLDERS)), (2, "GenericAlbum", 0, ALBUMS), (3, "Album", 2, 0),
+                        (4, "SmartAlbum", 2, 0)])
+    write_metadata(db, STORE_UUID, metadata_plist(store_uuid=STORE_UUID))
     db.commit()
     db.close()
     return store, model

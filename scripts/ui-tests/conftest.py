@@ -47,12 +47,10 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.parse
@@ -70,10 +68,12 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from demo_server import DemoServer  # noqa: E402  (the one browser-demo launcher)
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT_DIR = REPO_ROOT / "artifacts" / "screenshots"
 SCRATCH_PATH = REPO_ROOT / ".build-ui"
-URL_LINE = re.compile(r"CoreDataBrowser:\s+(http://127\.0\.0\.1:\d+)\S*")
 SERVER_START_TIMEOUT = 60
 
 
@@ -103,53 +103,6 @@ def _browser_demo_binary() -> Path:
     return path
 
 
-class _DemoServer:
-    """browser-demo as a child process; its output is drained into ``log`` so the pipe never fills."""
-
-    def __init__(self, binary: Path, extra_args: list[str]):
-        self.log: list[str] = []
-        self.url: str | None = None
-        self._found = threading.Event()
-        # A subcommand (browser-demo simulators) comes before the options.
-        command = extra_args[:1] if extra_args[:1] == ["simulators"] else []
-        self.process = subprocess.Popen(
-            [str(binary), *command, "--port", "0", "--loopback", *extra_args[len(command):]],
-            cwd=REPO_ROOT,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            bufsize=1,
-        )
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.log.append(line.rstrip("\n"))
-            match = URL_LINE.search(line)
-            if match and self.url is None:
-                self.url = match.group(1)
-                self._found.set()
-        self._found.set()  # the process ended: stop waiting
-
-    def wait_for_url(self, timeout: float) -> str:
-        if not self._found.wait(timeout) or self.url is None:
-            self.stop()
-            output = "\n".join(self.log[-40:])
-            raise RuntimeError(f"browser-demo printed no 'CoreDataBrowser: http://127.0.0.1:<port>' line:\n{output}")
-        return self.url
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-
-
 def _wait_until_healthy(base: str, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     last: Exception | None = None
@@ -174,7 +127,7 @@ def server():
         yield base
         return
     web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
-    demo = _DemoServer(_browser_demo_binary(), [] if web_root == "embedded" else ["--web-root", web_root])
+    demo = DemoServer(_browser_demo_binary(), [] if web_root == "embedded" else ["--web-root", web_root])
     try:
         base = demo.wait_for_url(SERVER_START_TIMEOUT)
         _wait_until_healthy(base, 10)
@@ -191,7 +144,7 @@ class _StoreServers:
     own; ``close`` stops them and removes the folders."""
 
     def __init__(self):
-        self._servers: list[_DemoServer] = []
+        self._servers: list[DemoServer] = []
         self._folders: list[str] = []
 
     def folder(self, prefix: str) -> Path:
@@ -208,7 +161,7 @@ class _StoreServers:
         """Starts browser-demo with these arguments (and the UI's web root, as ``serve``)."""
         web_root = os.environ.get("CDB_WEB_ROOT", str(REPO_ROOT / "web"))
         args = [*arguments, *([] if web_root == "embedded" else ["--web-root", web_root])]
-        demo = _DemoServer(_browser_demo_binary(), args)
+        demo = DemoServer(_browser_demo_binary(), args)
         self._servers.append(demo)
         base = demo.wait_for_url(SERVER_START_TIMEOUT)
         _wait_until_healthy(base, 10)
@@ -278,12 +231,11 @@ def store_server():
 @pytest.fixture(scope="session")
 def synthetic_server():
     """synthetic_server(name, inline, external=None) -> (base URL, api, object ID by value name): a browser-demo
-    serving a store written by scripts/content-check/synthetic_store.py (entity ``Attachment``: a String ``name``
+    serving a store written by scripts/lib/attachment_store.py (entity ``Attachment``: a String ``name``
     and a Binary ``payload`` allowing external storage) with those values, for contents no fixture and no demo
     record holds. ``inline`` maps a record's name to its payload (None: no payload); ``external`` to bytes kept in
     a file beside the store. One server per ``name`` for the whole session; needs no fixtures."""
-    sys.path.insert(0, str(REPO_ROOT / "scripts" / "content-check"))
-    import synthetic_store
+    import attachment_store
 
     started: dict[str, tuple[str, "_Api", dict[str, str]]] = {}
     servers = _StoreServers()
@@ -291,9 +243,9 @@ def synthetic_server():
     def serve(name: str, inline: dict, external: dict | None = None):
         if name in started:
             return started[name]
-        store, model, keys = synthetic_store.build(servers.folder("cdb-ui-synthetic-"), inline, external)
+        store, model, keys = attachment_store.build(servers.folder("cdb-ui-synthetic-"), inline, external)
         base, api = servers.serve(store, ["--model", str(model)])
-        started[name] = (base, api, {value: synthetic_store.object_id(key) for value, key in keys.items()})
+        started[name] = (base, api, {value: attachment_store.object_id(key) for value, key in keys.items()})
         return started[name]
 
     yield serve

@@ -17,9 +17,12 @@ relationships) for the tests to compare the diagram with.
 from __future__ import annotations
 
 import sqlite3
+import sys
 from pathlib import Path
 
-from abstract_store import CURRENT_VERSION, write_metadata
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from core_data_store import (  # noqa: E402  (the one writer of Core Data's scaffolding)
+    create_bookkeeping_tables, entity_table, metadata_plist, write_entities, write_metadata, write_model)
 
 STORE_UUID = "6A1B2C3D-4E5F-4061-8293-A4B5C6D7E8F9"
 
@@ -144,10 +147,7 @@ def _model_xml() -> str:
 
 def build(folder: Path) -> tuple[Path, Path]:
     """Writes Photos.sqlite and Photos.xcdatamodeld into `folder`; returns (store, model)."""
-    model = folder / "Photos.xcdatamodeld"
-    (model / "Photos.xcdatamodel").mkdir(parents=True, exist_ok=True)
-    (model / "Photos.xcdatamodel" / "contents").write_text(_model_xml())
-    (model / ".xccurrentversion").write_text(CURRENT_VERSION)
+    model = write_model(folder, "Photos", _model_xml(), current_version=True)
 
     names = sorted(ENTITIES)
     number = {name: index + 1 for index, name in enumerate(names)}
@@ -172,10 +172,8 @@ def build(folder: Path) -> tuple[Path, Path]:
                 found["Z" + relationship["name"].upper()] = "INTEGER"
     for table, found in columns.items():
         definition = ", ".join(f"{column} {kind}" for column, kind in found.items())
-        db.execute(f"CREATE TABLE Z{table.upper()} (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER"
-                   + (f", {definition}" if definition else "") + ")")
-    db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-    db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        db.execute(entity_table(f"Z{table.upper()}", definition))
+    create_bookkeeping_tables(db)
     next_key = {}
     for name in names:
         table = root[name]
@@ -183,11 +181,9 @@ def build(folder: Path) -> tuple[Path, Path]:
             key = next_key.get(table, 0) + 1
             next_key[table] = key
             db.execute(f"INSERT INTO Z{table.upper()} (Z_PK, Z_ENT, Z_OPT) VALUES (?, ?, 1)", (key, number[name]))
-    for name in names:
-        parent = ENTITIES[name]["parent"]
-        db.execute("INSERT INTO Z_PRIMARYKEY VALUES (?, ?, ?, ?)",
-                   (number[name], name, number[parent] if parent else 0, next_key.get(root[name], 0)))
-    write_metadata(db, STORE_UUID)
+    write_entities(db, [(number[name], name, number[ENTITIES[name]["parent"]] if ENTITIES[name]["parent"] else 0,
+                         next_key.get(root[name], 0)) for name in names])
+    write_metadata(db, STORE_UUID, metadata_plist(store_uuid=STORE_UUID))
     db.commit()
     db.close()
     return store, model

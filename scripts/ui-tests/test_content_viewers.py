@@ -23,7 +23,7 @@ from conftest import _module_call
 from test_inspector import JS_ENTITY_ITEMS, attr_value, detail_id, make_url
 from test_lab import cell, lab_url, pane_state, wait_detail
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "content-check"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "checks" / "content"))
 import check as content_check  # noqa: E402  (the content check's sample values)
 
 HOSTILE_HTML = (b"<!DOCTYPE html><html><head><title>ran</title></head>"

@@ -14,6 +14,8 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
+from core_data_store import entity_number, record_key_given  # scripts/lib, on the path conftest sets
+
 #: A store with history tables that no other browser test reads: these tests write to their copy.
 STORE = "coredataplus/SampleModel2/SampleModel2_V2.sqlite"
 #: Core Data keeps ZTIMESTAMP as seconds since 2001-01-01.
@@ -40,7 +42,7 @@ def commit_feedback_transaction(path: Path, author: str, context: str, columns: 
             db.execute("INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, ZNAME) VALUES (?, 16003, ?)", (key, name))
             return key
 
-        entity = db.execute("SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Feedback'").fetchone()[0]
+        entity = entity_number(db, "Feedback")
         transaction = db.execute("SELECT coalesce(max(Z_PK), 0) + 1 FROM ATRANSACTION").fetchone()[0]
         db.execute("INSERT INTO ATRANSACTION (Z_PK, Z_ENT, ZAUTHORTS, ZCONTEXTNAMETS, ZTIMESTAMP) VALUES (?, 16002, ?, ?, ?)",
                    (transaction, string(author), string(context), time.time() - REFERENCE_DATE))
@@ -51,7 +53,7 @@ def commit_feedback_transaction(path: Path, author: str, context: str, columns: 
                    (inserted, entity, author))
         db.execute("UPDATE ZFEEDBACK SET ZCOMMENT = 'edited', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", (updated,))
         db.execute("DELETE FROM ZFEEDBACK WHERE Z_PK = ?", (deleted,))
-        db.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", (inserted, entity))
+        record_key_given(db, entity, inserted)
         change = db.execute("SELECT coalesce(max(Z_PK), 0) FROM ACHANGE").fetchone()[0]
         for offset, (kind, key, columns) in enumerate([(0, inserted, None), (1, updated, columns), (2, deleted, None)], 1):
             db.execute("INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) "

@@ -11,7 +11,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import _browser_demo_binary, _DemoServer, _wait_until_healthy, REPO_ROOT
+from conftest import _browser_demo_binary, DemoServer, _wait_until_healthy, REPO_ROOT
 from test_inspector_walking import a_book_on_a_later_page, family_albums, filter_and_hide_empty_on_cartkit
 from test_lab import JS_REL_IDS, lab, lab_url, pane_state, query_of, row_ids, selected_rows, wait_detail  # noqa: F401 (lab is a fixture)
 
@@ -173,7 +173,7 @@ def test_abstract_parent_lists_its_sub_entities_records(driver, wait_for, store_
 
 def test_a_stopped_server_turns_the_dot_red_and_refresh_recovers(driver, wait_for):
     # A server of its own, stopped and started again on the same port in the middle of the test.
-    demo = _DemoServer(_browser_demo_binary(), ["--web-root", str(REPO_ROOT / "web")])
+    demo = DemoServer(_browser_demo_binary(), ["--web-root", str(REPO_ROOT / "web")])
     base = demo.wait_for_url(60)
     port = base.rsplit(":", 1)[1]
     try:
@@ -185,7 +185,7 @@ def test_a_stopped_server_turns_the_dot_red_and_refresh_recovers(driver, wait_fo
         wait_for(driver, lambda d: "is-offline" in dot.get_attribute("class"), message="the red status dot")
         assert driver.find_element(By.ID, "grid-search").get_attribute("disabled") == "true"
         assert driver.execute_script("return document.body.dataset.offline") == "true"
-        demo = _DemoServer(_browser_demo_binary(), ["--web-root", str(REPO_ROOT / "web"), "--port", port])
+        demo = DemoServer(_browser_demo_binary(), ["--web-root", str(REPO_ROOT / "web"), "--port", port])
         _wait_until_healthy(demo.wait_for_url(60), 10)
         driver.find_element(By.ID, "refresh-btn").click()
         wait_for(driver, lambda d: "is-offline" not in dot.get_attribute("class") and pane_state(d, "pane-grid") == "ready",

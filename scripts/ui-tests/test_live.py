@@ -14,6 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import copy_fixture
+from core_data_store import entity_number, record_key_given  # scripts/lib, on the path conftest sets
 from test_exports import open_inspector, open_lab
 
 #: A store no other browser test reads: these tests write to their copy.
@@ -27,11 +28,11 @@ def store_path(api) -> Path:
 def add_post(path: Path, hex_value: str) -> None:
     """One Post row in Core Data's layout (the next primary key, the entity's Z_ENT), committed at once."""
     with sqlite3.connect(path) as db:
-        entity = db.execute("SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Post'").fetchone()[0]
+        entity = entity_number(db, "Post")
         key = db.execute("SELECT max(Z_PK) FROM ZPOST").fetchone()[0] + 1
         db.execute("INSERT INTO ZPOST (Z_PK, Z_ENT, Z_OPT, ZHEXCOLOR, ZPOSTID) VALUES (?, ?, 1, ?, ?)",
                    (key, entity, hex_value, f"live-{hex_value}-{key}"))
-        db.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", (key, entity))
+        record_key_given(db, entity, key)
 
 
 class EventListener:

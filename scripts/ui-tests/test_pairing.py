@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import SERVER_START_TIMEOUT, _browser_demo_binary, _DemoServer
+from conftest import SERVER_START_TIMEOUT, _browser_demo_binary, DemoServer
 
 TOKEN = "ui-test-token-0123456789abcdefXYZ"
 
@@ -49,7 +49,7 @@ class PairingLinks:
     """The one-time codes browser-demo printed, and a fresh one on demand: posting a code that is not outstanding
     makes the server print a new link when none is left unused (what a person gets by opening a spent link)."""
 
-    def __init__(self, demo: _DemoServer, base: str):
+    def __init__(self, demo: DemoServer, base: str):
         self.demo, self.base, self.used = demo, base, set()
 
     def printed(self) -> list[str]:
@@ -75,7 +75,7 @@ class PairingLinks:
 
 @pytest.fixture(scope="module")
 def paired_server():
-    demo = _DemoServer(_browser_demo_binary(), ["--token", TOKEN])
+    demo = DemoServer(_browser_demo_binary(), ["--token", TOKEN])
     try:
         base = demo.wait_for_url(SERVER_START_TIMEOUT)
         deadline = time.monotonic() + 10

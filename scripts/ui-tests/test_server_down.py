@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import REPO_ROOT, _browser_demo_binary, _DemoServer, _wait_until_healthy
+from conftest import REPO_ROOT, _browser_demo_binary, DemoServer, _wait_until_healthy
 from test_exports import open_inspector, open_lab
 from test_lab import pane_state
 
@@ -20,7 +20,7 @@ def banners(driver):
 @pytest.mark.parametrize("view", ["Inspector", "Lab"])
 def test_a_banner_while_the_server_is_away_cleared_by_itself_when_it_is_back(driver, wait_for, view):
     arguments = ["--web-root", str(REPO_ROOT / "web")]
-    demo = _DemoServer(_browser_demo_binary(), arguments)
+    demo = DemoServer(_browser_demo_binary(), arguments)
     base = demo.wait_for_url(60)
     port = base.split("?")[0].rstrip("/").rsplit(":", 1)[1]
     try:
@@ -40,7 +40,7 @@ def test_a_banner_while_the_server_is_away_cleared_by_itself_when_it_is_back(dri
                  message="the second refresh answered")
         assert len(banners(driver)) == 1
 
-        demo = _DemoServer(_browser_demo_binary(), [*arguments, "--port", port])
+        demo = DemoServer(_browser_demo_binary(), [*arguments, "--port", port])
         _wait_until_healthy(demo.wait_for_url(60), 10)
         # No click: the retries find the server and the view reads its data again.
         wait_for(driver, lambda d: not banners(d), timeout=45, message="the banner gone by itself")

@@ -95,8 +95,8 @@ struct SimulatorStoreScanTests {
         // Looking wrote nothing beside the stores: the WAL store shipped without a -shm still has none.
         #expect(!FileManager.default.fileExists(atPath: posts.path + "-shm"))
         // When the scan runs as a user who cannot list the locked folder, that is noted and the rest is found
-        // (root lists it anyway, and the expectations above hold either way; as root, scripts/check-demo-cli.sh
-        // runs `browser-demo simulators --list` as nobody on such a tree).
+        // (root lists it anyway, and the expectations above hold either way; as root,
+        // scripts/checks/demo-cli/check.sh runs `browser-demo simulators --list` as nobody on such a tree).
         if getuid() != 0 {
             #expect(scan.skipped.contains { $0.hasSuffix("Locked: cannot be read") })
         }

@@ -1,12 +1,12 @@
 import Foundation
 
-/// Runs the independent invariant checker (`scripts/write-check/check_store.py`, Python's sqlite3 only) on a store
-/// after a write, against a copy taken before it.
+/// Runs the independent invariant checker (`Tests/WriteCheck/check_store.py` of this brick, Python's sqlite3 only) on
+/// a store after a write, against a copy taken before it. It lives beside the tests, outside any target, so the brick
+/// tests alone (`swift test --package-path Packages/BrowserSQLite`).
 enum WriteCheck {
     static let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("scripts/write-check/check_store.py")
+        .appendingPathComponent("WriteCheck/check_store.py")
 
     struct Outcome {
         var passed: Bool

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Checks browser-demo's command line: help, bad arguments (exit 2), unusable stores (exit 1), and that it
-# serves and stops on SIGINT. Usage: scripts/check-demo-cli.sh PATH-TO-browser-demo
+# serves and stops on SIGINT. Usage: scripts/checks/demo-cli/check.sh PATH-TO-browser-demo
 set -uo pipefail
-demo=${1:?usage: scripts/check-demo-cli.sh PATH-TO-browser-demo}
+demo=${1:?usage: scripts/checks/demo-cli/check.sh PATH-TO-browser-demo}
 passed=0
 unset CDB_PAIRING_TOKEN  # a value from the environment would change what every case below expects
 failed=0
@@ -81,7 +81,7 @@ mkfifo "$bad/pipe.sqlite"
 expect "store is a FIFO" 1 "browser-demo: $bad/pipe.sqlite is not an SQLite database (it is a FIFO (named pipe), not a regular file)" --store "$bad/pipe.sqlite" --port 0
 rm -f "$bad/pipe.sqlite"
 expect "store is not Core Data" 1 "browser-demo: $bad/plain.sqlite is an SQLite database but not a Core Data store (no Z_PRIMARYKEY table)" --store "$bad/plain.sqlite" --port 0
-fixtures=$(cd "$(dirname "$0")/../../shared/fixtures/coredata" 2>/dev/null && pwd || true)
+fixtures=$(cd "$(dirname "$0")/../../../../shared/fixtures/coredata" 2>/dev/null && pwd || true)
 if [ -n "$fixtures" ]; then
   cp "$fixtures/coredataplus/SampleModel2/SampleModel2_V1.sqlite" "$bad/store.sqlite"
   chmod 644 "$bad/store.sqlite"
@@ -161,16 +161,23 @@ fi
 # $bad (a copy of a fixture store) is removed at the end: the token checks below serve it too.
 if "$demo" --help | grep -q "Usage: browser-demo"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL --help"; fi
 
+# listening_url LOG: the first 127.0.0.1 URL browser-demo printed into LOG (with its path and query), polled for
+# up to 10 s; nothing when it printed none.
+listening_url() {
+  local found=""
+  for _ in $(seq 1 100); do
+    found=$(grep -o 'http://127.0.0.1:[0-9]*[^ ]*' "$1" | head -1)
+    [ -n "$found" ] && break
+    sleep 0.1
+  done
+  printf '%s' "$found"
+}
+
 # Serves, answers, and exits 0 on SIGINT.
 log=$(mktemp)
 "$demo" --port 0 --loopback >"$log" 2>&1 &
 pid=$!
-url=""
-for _ in $(seq 1 100); do
-  url=$(grep -o 'http://127.0.0.1:[0-9]*' "$log" | head -1)
-  [ -n "$url" ] && break
-  sleep 0.1
-done
+url=$(listening_url "$log" | grep -o 'http://127.0.0.1:[0-9]*')
 if [ -n "$url" ] && python3 -c "import json,sys,urllib.request; sys.exit(0 if json.load(urllib.request.urlopen('$url/api/health'))['ok'] else 1)"; then
   passed=$((passed + 1))
 else
@@ -192,12 +199,7 @@ serve_and_check() { # serve_and_check NAME CHECK ARGS...
   log=$(mktemp)
   XDG_CACHE_HOME="$caches" "$demo" --port 0 "$@" >"$log" 2>&1 &
   local pid=$!
-  url=""
-  for _ in $(seq 1 100); do
-    url=$(grep -o 'http://127.0.0.1:[0-9]*[^ ]*' "$log" | head -1)
-    [ -n "$url" ] && break
-    sleep 0.1
-  done
+  url=$(listening_url "$log")
   if [ -n "$url" ] && (eval "$check"); then
     passed=$((passed + 1))
   else
@@ -342,10 +344,7 @@ if [ -n "$fixtures" ]; then
     shift
     "$@" >"$out" 2>&1 &
     local pid=$!
-    for _ in $(seq 1 100); do
-      grep -qs "http://127.0.0.1:" "$out" && break
-      sleep 0.1
-    done
+    listening_url "$out" >/dev/null
     kill -INT "$pid" 2>/dev/null; wait "$pid" || true
   }
   mkdir -p "$bad/Devices/UDID-2"

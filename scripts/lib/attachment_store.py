@@ -2,16 +2,17 @@
 `name` and a Binary `payload` that allows external storage (so inline values carry the 0x01 marker and external
 ones a 0x02 reference to a file in `.<store>_SUPPORT/_EXTERNAL_DATA/`), and an `.xcdatamodel` describing it.
 
-Used by scripts/content-check/check.py (kinds the fixtures lack), scripts/bench/content.py (large values) and the
+Used by scripts/checks/content/check.py (kinds the fixtures lack), scripts/bench/content.py (large values) and the
 browser tests (scripts/ui-tests/conftest.py `synthetic_server`: values no fixture or demo record has).
 Standard library only.
 """
 
 from __future__ import annotations
 
-import plistlib
 import sqlite3
 from pathlib import Path
+
+from core_data_store import create_bookkeeping_tables, entity_table, metadata_plist, write_entities, write_metadata, write_model
 
 STORE_UUID = "5E7F1C2A-0B8E-4F0E-9A51-3E7D2C1B9A77"
 MODEL = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -30,15 +31,10 @@ def build(folder: Path, inline: dict[str, bytes | None], external: dict[str, byt
     beside the store."""
     store = folder / "Bench.sqlite"
     db = sqlite3.connect(store)
-    db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-    db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-    total = len(inline) + len(external or {})
-    db.execute("INSERT INTO Z_PRIMARYKEY VALUES (1, 'Attachment', 0, ?)", (total,))
-    metadata = plistlib.dumps({"NSStoreType": "SQLite", "NSStoreModelVersionHashes": {"Attachment": b"\x01" * 32},
-                               "NSStoreModelVersionHashesVersion": 3, "NSStoreModelVersionIdentifiers": [""],
-                               "NSPersistenceFrameworkVersion": 1523}, fmt=plistlib.FMT_BINARY)
-    db.execute("INSERT INTO Z_METADATA VALUES (1, ?, ?)", (STORE_UUID, metadata))
-    db.execute("CREATE TABLE ZATTACHMENT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZPAYLOAD BLOB)")
+    create_bookkeeping_tables(db)
+    write_entities(db, [(1, "Attachment", 0, len(inline) + len(external or {}))])
+    write_metadata(db, STORE_UUID, metadata_plist({"Attachment": b"\x01" * 32}))
+    db.execute(entity_table("ZATTACHMENT", "ZNAME VARCHAR, ZPAYLOAD BLOB"))
     keys: dict[str, int] = {}
     key = 0
     for name, payload in inline.items():
@@ -55,10 +51,7 @@ def build(folder: Path, inline: dict[str, bytes | None], external: dict[str, byt
         keys[name] = key
     db.commit()
     db.close()
-    model = folder / "Model.xcdatamodel"
-    model.mkdir(exist_ok=True)
-    (model / "contents").write_text(MODEL)
-    return store, model, keys
+    return store, write_model(folder, "Model", MODEL), keys
 
 
 def object_id(key: int) -> str:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Bonjour (DNS-SD) check of browser-demo against independent implementations (Avahi's own tools).
 
-  python3 scripts/bonjour-check/check.py --binary .build/debug/browser-demo
+  python3 scripts/checks/bonjour/check.py --binary .build/debug/browser-demo
 
 1. `browser-demo --advertise` is seen by `avahi-browse` as _cdbrowser._tcp with its port and TXT record (app,
    stores, token=required), and the pairing token is nowhere in what is published;
@@ -28,6 +28,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from demo_server import DemoServer  # noqa: E402  (the one browser-demo launcher)
 
 SERVICE_TYPE = "_cdbrowser._tcp"
 DEADLINE = 30.0
@@ -88,36 +91,27 @@ def wait_for(condition, what: str, deadline: float = DEADLINE):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-class Server:
-    """A browser-demo process whose stdout is read line by line."""
+class Server(DemoServer):
+    """browser-demo with --port 0 and these arguments (no --loopback unless given: it advertises on the network),
+    whose printed lines are waited for."""
 
     def __init__(self, binary: str, *arguments: str):
-        self.lines: list[str] = []
-        self.process = subprocess.Popen([binary, "--port", "0", *arguments], stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True)
-        os.set_blocking(self.process.stdout.fileno(), False)
-
-    def read(self) -> list[str]:
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                return self.lines
-            self.lines.append(line.rstrip("\n"))
+        super().__init__(binary, arguments, loopback=False)
 
     def wait_line(self, pattern: str) -> re.Match:
         def found():
-            for line in self.read():
+            ended = self.output_ended()  # before reading the log: a line printed before the end is in it
+            for line in list(self.log):
                 match = re.search(pattern, line)
                 if match:
                     return match
-            if self.process.poll() is not None:
-                raise AssertionError(f"browser-demo exited: {self.lines}")
+            if ended:
+                raise AssertionError(f"browser-demo exited: {self.log}")
             return None
         return wait_for(found, f"a line matching {pattern!r}")
 
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=20)
+    def stop(self) -> bool:
+        return super().stop(timeout=20)
 
 
 def avahi_browse() -> list[list[str]]:

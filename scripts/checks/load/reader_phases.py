@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Read-concurrency phases of the load check: other clients' store reads while one request is slow.
 
-    scripts/load/reader_phases.py [--binary .build/debug/browser-demo] [--store DIR]
+    scripts/checks/load/reader_phases.py [--binary .build/debug/browser-demo] [--store DIR]
 
 On a generated 300,000-book store (``scripts/bench/generate_store.py``; its prolific author has 30,000 books),
 served with ``--writable`` and the generated model with Author.books made Cascade, four other clients read in a
@@ -34,7 +34,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Callable
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 BOOKS = 300_000  # the generator gives its prolific author a tenth: 30,000 books
 READERS = 4
 TARGET_P95_MS = 50.0

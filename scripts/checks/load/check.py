@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Load check: many keep-alive connections against browser-demo, no failed request, no memory growth.
 
-    scripts/load/check.py [--binary .build/debug/browser-demo] [--connections 256] [--requests 20480]
+    scripts/checks/load/check.py [--binary .build/debug/browser-demo] [--connections 256] [--requests 20480]
                           [--margin-mib 16]
 
 Starts browser-demo (the demo library, ``--port 0 --loopback``), warms it up with the same traffic at the same
@@ -43,8 +43,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
-import resource
 import subprocess
 import tempfile
 import urllib.parse
@@ -52,9 +50,10 @@ import sys
 import time
 from pathlib import Path
 
-import memory_phases
-
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO / "scripts/lib"))
+import memory_phases  # noqa: E402
+from demo_server import DemoServer, DemoServerError  # noqa: E402  (the one browser-demo launcher)
 STORE = "6F1C2A44-0B8E-4F0E-9A51-3E7D2C1B9A00"  # DemoLibrary.storeIdentifier
 
 # (target, expected content type prefix). Static files and every API endpoint, with parameters.
@@ -146,24 +145,14 @@ async def run(port: int, connections: int, requests: int, timeout: float) -> dic
 
 
 def start_demo(binary: Path, *extra: str, descriptor_limit: int | None = None) -> tuple[subprocess.Popen, int]:
-    def limit_descriptors() -> None:
-        if descriptor_limit is not None:
-            _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-            resource.setrlimit(resource.RLIMIT_NOFILE, (descriptor_limit, hard))
-
-    process = subprocess.Popen([str(binary), "--port", "0", "--loopback", *extra], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, preexec_fn=limit_descriptors)
-    deadline = time.monotonic() + 30
-    assert process.stdout is not None
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
-        if match:
-            return process, int(match.group(1))
-    process.kill()
-    sys.exit(f"load check: browser-demo did not print its URL ({binary})")
+    """browser-demo with these arguments (scripts/lib/demo_server.py: its output read for as long as it runs) and
+    its port; the caller stops the process."""
+    demo = DemoServer(binary, extra, descriptor_limit=descriptor_limit)
+    try:
+        demo.wait_for_url(30)
+    except DemoServerError as error:
+        sys.exit(f"load check: {error}")
+    return demo.process, demo.port
 
 
 TOKEN = "load-check-token-0123456789abcdef"

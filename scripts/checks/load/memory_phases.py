@@ -1,4 +1,4 @@
-"""Memory phases of the load check (scripts/load/check.py): what one response may cost the server.
+"""Memory phases of the load check (scripts/checks/load/check.py): what one response may cost the server.
 
 * long values: a generated store file whose 100 rows each hold a 10 MB string (about 1 GB of text), served with
   ``--store``. The Inspector's default page (``limit=100``), its facet of the long column and of the short one
@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import plistlib
 import shutil
 import sqlite3
 import tempfile
 import threading
 import time
 from pathlib import Path
+
+from core_data_store import create_bookkeeping_tables, entity_table, write_entities, write_metadata  # scripts/lib
 
 # Each stored value, and how many rows hold one.
 LONG_VALUE_BYTES = 10 * 1024 * 1024
@@ -49,18 +50,12 @@ def write_long_value_store(path: Path) -> None:
     """A store in Core Data's layout (Z_PRIMARYKEY, Z_METADATA with a binary plist, one entity table) whose
     Note rows each hold a distinct 10 MB body; browser-demo infers the model from the tables."""
     db = sqlite3.connect(path)
-    db.executescript("""
-        PRAGMA journal_mode = OFF;
-        PRAGMA synchronous = OFF;
-        CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-        CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
-        CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR, ZBODY VARCHAR );
-    """)
-    plist = plistlib.dumps({"NSStoreType": "SQLite", "NSStoreModelVersionHashes": {},
-                            "NSStoreModelVersionHashesVersion": 3, "NSStoreModelVersionIdentifiers": [""],
-                            "NSPersistenceFrameworkVersion": 1523}, fmt=plistlib.FMT_BINARY)
-    db.execute("INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, ?)", (LONG_VALUE_ROWS,))
-    db.execute("INSERT INTO Z_METADATA VALUES (1, ?, ?)", (STORE_UUID, plist))
+    db.execute("PRAGMA journal_mode = OFF")
+    db.execute("PRAGMA synchronous = OFF")
+    create_bookkeeping_tables(db)
+    db.execute(entity_table("ZNOTE", "ZTITLE VARCHAR, ZBODY VARCHAR"))
+    write_entities(db, [(1, "Note", 0, LONG_VALUE_ROWS)])
+    write_metadata(db, STORE_UUID)
     filler = "x" * (LONG_VALUE_BYTES - 8)
     for key in range(1, LONG_VALUE_ROWS + 1):
         # Distinct values (a facet has 100 groups), all of the same length.

@@ -313,7 +313,7 @@ if __name__ == "__main__":
     import sys
 
     parser = argparse.ArgumentParser(description="Only the phases of this module (check.py runs them all).")
-    parser.add_argument("--binary", default=str(Path(__file__).resolve().parents[2] / ".build/debug/browser-demo"))
+    parser.add_argument("--binary", default=str(Path(__file__).resolve().parents[3] / ".build/debug/browser-demo"))
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--phase", action="append", choices=PHASES, help="only this phase (repeatable)")
     arguments = parser.parse_args()

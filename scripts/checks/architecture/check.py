@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Fails when a brick imports, or depends on, a module it must not (imports point downward only).
 
-    scripts/check-architecture.py              check the repository
-    scripts/check-architecture.py --self-test  prove the check catches a violation, on a temporary tree
+    scripts/checks/architecture/check.py              check the repository
+    scripts/checks/architecture/check.py --self-test  prove the check catches a violation, on a temporary tree
 
 The rules are the table below; docs/decisions/bricks-and-imports.md explains them. The root Package.swift (what users resolve) declares
 every brick's targets again with `path:` into Packages/…; the check reads both manifests and fails when they
@@ -13,10 +13,10 @@ import re
 import sys
 import tempfile
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "lib"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "lib"))
 from swift_manifest import app_linked_targets, manifest_targets  # noqa: E402
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 SYSTEM = {"Foundation", "FoundationEssentials", "Dispatch", "Glibc", "Darwin", "Musl"}
 
 # brick → modules its sources may import (besides SYSTEM). Bricks not listed here may not exist.
@@ -95,7 +95,7 @@ def check(root: pathlib.Path) -> list[str]:
     for brick_dir in sorted(p for p in packages.iterdir() if p.is_dir()):
         brick = brick_dir.name
         if brick not in ALLOWED:
-            problems.append(f"Packages/{brick}: not a known brick; add it to scripts/check-architecture.py and docs/decisions/bricks-and-imports.md")
+            problems.append(f"Packages/{brick}: not a known brick; add it to scripts/checks/architecture/check.py and docs/decisions/bricks-and-imports.md")
             continue
         allowed = ALLOWED[brick] | SYSTEM
         for source in sorted((brick_dir / "Sources").rglob("*.swift")):

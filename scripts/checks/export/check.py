@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Export check: `GET /api/entities/<Entity>/export` (CSV and NDJSON) against the paged records API.
 
-    scripts/export-check/check.py [PATH-TO-browser-demo]      (or env BROWSER_DEMO; default .build/debug/browser-demo)
+    scripts/checks/export/check.py [PATH-TO-browser-demo]      (or env BROWSER_DEMO; default .build/debug/browser-demo)
 
 What it proves, for every entity of every store it serves (the demo store, each fixture store under
 ../shared/fixtures/coredata opened on a private copy, and a generated "hostile" store):
@@ -43,24 +43,22 @@ import http.client
 import io
 import json
 import os
-import re
-import shutil
 import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
-from contextlib import contextmanager
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO.parent / "shared/fixtures/coredata"
-URL_LINE = re.compile(r"CoreDataBrowser: (http://127\.0\.0\.1:\d+)")
+sys.path.insert(0, str(REPO / "scripts/lib"))
+from demo_server import DemoServer  # noqa: E402  (the one browser-demo launcher)
+from fixture_copy import private_copy  # noqa: E402
 BOM = b"\xef\xbb\xbf"
 PAGE = 500
 SAMPLE = 20
@@ -128,46 +126,6 @@ def get_json(base: str, path: str, params: dict | None = None):
     if status != 200:
         raise RuntimeError(f"GET {path} {params or ''}: status {status}: {body[:300]!r}")
     return json.loads(body)
-
-
-@contextmanager
-def served(binary: Path, *arguments: str):
-    """Runs browser-demo --port 0 --loopback ARGUMENTS; yields its http://127.0.0.1:<port> base URL."""
-    process = subprocess.Popen([str(binary), "--port", "0", "--loopback", *arguments],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        assert process.stdout is not None
-        base, output = None, []
-        for line in process.stdout:
-            output.append(line)
-            match = URL_LINE.search(line)
-            if match:
-                base = match.group(1)
-                break
-        if base is None:
-            raise RuntimeError(f"browser-demo {' '.join(arguments)} did not start: {''.join(output)[-500:]}")
-        # Keep reading its output so a chatty server never blocks on a full pipe.
-        threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def private_copy(store: Path, folder: Path) -> Path:
-    """The store with its -wal/-shm (and external-storage folder) copied into folder: fixtures are never served in place."""
-    copy = folder / store.name
-    for suffix in ("", "-wal", "-shm"):
-        if Path(str(store) + suffix).exists():
-            shutil.copyfile(str(store) + suffix, str(copy) + suffix)
-    support = store.parent / f".{store.stem}_SUPPORT"
-    if support.exists():
-        shutil.copytree(support, folder / support.name)
-    return copy
 
 
 # MARK: The API's side
@@ -683,7 +641,8 @@ def check_hostile_cells(base: str, written: dict, problems: Problems) -> int:
 def check_hostile(binary: Path, problems: Problems) -> None:
     with tempfile.TemporaryDirectory() as folder:
         store, model, written = make_hostile_store(Path(folder))
-        with served(binary, "--store", str(store), "--model", str(model)) as base:
+        with DemoServer(binary, ["--store", str(store), "--model", str(model)]) as demo:
+            base = demo.url
             check_store(base, "hostile.sqlite", problems, model_attribute_order(model))
             before = len(problems)
             checked = check_hostile_cells(base, written, problems)
@@ -711,7 +670,8 @@ def main() -> int:
     binary = browser_demo()
     problems = Problems()
 
-    with served(binary) as base:
+    with DemoServer(binary) as demo:
+        base = demo.url
         entities = check_store(base, "demo", problems)
         check_variants(base, "demo", entities, problems)
         check_options(base, "demo", problems)
@@ -727,7 +687,8 @@ def main() -> int:
             label = str(store.relative_to(FIXTURES))
             with tempfile.TemporaryDirectory() as folder:
                 try:
-                    with served(binary, "--store", str(private_copy(store, Path(folder)))) as base:
+                    with DemoServer(binary, ["--store", str(private_copy(store, Path(folder)))]) as demo:
+                        base = demo.url
                         check_store(base, label, problems)
                 except RuntimeError as error:
                     problems.add(label, str(error))

@@ -2,7 +2,7 @@
 """Content check: every Binary and Transformable value of every fixture store, served and inspected by
 browser-demo, compared with an independent reading in Python.
 
-    scripts/content-check/check.py [--binary .build/debug/browser-demo] [--fixtures ../shared/fixtures/coredata]
+    scripts/checks/content/check.py [--binary .build/debug/browser-demo] [--fixtures ../shared/fixtures/coredata]
 
 For each store file under the fixtures folder (each opened by browser-demo on a private copy, never in place),
 every record's Binary and Transformable values are fetched twice:
@@ -15,7 +15,7 @@ every record's Binary and Transformable values are fetched twice:
   ``gzip``/``zlib`` (and, recursively, what the inflated bytes are), PNG/GIF/JPEG signatures and dimensions,
   UTF-8 text. Values Python has no opinion on (protobuf, unknown) are counted, not compared.
 
-Then a store written here (`synthetic_store.py`) holds the kinds the fixtures lack — PNG, GIF, JPEG, PDF, binary
+Then a store written here (`scripts/lib/attachment_store.py`) holds the kinds the fixtures lack — PNG, GIF, JPEG, PDF, binary
 and XML property lists, a keyed archive, JSON, gzip and zlib, UTF-16 text, a URL, a value kept in an external
 file — and the hostile ones: a decompression bomb (must stop at the inflate cap and say so), truncated PNG, JPEG,
 GIF, PDF, binary plist, keyed archive and JSON values, a gzip with a wrong CRC and a zlib stream with a wrong
@@ -35,10 +35,8 @@ import json
 import os
 import plistlib
 import re
-import shutil
 import sqlite3
 import struct
-import subprocess
 import sys
 import tempfile
 import urllib.error
@@ -47,10 +45,11 @@ import urllib.request
 import zlib
 from pathlib import Path
 
-import synthetic_store
-
-REPO = Path(__file__).resolve().parents[2]
-URL_LINE = re.compile(r"CoreDataBrowser: (http://127\.0\.0\.1:\d+)")
+REPO = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO / "scripts/lib"))
+import attachment_store  # noqa: E402
+from demo_server import DemoServer, DemoServerError  # noqa: E402
+from fixture_copy import private_copy  # noqa: E402
 
 
 def independent_kind(data: bytes, depth: int = 0) -> dict | None:
@@ -163,26 +162,12 @@ def column_bytes(db: sqlite3.Connection, entity: str, attribute: str, primary_ke
 
 def check_store(binary: Path, store: Path, problems: list[str], stats: dict) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        copy = Path(folder) / store.name
-        for suffix in ("", "-wal", "-shm"):
-            if Path(str(store) + suffix).exists():
-                shutil.copyfile(str(store) + suffix, str(copy) + suffix)
-        support = store.parent / f".{store.stem}_SUPPORT"
-        if support.exists():
-            shutil.copytree(support, Path(folder) / support.name)
-        process = subprocess.Popen([str(binary), "--port", "0", "--loopback", "--store", str(copy)],
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        copy = private_copy(store, Path(folder))
+        demo = start(binary, ["--store", str(copy)], str(store), problems)
+        if demo is None:
+            return
+        base = demo.url
         try:
-            base = None
-            assert process.stdout is not None
-            for line in process.stdout:
-                match = URL_LINE.search(line)
-                if match:
-                    base = match.group(1)
-                    break
-            if base is None:
-                problems.append(f"{store}: browser-demo did not start")
-                return
             db = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
             status, _, body = get(base, "/api/entities")
             for entity in json.loads(body):
@@ -205,18 +190,36 @@ def check_store(binary: Path, store: Path, problems: list[str], stats: dict) -> 
                         break
             db.close()
         finally:
-            stop(process, str(store), problems)
+            stop(demo, str(store), problems)
 
 
-def stop(process: subprocess.Popen, where: str, problems: list[str]) -> None:
-    """Ends browser-demo with SIGTERM, as Ctrl-C would; one that has not exited 10 s later is a problem (and killed)."""
-    process.terminate()
+def start(binary: Path, arguments: list[str], where: str, problems: list[str]) -> DemoServer | None:
+    """browser-demo serving with these arguments, once it prints its URL; None (and a problem) when it does not."""
+    demo = DemoServer(binary, arguments)
     try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
+        demo.wait_for_url()
+        return demo
+    except DemoServerError as error:
+        problems.append(f"{where}: browser-demo did not start: {error}")
+        return None
+
+
+def stop(demo: DemoServer, where: str, problems: list[str]) -> None:
+    """Ends browser-demo with SIGTERM, as Ctrl-C would; one that has not exited 10 s later is a problem (and killed)."""
+    if not demo.stop():
         problems.append(f"{where}: browser-demo did not exit within 10 s of SIGTERM")
-        process.kill()
-        process.wait(timeout=10)
+
+
+def content_report(base: str, query: str, where: str, problems: list[str], stats: dict) -> dict | None:
+    """The server's content report of a value, counted under its kind; None (and a problem) on an error status."""
+    status, _, body = get(base, f"/api/object/content?{query}")
+    if status != 200:
+        problems.append(f"{where}: content status {status}: {body[:200]!r}")
+        return None
+    report = json.loads(body)
+    stats.setdefault("kinds", {})
+    stats["kinds"][report.get("kind")] = stats["kinds"].get(report.get("kind"), 0) + 1
+    return report
 
 
 def check_value(base: str, db: sqlite3.Connection, row: dict, attribute: str, store: Path,
@@ -239,13 +242,9 @@ def check_value(base: str, db: sqlite3.Connection, row: dict, attribute: str, st
         status, headers, part = get(base, f"/api/object/blob?{query}", {"Range": "bytes=1-2"})
         if status != 206 or part != served[1:3] or headers.get("content-range") != f"bytes 1-2/{len(served)}":
             problems.append(f"{where}: Range bytes=1-2 gave {status} {part!r} {headers.get('content-range')}")
-    status, _, body = get(base, f"/api/object/content?{query}")
-    if status != 200:
-        problems.append(f"{where}: content status {status}: {body[:200]!r}")
+    report = content_report(base, query, where, problems, stats)
+    if report is None:
         return
-    report = json.loads(body)
-    stats.setdefault("kinds", {})
-    stats["kinds"][report.get("kind")] = stats["kinds"].get(report.get("kind"), 0) + 1
     expected = independent_kind(served)
     if report.get("size") != len(served):
         problems.append(f"{where}: content size {report.get('size')} but {len(served)} bytes served")
@@ -382,35 +381,23 @@ def check_synthetic(binary: Path, problems: list[str], stats: dict) -> None:
     inline, external = synthetic_values()
     hostile = hostile_values()
     with tempfile.TemporaryDirectory() as folder:
-        store, model, keys = synthetic_store.build(Path(folder), {**inline, **hostile}, external)
-        process = subprocess.Popen([str(binary), "--port", "0", "--loopback", "--store", str(store), "--model", str(model)],
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        store, model, keys = attachment_store.build(Path(folder), {**inline, **hostile}, external)
+        demo = start(binary, ["--store", str(store), "--model", str(model)], "the synthetic store", problems)
+        if demo is None:
+            return
+        base = demo.url
         try:
-            base = None
-            assert process.stdout is not None
-            for line in process.stdout:
-                match = URL_LINE.search(line)
-                if match:
-                    base = match.group(1)
-                    break
-            if base is None:
-                problems.append("the synthetic store: browser-demo did not start")
-                return
             for name, payload in {**inline, **hostile, **external}.items():
-                query = f"id={urllib.parse.quote(synthetic_store.object_id(keys[name]), safe='')}&attr=payload"
+                query = f"id={urllib.parse.quote(attachment_store.object_id(keys[name]), safe='')}&attr=payload"
                 status, _, served = get(base, f"/api/object/blob?{query}")
                 where = f"synthetic {name}"
                 if status != 200 or served != payload:
                     problems.append(f"{where}: blob status {status}, {len(served)} bytes served of {len(payload)}")
                     continue
                 stats["values"] += 1
-                status, _, body = get(base, f"/api/object/content?{query}")
-                if status != 200:
-                    problems.append(f"{where}: content status {status}: {body[:200]!r}")
+                report = content_report(base, query, where, problems, stats)
+                if report is None:
                     continue
-                report = json.loads(body)
-                stats.setdefault("kinds", {})
-                stats["kinds"][report.get("kind")] = stats["kinds"].get(report.get("kind"), 0) + 1
                 if name in external and (report.get("storage") != "external" or not report.get("externalName")):
                     problems.append(f"{where}: storage {report.get('storage')!r}, {report.get('externalName')!r}")
                 if name in hostile:
@@ -430,7 +417,7 @@ def check_synthetic(binary: Path, problems: list[str], stats: dict) -> None:
                 stats["compared"] += 1
                 compare(where, report, expected, problems)
         finally:
-            stop(process, "the synthetic store", problems)
+            stop(demo, "the synthetic store", problems)
 
 
 def main() -> int:
