@@ -301,7 +301,9 @@ function openView() {
   // Centred on the hub, but no emptiness beyond the diagram's edges where it is bigger than the window.
   const clamp = (offset, window, size) => (size * view.k <= window ? (window - size * view.k) / 2
     : Math.min(0, Math.max(window - size * view.k, offset)));
-  view.x = clamp(width / 2 - (hub.x + hub.width / 2) * view.k, width, drawn.width);
+  // A hub wider than the window shows its left part, where its name and attributes are.
+  const hubLeft = hub.width * view.k > width ? MARGIN / 2 - hub.x * view.k : width / 2 - (hub.x + hub.width / 2) * view.k;
+  view.x = clamp(hubLeft, width, drawn.width);
   view.y = clamp(height / 2 - (hub.y + hub.height / 2) * view.k, height, drawn.height);
   applyView();
 }
