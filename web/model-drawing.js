@@ -467,8 +467,19 @@ function drawHit(edge, drawnCourse, onSelect) {
   return hit;
 }
 
-/** The font of every label on an edge, and its width in it. */
+/** The font of every label on an edge, and its width in it: the diagram's smallest text (with "+ N more"). */
 const LABEL_FONT = 11;
+/** The smallest text on screen a reader reads without zooming, in CSS pixels. */
+const READABLE_PX = 9;
+/** The smallest zoom the diagram opens at: its smallest text (LABEL_FONT) still READABLE_PX on screen. */
+const READABLE_SCALE = READABLE_PX / LABEL_FONT;
+/**
+ * Between two line ends on a box's side, at least (where the box can be made wide enough): room between two
+ * vertical lines for the widest common cardinality ("0..1", about 29 px at LABEL_FONT) and the GAP and LINE on
+ * each side of it. PORT_INSET is what the router keeps free at a side's two corners.
+ */
+const PORT_ROOM = 38;
+const PORT_INSET = 16;
 const labelWidth = (text) => textWidth(text, `${LABEL_FONT}px ${mono}`) + 2;
 
 /**
@@ -505,6 +516,9 @@ function drawLabel(label, [name, mark], rect) {
 
 export {
   SVG,
+  READABLE_SCALE,
+  PORT_ROOM,
+  PORT_INSET,
   Space,
   endCandidates,
   alongCandidates,

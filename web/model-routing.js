@@ -26,7 +26,9 @@
 const TRACK = 6; // between two horizontal runs in a channel
 const LANE = 7; // between two vertical runs in a passage
 const PORT = 64; // between two ends on a box's side, at most: wide enough for the labels beside the lines (model-drawing.js)
-const PAD = 14; // from a channel's outer tracks to the rows around it
+// From a channel's outer tracks to the rows around it: room for an end's label (15 px tall, model-drawing.js)
+// beside a line's stretch between its box and the channel's first track, above every other line's run.
+const PAD = 22;
 const SIDE = 10; // between parallel edges of two boxes side by side
 
 const byKey = (a, b) => a.key - b.key || a.order - b.order;

@@ -15,7 +15,8 @@
  *             wider invisible lines that take clicks.
  *   Controls  #model-search (find and centre an entity), #model-focus + #model-hops (an entity and its
  *             neighbours within N hops), #model-attributes (boxes with or without attributes), zoom buttons,
- *             wheel zoom and drag to pan, #export-svg / #export-png. URL: /model?focus=Book&hops=2&attributes=0;
+ *             wheel zoom and drag to pan (it opens at a readable zoom, centred on the hub when the whole does not
+             fit at it; #zoom-fit and the 0 key show the whole), #export-svg / #export-png. URL: /model?focus=Book&hops=2&attributes=0;
  *             ?version=<name> draws another version of a versioned model file (model-versions.js links to it).
  *   Details   clicking a box, or Enter on it (boxes are in the Tab order), selects it (#model-details lists
  *             everything /api/model says about it); clicking a relationship line or its label lists the
@@ -35,7 +36,7 @@ import { viewURL } from './shared/url.js';
 import { show as showDetails, showLine } from './model-details.js';
 import {
   svg, colours, round, boxContent, course, obstacles, drawBox, drawEdge, drawHit, edgeLabels, labelWidth, drawLabel,
-  Space, endCandidates, alongCandidates, loopCandidates,
+  Space, endCandidates, alongCandidates, loopCandidates, PORT_ROOM, PORT_INSET, READABLE_SCALE,
 } from './model-drawing.js';
 import { exportSVG as saveSVG, exportPNG as savePNG } from './model-export.js';
 import { layout } from './model-layout.js';
@@ -178,6 +179,18 @@ function draw() {
   const started = performance.now();
   const contents = new Map();
   for (const name of shown) contents.set(name, boxContent(entities.get(name), chosen.attributes));
+  // A box is at least as wide as its line ends need to be PORT_ROOM apart: the router spreads a side's ends over
+  // the box's width, and a hub's 37 ends squeezed under a 250 px box left no room between two lines for the label
+  // of either (28 of a 65-entity model's 96 ends went unlabelled). Counted over every line of the box, a bound on
+  // any one side's.
+  const ends = new Map();
+  for (const edge of edges) {
+    if (edge.from === edge.to) continue;
+    for (const name of [edge.from, edge.to]) ends.set(name, (ends.get(name) || 0) + 1);
+  }
+  for (const [name, content] of contents) {
+    content.width = Math.max(content.width, Math.ceil((ends.get(name) || 0) * PORT_ROOM + PORT_INSET));
+  }
 
   const result = layout(
     [...contents].map(([id, content]) => ({ id, width: content.width, height: content.height })),
@@ -187,7 +200,9 @@ function draw() {
 
   const boxes = new Map();
   for (const [id, box] of result.boxes) boxes.set(id, { ...box, x: box.x + MARGIN, y: box.y + MARGIN });
-  drawn = { boxes, width: result.width + MARGIN * 2, height: result.height + MARGIN * 2 };
+  // The hub: the entity with the most lines, where a model too big to read whole opens (openView).
+  const hub = [...ends].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] || null;
+  drawn = { boxes, hub, width: result.width + MARGIN * 2, height: result.height + MARGIN * 2 };
 
   const edgeLayer = svg('g', { class: 'edges' });
   const boxLayer = svg('g', { class: 'entities' });
@@ -222,7 +237,7 @@ function draw() {
   document.body.dataset.layoutMs = layoutMs.toFixed(1);
   document.body.dataset.entitiesShown = String(shown.size);
   if (selected && shown.has(selected)) markSelected(selected);
-  fitView();
+  openView();
   setState('ready', `${shown.size} of ${entities.size} entities · laid out in ${layoutMs.toFixed(0)} ms`);
 }
 
@@ -264,6 +279,32 @@ function fitView() {
   view.k = Math.min(1.5, Math.max(0.05, Math.min(width / drawn.width, height / drawn.height)));
   view.x = (width - drawn.width * view.k) / 2;
   view.y = Math.max(0, (height - drawn.height * view.k) / 2);
+  applyView();
+}
+
+/**
+ * The view a diagram opens at: the whole diagram when it fits at a readable zoom; else READABLE_SCALE (its smallest
+ * text READABLE_PX on screen) centred on the hub, kept inside the diagram. A fitted 65-entity model was at 0.3, its
+ * 11 px labels 3 px on screen: a picture of a model, not one a reader can read. The fit button and the 0 key still
+ * give the overview.
+ */
+function openView() {
+  if (!drawn) return;
+  const width = dom.canvas.clientWidth || 800;
+  const height = dom.canvas.clientHeight || 600;
+  const hub = drawn.hub && drawn.boxes.get(drawn.hub);
+  if (!hub || Math.min(width / drawn.width, height / drawn.height) >= READABLE_SCALE) {
+    fitView();
+    return;
+  }
+  view.k = READABLE_SCALE;
+  // Centred on the hub, but no emptiness beyond the diagram's edges where it is bigger than the window.
+  const clamp = (offset, window, size) => (size * view.k <= window ? (window - size * view.k) / 2
+    : Math.min(0, Math.max(window - size * view.k, offset)));
+  // A hub wider than the window shows its left part, where its name and attributes are.
+  const hubLeft = hub.width * view.k > width ? MARGIN / 2 - hub.x * view.k : width / 2 - (hub.x + hub.width / 2) * view.k;
+  view.x = clamp(hubLeft, width, drawn.width);
+  view.y = clamp(height / 2 - (hub.y + hub.height / 2) * view.k, height, drawn.height);
   applyView();
 }
 
@@ -468,7 +509,7 @@ async function start() {
   dom.search.addEventListener('change', onSearch);
   byId('export-svg').addEventListener('click', exportSVG);
   byId('export-png').addEventListener('click', exportPNG);
-  window.addEventListener('resize', fitView);
+  window.addEventListener('resize', openView);
 }
 
 start();

@@ -402,6 +402,8 @@ def test_on_the_65_entity_model_no_label_overlaps_and_bundled_lines_list_their_r
     names = ["Person.faces", "Face.person", "Person.keyFace", "Face.keyFacePerson", "Person.rejectedFaces", "Face.rejectedPerson"]
     for name in names:
         assert f"{name} →" in line["title"]
+    # The whole diagram (Fit): the line is outside the part shown at the readable zoom it opens at.
+    driver.find_element(By.ID, "zoom-fit").click()
     count = driver.find_element(By.CSS_SELECTOR, f'.edge[data-from="{line["from"]}"][data-to="{line["to"]}"] .edge-count')
     assert count.text == "×3"
     ActionChains(driver).move_to_element(count).click().perform()
@@ -445,6 +447,76 @@ def test_on_the_65_entity_model_no_label_overlaps_and_bundled_lines_list_their_r
         message="the search found Folder")
     assert "No entity matches" not in driver.find_element(By.ID, "model-status").text
     screenshot(driver, "model-65-entities-folder")
+    assert console_errors(driver) == []
+
+
+#: Every text of the diagram with its font size, the viewport's scale on screen and the glyphs' box on screen: what a
+#: reader sees of it at the current zoom.
+TEXT_SIZES = """
+const viewport = document.getElementById('model-viewport');
+const scale = viewport.getScreenCTM().a;
+return [...viewport.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => ({
+  text: t.textContent, font: parseFloat(getComputedStyle(t).fontSize), scale,
+  screenHeight: t.getBoundingClientRect().height, entityName: t.classList.contains('entity-name')}));
+"""
+
+#: The smallest text on screen, in CSS pixels, a reader reads at the zoom the diagram opens at.
+READABLE_PX = 9
+
+
+def unlabelled_ends(root) -> list[str]:
+    """Every relationship line end without its label: a bundled line's count, else one label per direction (one for
+    a relationship without inverse), read from the drawn SVG."""
+    return root.execute_script("""
+const missing = [];
+for (const g of document.querySelectorAll('#model-viewport .edge[data-kind=relationship]')) {
+  const line = `${g.dataset.from}–${g.dataset.to}`;
+  if (+g.dataset.count > 1) { if (!g.querySelector('.edge-count')) missing.push(`${line}: its count`); continue; }
+  const wanted = g.dataset.inverse === 'none' ? 1 : 2;
+  const found = g.querySelectorAll('.edge-label').length;
+  if (found < wanted) missing.push(`${line}: ${found} of ${wanted} ends`);
+}
+return missing;""")
+
+
+def test_the_65_entity_model_opens_readable_with_every_line_end_labelled(
+        driver, many_entities, wait_for, console_errors, screenshot):
+    base, _ = many_entities
+    open_model(driver, wait_for, base)
+    drawn = geometry(driver)
+    drawn_labels = labels(driver)
+    relationships = [e for e in drawn["edges"] if e["kind"] == "relationship"]
+    ends = sum(1 if e["count"] > 1 or e["inverse"] == "none" else 2 for e in relationships)
+    missing = unlabelled_ends(driver)
+    sizes = driver.execute_script(TEXT_SIZES)
+    smallest = min(size["font"] * size["scale"] for size in sizes)
+    print(f"line ends labelled: {ends - len(missing)} of {ends}; smallest text at the opening zoom: {smallest:.2f} px "
+          f"(scale {sizes[0]['scale']:.3f}, {len(sizes)} texts)")
+    report_layout_time(f"{len(drawn['boxes'])} entities", drawn)
+    # Every end carries its label (a name and cardinality, the cardinality, or the bundle's count) and no label
+    # overlaps another, a box or a line.
+    assert missing == []
+    assert len(drawn_labels) == ends
+    assert label_problems(drawn, drawn_labels) == []
+    # Every entity's name and every label at a readable size on screen: the font size times the zoom, and the
+    # browser's own box of the glyphs (at least as tall as the font).
+    assert {size["text"] for size in sizes if size["entityName"]} >= {
+        name for name, entity in many_entities_store.ENTITIES.items() if not entity["abstract"]}
+    too_small = [size for size in sizes if size["font"] * size["scale"] < READABLE_PX - 0.01
+                 or size["screenHeight"] < READABLE_PX]
+    assert too_small == []
+    # Too big to fit at that size, it opens on its hub (the entity with the most lines); Fit still shows it whole.
+    hub = driver.execute_script("""
+const r = document.querySelector('#model-viewport .entity[data-entity="Asset"] rect').getBoundingClientRect();
+const c = document.getElementById('model-canvas').getBoundingClientRect();
+return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, canvas: [c.left, c.top, c.right, c.bottom]};""")
+    middle = (hub["left"] + hub["right"]) / 2
+    assert hub["canvas"][0] <= middle <= hub["canvas"][2] and hub["top"] < hub["canvas"][3], hub
+    screenshot(driver, "model-65-entities-opening")
+    driver.find_element(By.ID, "zoom-fit").click()
+    overview = driver.execute_script(
+        "return document.getElementById('model-viewport').getScreenCTM().a")
+    assert overview < sizes[0]["scale"]
     assert console_errors(driver) == []
 
 
@@ -533,8 +605,14 @@ def test_pan_and_zoom_move_the_diagram(driver, many_entities, wait_for):
     after = translate(driver)
     assert after[0] - before[0] == pytest.approx(120, abs=1) and after[1] - before[1] == pytest.approx(80, abs=1)
     assert scale(driver) == pytest.approx(fitted * 1.25 * 1.15)
+    # Fit shows the whole diagram (smaller than the readable zoom it opened at); 0 on the canvas does the same.
     driver.find_element(By.ID, "zoom-fit").click()
-    assert scale(driver) == pytest.approx(fitted)
+    whole = scale(driver)
+    assert whole < fitted
+    box = driver.execute_script("const r = document.getElementById('model-viewport').getBoundingClientRect(); "
+                                "const c = document.getElementById('model-canvas').getBoundingClientRect(); "
+                                "return [r.left - c.left, r.top - c.top, c.right - r.right, c.bottom - r.bottom];")
+    assert min(box) >= -1, box
 
 
 def png_size(data: bytes) -> tuple[int, int]:
