@@ -1,0 +1,187 @@
+/*
+ * CoreDataBrowser — Lab view: the grid's toolbar: search, page size, paging, the "related to" scope, and the
+ * top bar's export, query, filter and Swift buttons.
+ */
+
+import { onReachability, onReconnect } from '../../shared/connection.js';
+import { el } from '../../shared/dom.js';
+import { formatCount, lastPageOffset, wirePageInput } from '../../shared/paging.js';
+import { showScope } from '../../shared/record-names.js';
+import { writeStored } from '../../shared/storage.js';
+import * as exporting from '../../features/export/export.js';
+import * as live from '../../features/live/live.js';
+import * as predicate from '../../features/predicate/predicate.js';
+import * as queryDrawer from '../../features/query/query.js';
+import * as swift from '../../features/swift/swift.js';
+import { attributesOf } from './columns.js';
+import { wireEditing } from './editing.js';
+import { loadGrid } from './grid.js';
+import { closeMenu, openColumnsMenu, openMenuState } from './menus.js';
+import { refresh, syncURL } from './navigation.js';
+import { describeExport } from './sidebar.js';
+import { PAGE_SIZES, SEARCH_DEBOUNCE_MS, STORAGE, UNSORTABLE_TYPES, dom, setOffline, state } from './state.js';
+
+// ------------------------------------------------------------ Toolbar
+
+function populateSearchAttr() {
+  const strings = attributesOf(state.entity).filter((a) => a.type === "String");
+  const options = [el("option", null, "All text")];
+  options[0].value = "";
+  for (const attr of strings) {
+    const option = el("option", null, attr.name);
+    option.value = attr.name;
+    options.push(option);
+  }
+  dom.searchAttr.replaceChildren(...options);
+}
+
+function syncControls() {
+  dom.search.value = state.search;
+  dom.searchAttr.value = state.searchAttr;
+  const limit = String(state.limit);
+  if (![...dom.pageSize.options].some((o) => o.value === limit)) {
+    const option = el("option", null, limit);
+    option.value = limit;
+    dom.pageSize.append(option);
+  }
+  dom.pageSize.value = limit;
+  renderScope();
+}
+
+/** The "related to" chip over the grid, with a button that lists every record again. */
+function renderScope() {
+  if (!state.relatedTo) {
+    dom.scope.hidden = true;
+    return;
+  }
+  showScope(dom.scopeText, state.relatedTo, state.via, state.storeKey);
+  dom.scope.title = state.relatedTo;
+  dom.scope.hidden = false;
+}
+
+function isSortable(name) {
+  const attribute = attributesOf(state.entity).find((a) => a.name === name);
+  return !attribute || !UNSORTABLE_TYPES.has(attribute.type);
+}
+
+let searchTimer = 0;
+
+function applySearch() {
+  clearTimeout(searchTimer);
+  const value = dom.search.value;
+  if (value === state.search) return;
+  state.search = value;
+  state.offset = 0;
+  syncURL("replace");
+  loadGrid();
+}
+
+function wireToolbar() {
+  dom.search.addEventListener("input", () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(applySearch, SEARCH_DEBOUNCE_MS);
+  });
+  dom.search.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") applySearch();
+  });
+  dom.searchAttr.addEventListener("change", () => {
+    state.searchAttr = dom.searchAttr.value;
+    state.offset = 0;
+    syncURL("replace");
+    if (state.search) loadGrid();
+  });
+  dom.pageSize.addEventListener("change", () => {
+    const limit = Number(dom.pageSize.value);
+    if (!PAGE_SIZES.includes(limit)) return;
+    state.limit = limit;
+    state.offset = Math.floor(state.offset / limit) * limit;
+    syncURL("replace");
+    loadGrid();
+  });
+  dom.prev.addEventListener("click", () => goToOffset(state.offset - state.limit));
+  dom.next.addEventListener("click", () => goToOffset(state.offset + state.limit));
+  dom.first.addEventListener("click", () => goToOffset(0));
+  dom.last.addEventListener("click", () => goToOffset(lastOffset()));
+  wirePageInput(dom.pageInput, () => ({ limit: state.limit, total: state.total }), goToOffset);
+  dom.scopeClear.addEventListener("click", () => {
+    state.relatedTo = "";
+    state.via = "";
+    state.offset = 0;
+    renderScope();
+    syncURL("replace");
+    loadGrid();
+  });
+  exporting.attach(dom.gridExportBtn, describeExport);
+  wireEditing();
+  const describePage = () => {
+    const list = describeExport();
+    return list && { entity: list.entity, params: { ...list.params, limit: state.limit, offset: state.offset } };
+  };
+  queryDrawer.attach(dom.gridQueryBtn, describePage);
+  predicate.attach({
+    button: dom.gridWhereBtn,
+    chip: dom.whereChip,
+    describe: () => state.entity && { entity: state.entity, where: state.where, storeKey: state.storeKey, params: describePage().params },
+    entities: () => state.entities,
+    apply: (where) => {
+      if (where === state.where) return;
+      state.where = where;
+      state.offset = 0;
+      syncURL("push");
+      loadGrid();
+    },
+  });
+  swift.attach(dom.gridSwiftBtn);
+  dom.columnsBtn.addEventListener("click", () => {
+    if (openMenuState && openMenuState.name === "columns") closeMenu();
+    else openColumnsMenu();
+  });
+  dom.refreshBtn.addEventListener("click", refresh);
+  live.attach(document.getElementById("live-toggle"), refresh);
+  // The server is back (shared/connection.js): show what it holds now. While it is away the dot is red whatever
+  // request noticed it (an event stream's, a retry's), not only the grid's own.
+  onReconnect(refresh);
+  onReachability((up) => setOffline(!up));
+  dom.exportBtn.addEventListener("click", () => {
+    if (state.selectedId) dom.detailExport.click();
+  });
+  for (const tab of dom.tabs) {
+    tab.addEventListener("click", () => writeStored(STORAGE.preferredView, tab.dataset.view));
+  }
+}
+
+function goToOffset(offset) {
+  const next = Math.max(0, offset);
+  if (next === state.offset || (next >= state.total && next > 0)) return;
+  state.offset = next;
+  syncURL("replace");
+  loadGrid();
+}
+
+function lastOffset() {
+  return lastPageOffset(state.total, state.limit);
+}
+
+function updatePager() {
+  const count = state.rows.length;
+  const n = (value) => value.toLocaleString();
+  dom.pageIndicator.textContent = count
+    ? `${n(state.offset + 1)}–${n(state.offset + count)} of ${n(state.total)}`
+    : `0 of ${n(state.total)}`;
+  dom.prev.disabled = state.offset <= 0;
+  dom.first.disabled = state.offset <= 0;
+  dom.next.disabled = state.offset + state.limit >= state.total;
+  dom.last.disabled = state.offset >= lastOffset();
+  dom.pageInput.disabled = state.total <= state.limit;
+  dom.pageInput.placeholder = `/ ${formatCount(Math.max(1, Math.ceil(state.total / state.limit)))}`;
+}
+
+export {
+  applySearch,
+  goToOffset,
+  isSortable,
+  populateSearchAttr,
+  syncControls,
+  updatePager,
+  wireToolbar,
+};
