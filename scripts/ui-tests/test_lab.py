@@ -1022,7 +1022,7 @@ def test_failed_requests_show_the_servers_message_where_the_data_would_be(lab, s
     driver = lab(entity="NoSuchEntity")
     assert pane_state(driver, "pane-grid") == "error"
     state = driver.find_element(By.ID, "grid-state")
-    assert body["error"] in state.text and "is-error" in state.get_attribute("class")
+    assert body["error"] in state.text and state.get_attribute("data-kind") == "error"
     assert driver.execute_script("return getComputedStyle(document.getElementById('grid-state')).color") == "rgb(255, 107, 107)"
 
     store = api("/api/entities/Book", limit=1)["rows"][0]["id"].split("/")[2]

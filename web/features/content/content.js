@@ -33,7 +33,7 @@
  *          .cv-inner .cv-issues .cv-hex .cv-hex-nav .cv-hex-range; .val-url (any labelled URL) .cv-weblink
  */
 
-import { storeAPI } from '../../shared/api.js';
+import { getBytes, getJSON, storeAPI } from '../../shared/api.js';
 import { el } from '../../shared/dom.js';
 import { setVisibleText, visibleText } from '../../shared/visible-text.js';
 
@@ -46,7 +46,8 @@ const OPEN_LEVELS = 2;
 const MAX_LINES = 5000;
 
 const query = (id, attr) => `id=${encodeURIComponent(id)}&attr=${encodeURIComponent(attr)}`;
-const blobURL = (id, attr) => storeAPI(`/api/object/blob?${query(id, attr)}`);
+const blobPath = (id, attr) => `/api/object/blob?${query(id, attr)}`;
+const blobURL = (id, attr) => storeAPI(blobPath(id, attr));
 
 // ------------------------------------------------------------------------------------- Reports
 
@@ -54,18 +55,11 @@ const reports = new Map();
 const waiting = [];
 let inFlight = 0;
 
-async function fetchJSON(url) {
-  const response = await fetch(url, { cache: 'no-store', credentials: 'same-origin' });
-  const body = await response.json().catch(() => null);
-  if (!response.ok) throw new Error((body && body.error) || `HTTP ${response.status}`);
-  return body;
-}
-
 function pump() {
   while (inFlight < MAX_IN_FLIGHT && waiting.length) {
     const job = waiting.shift();
     inFlight += 1;
-    fetchJSON(job.url).then(job.resolve, job.reject).finally(() => {
+    getJSON(job.path).then(job.resolve, job.reject).finally(() => {
       inFlight -= 1;
       pump();
     });
@@ -76,7 +70,7 @@ function report(id, attr) {
   const key = `${id}\u0000${attr}`;
   if (!reports.has(key)) {
     const promise = new Promise((resolve, reject) => {
-      waiting.push({ url: storeAPI(`/api/object/content?${query(id, attr)}`), resolve, reject });
+      waiting.push({ path: `/api/object/content?${query(id, attr)}`, resolve, reject });
       pump();
     });
     // A failure is not remembered: the next look asks again.
@@ -307,11 +301,7 @@ function hexView(id, attr, size) {
     setVisibleText(range, `${start.toLocaleString()}–${(end + 1).toLocaleString()} of ${size.toLocaleString()} bytes`);
     const mine = ++token;
     try {
-      const response = await fetch(blobURL(id, attr), {
-        cache: 'no-store', credentials: 'same-origin', headers: { Range: `bytes=${start}-${end}` },
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const bytes = new Uint8Array(await response.arrayBuffer());
+      const bytes = await getBytes(blobPath(id, attr), { start, end });
       if (mine !== token) return;
       const rows = [];
       for (let offset = 0; offset < bytes.length; offset += 16) {

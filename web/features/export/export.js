@@ -20,11 +20,10 @@
  * data-state = running | done | failed | cancelled; .export-text, .export-cancel, .export-close).
  */
 
-import { apiPath } from '../../shared/api.js';
+import { ApiError, apiPath, openStream } from '../../shared/api.js';
 import { el } from '../../shared/dom.js';
 import { formatBytes } from '../../shared/values.js';
 import { setVisibleText } from '../../shared/visible-text.js';
-import * as exporting from './export.js';
 
 const CHOICES = [
   { format: 'csv', bom: false, label: 'CSV', hint: 'RFC 4180, UTF-8' },
@@ -142,16 +141,14 @@ async function run(request, choice) {
   let bytes = 0;
   showPanel('running', `Exporting ${name}…`, null);
   try {
-    const response = await fetch(exportPath(request.entity, request.params, choice),
-      { signal: controller.signal, cache: 'no-store' });
-    if (!response.ok) {
-      let message = `${response.status} ${response.statusText}`.trim();
-      try {
-        const body = await response.json();
-        if (body && typeof body.error === 'string') message = `${response.status} · ${body.error}`;
-      } catch (_) { /* not JSON: the status says it */ }
+    let response;
+    try {
+      response = await openStream(exportPath(request.entity, request.params, choice), controller.signal);
+    } catch (err) {
+      if (!(err instanceof ApiError) || !err.status) throw err; // unreachable: said below
       if (controller.signal.aborted) return;
-      showPanel('failed', `Export failed: ${message}`);
+      // The server's own message when it sent one ({"error": …}), else the status line.
+      showPanel('failed', `Export failed: ${typeof err.body.error === 'string' ? `${err.status} · ` : ''}${err.message}`);
       return;
     }
     name = filenameOf(response, fallbackName);
@@ -192,7 +189,9 @@ async function run(request, choice) {
   } catch (err) {
     // A cancelled export has said so already (cancelRunning).
     if (!controller.signal.aborted) {
-      showPanel('failed', `Export failed: cannot reach the server (${err && err.message ? err.message : err})`);
+      // An unreachable server's ApiError says so ("Cannot reach the server (…)").
+      const message = err instanceof ApiError ? err.message : `Cannot reach the server (${err && err.message ? err.message : err})`;
+      showPanel('failed', `Export failed: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
     }
   } finally {
     if (running && running.controller === controller) running = null;

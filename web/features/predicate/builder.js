@@ -10,7 +10,7 @@ import { formatCount } from '../../shared/paging.js';
 import { displayChoices, displayName } from '../../shared/record-names.js';
 import { setVisibleText } from '../../shared/visible-text.js';
 import { opsFor, OP_LABELS, INTEGER_TYPES, NUMBER_TYPES, newGroup, newRow, zone } from './tree.js';
-import { CHECK_DEBOUNCE_MS, button, changed, describe, fieldsNow, model, panel } from './predicate.js';
+import { actions, button, CHECK_DEBOUNCE_MS, describe, fieldsNow, session } from './session.js';
 
 function renderGroup(group, parent, depth) {
   const box = el('div', 'pp-group');
@@ -25,7 +25,7 @@ function renderGroup(group, parent, depth) {
     type.append(option);
   }
   type.value = group.type;
-  type.addEventListener('change', () => { group.type = type.value; box.dataset.type = type.value; changed(); });
+  type.addEventListener('change', () => { group.type = type.value; box.dataset.type = type.value; actions.changed(); });
   bar.append(type, el('span', 'pp-group-hint', depth ? 'these:' : 'the following:'));
   bar.append(button('+ Condition', 'pp-add-row', () => { group.children.push(newRow(fieldsNow()[0])); rerender(); focusLast(box, '.pp-field'); }));
   if (depth < 8) bar.append(button('+ Group', 'pp-add-group', () => { const g = newGroup('any'); g.children.push(newRow(fieldsNow()[0])); group.children.push(g); rerender(); }));
@@ -43,14 +43,14 @@ function renderGroup(group, parent, depth) {
 }
 
 function rerender() {
-  const body = panel.querySelector('.pp-body');
+  const body = session.panel.querySelector('.pp-body');
   const old = body.querySelector('.pp-group');
-  if (old) old.replaceWith(renderGroup(model, null, 0));
-  changed();
+  if (old) old.replaceWith(renderGroup(session.model, null, 0));
+  actions.changed();
 }
 
 function focusLast(box, selector) {
-  const root = panel.querySelector('.pp-body > .pp-group');
+  const root = session.panel.querySelector('.pp-body > .pp-group');
   const all = root ? root.querySelectorAll(selector) : [];
   if (all.length) all[all.length - 1].focus();
 }
@@ -76,7 +76,7 @@ function renderRow(row, group) {
   if (field && field.quantified) {
     const q = select('pp-quantifier', ['ANY', 'ALL', 'NONE'].map((v) => optionOf(v, v)), row.quantifier, 'Which related records');
     q.title = 'ANY: at least one related record; ALL: every one; NONE: not one';
-    q.addEventListener('change', () => { row.quantifier = q.value; changed(); });
+    q.addEventListener('change', () => { row.quantifier = q.value; actions.changed(); });
     li.append(q);
   }
   const groups = new Map();
@@ -96,7 +96,7 @@ function renderRow(row, group) {
     const fresh = renderRow(row, group);
     li.replaceWith(fresh);
     fresh.querySelector('.pp-field').focus();
-    changed();
+    actions.changed();
   });
   li.append(fieldSelect);
   const type = field ? field.type : '';
@@ -108,7 +108,7 @@ function renderRow(row, group) {
     const fresh = renderRow(row, group);
     li.replaceWith(fresh);
     fresh.querySelector('.pp-op').focus();
-    changed();
+    actions.changed();
   });
   li.append(opSelect);
   if (type === 'String' && !['nil', 'notnil'].includes(row.op)) {
@@ -125,7 +125,7 @@ function renderRow(row, group) {
         const set = new Set(row.options.split('').filter(Boolean));
         if (box.checked) set.add(flag); else set.delete(flag);
         row.options = ['c', 'd'].filter((f) => set.has(f)).join('');
-        changed();
+        actions.changed();
       });
       wrap.append(box, el('span', null, label));
       options.append(wrap);
@@ -175,15 +175,15 @@ function renderValue(row, field) {
     return holder;
   }
   if (row.op === 'BETWEEN') {
-    holder.append(valueInput(type, row.low, (v) => { row.low = v; changed(); }, `${field.label} from`), el('span', 'pp-and', 'and'),
-      valueInput(type, row.high, (v) => { row.high = v; changed(); }, `${field.label} to`));
+    holder.append(valueInput(type, row.low, (v) => { row.low = v; actions.changed(); }, `${field.label} from`), el('span', 'pp-and', 'and'),
+      valueInput(type, row.high, (v) => { row.high = v; actions.changed(); }, `${field.label} to`));
   } else if (row.op === 'IN') {
     const list = el('span', 'pp-list');
     row.values.forEach((text, index) => {
       const entry = el('span', 'pp-list-entry');
-      entry.append(valueInput(type, text, (v) => { row.values[index] = v; changed(); }, `${field.label} value ${index + 1}`));
+      entry.append(valueInput(type, text, (v) => { row.values[index] = v; actions.changed(); }, `${field.label} value ${index + 1}`));
       if (row.values.length > 1) {
-        const x = button('−', 'pp-list-remove', () => { row.values.splice(index, 1); holder.replaceWith(renderValue(row, field)); changed(); }, 'Remove this value');
+        const x = button('−', 'pp-list-remove', () => { row.values.splice(index, 1); holder.replaceWith(renderValue(row, field)); actions.changed(); }, 'Remove this value');
         x.setAttribute('aria-label', 'Remove this value');
         entry.append(x);
       }
@@ -195,13 +195,13 @@ function renderValue(row, field) {
       holder.replaceWith(fresh);
       const inputs = fresh.querySelectorAll('.pp-input');
       inputs[inputs.length - 1].focus();
-      changed();
+      actions.changed();
     }, 'Add a value');
     add.setAttribute('aria-label', 'Add a value');
     list.append(add);
     holder.append(list);
   } else {
-    holder.append(valueInput(type, row.value, (v) => { row.value = v; changed(); }, `${field.label} value`));
+    holder.append(valueInput(type, row.value, (v) => { row.value = v; actions.changed(); }, `${field.label} value`));
   }
   if (type === 'Date') holder.append(el('span', 'pp-zone', zone() === 'utc' ? 'UTC' : 'local'));
   return holder;
@@ -241,9 +241,9 @@ function openPicker(row, field, anchor) {
   const list = el('ul', 'pp-picker-list');
   list.setAttribute('role', 'listbox');
   node.append(search, list);
-  panel.append(node);
+  session.panel.append(node);
   const rect = anchor.getBoundingClientRect();
-  const base = panel.getBoundingClientRect();
+  const base = session.panel.getBoundingClientRect();
   node.style.left = `${rect.left - base.left}px`;
   node.style.top = `${rect.bottom - base.top + 2}px`;
   picker = { node, abort: new AbortController() };
@@ -253,7 +253,7 @@ function openPicker(row, field, anchor) {
     const fresh = pickerButton(row, field);
     anchor.replaceWith(fresh);
     fresh.focus();
-    changed();
+    actions.changed();
   };
   let timer = 0;
   const load = async () => {

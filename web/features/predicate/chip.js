@@ -5,7 +5,7 @@
 
 import { el } from '../../shared/dom.js';
 import { formatTree, entityNamed, typeResolver, OPAQUE_TYPES } from './tree.js';
-import { analyse, applyText, button, close, describe, host, open, panel, panelEntity } from './predicate.js';
+import { actions, analyse, button, describe, session } from './session.js';
 
 // -------------------------------------------------------------------------------------------
 // The chip of the active filter
@@ -21,12 +21,12 @@ function rememberShown(shown) {
 }
 
 function viewChanged() {
-  if (!host) return;
+  if (!session.host) return;
   const view = describe();
   const where = view && view.entity ? view.where || '' : '';
-  if (panel && !panel.hidden && view && view.entity !== panelEntity) close();
+  if (session.panel && !session.panel.hidden && view && view.entity !== session.panelEntity) actions.close();
   if (!where) {
-    host.chip.hidden = true;
+    session.host.chip.hidden = true;
     shownWhere = null;
     return;
   }
@@ -46,15 +46,15 @@ function viewChanged() {
 }
 
 function drawChip(where, answer) {
-  const chip = host.chip;
+  const chip = session.host.chip;
   const text = el('button', 'where-text');
   text.type = 'button';
   text.title = 'Edit the filter';
   const bad = answer && answer.errors.length;
   text.append(el('span', 'where-label', 'Where'), el('code', 'where-code', answer && !bad ? answer.canonical : where));
   if (bad) text.append(el('span', 'where-bad', `⚠ ${answer.errors[0].message}`));
-  text.addEventListener('click', () => open());
-  const clear = button('×', 'where-clear', () => applyText(''), 'Remove the filter');
+  text.addEventListener('click', () => actions.open());
+  const clear = button('×', 'where-clear', () => actions.applyText(''), 'Remove the filter');
   clear.setAttribute('aria-label', 'Remove the filter');
   chip.replaceChildren(text, clear);
   chip.dataset.where = where;
@@ -90,7 +90,7 @@ async function addCondition(node) {
     const known = shownWhere && shownWhere.entity === view.entity && shownWhere.where === view.where ? shownWhere.answer : null;
     const answer = known || await analyse(view.entity, view.where, {});
     if (answer.errors.length) {
-      open(view.where);
+      actions.open(view.where);
       return;
     }
     tree = answer.tree;
@@ -101,7 +101,7 @@ async function addCondition(node) {
     if (!next.some((p) => JSON.stringify(p) === JSON.stringify(part))) next.push(part);
   }
   const combined = next.length === 1 ? next[0] : { all: next };
-  await applyText(formatTree(combined, typeResolver(view.entity)));
+  await actions.applyText(formatTree(combined, typeResolver(view.entity)));
 }
 
 export {

@@ -35,58 +35,32 @@
  * button.where-edit, button.where-clear.
  */
 
-import { apiPath, getJSON } from '../../shared/api.js';
 import { el } from '../../shared/dom.js';
+import * as swift from '../swift/swift.js';
 import { closePicker, picker, renderGroup } from './builder.js';
 import { addCondition, conditionFor, rememberShown, viewChanged } from './chip.js';
+import { actions, analyse, button, CHECK_DEBOUNCE_MS, describe, fieldsNow, session } from './session.js';
 import { quote, keyPathText, formatTree, fieldsOf, typeResolver, newGroup, groupNode, modelOf, Unbuildable, RECENT_KEY, recentOf, remember, setEntities } from './tree.js';
-import * as swift from '../swift/swift.js';
-
-const CHECK_DEBOUNCE_MS = 250;
-
-// -------------------------------------------------------------------------------------------
-// Talking to the server
-// -------------------------------------------------------------------------------------------
-
-function analyse(entity, where, params, signal) {
-  return getJSON(apiPath(`/api/entities/${encodeURIComponent(entity)}/predicate`, { ...(params || {}), where }), signal);
-}
 
 // -------------------------------------------------------------------------------------------
 // The panel
 // -------------------------------------------------------------------------------------------
 
-let host = null; // {button, chip, describe, apply}
-let panel = null;
-let model = newGroup('all');
-let mode = 'builder';
-let panelEntity = '';
 let checkTimer = 0;
 let checkAbort = null;
 /** The last check: {text, answer} of the text on screen. */
 let checked = null;
 
-const describe = () => (host ? host.describe() : null);
-const fieldsNow = () => fieldsOf(panelEntity);
-
-function button(label, className, onClick, title) {
-  const node = el('button', className, label);
-  node.type = 'button';
-  if (title) node.title = title;
-  node.addEventListener('click', onClick);
-  return node;
-}
-
 function ensurePanel() {
-  if (panel) return panel;
-  panel = el('section', 'predicate-panel');
-  panel.id = 'predicate-panel';
-  panel.setAttribute('role', 'dialog');
-  panel.setAttribute('aria-label', 'Filter records');
-  panel.hidden = true;
-  panel.addEventListener('keydown', onPanelKey);
-  document.body.append(panel);
-  return panel;
+  if (session.panel) return session.panel;
+  session.panel = el('section', 'predicate-panel');
+  session.panel.id = 'predicate-panel';
+  session.panel.setAttribute('role', 'dialog');
+  session.panel.setAttribute('aria-label', 'Filter records');
+  session.panel.hidden = true;
+  session.panel.addEventListener('keydown', onPanelKey);
+  document.body.append(session.panel);
+  return session.panel;
 }
 
 function onPanelKey(event) {
@@ -95,7 +69,7 @@ function onPanelKey(event) {
     event.preventDefault();
     event.stopPropagation();
     close();
-    if (host) host.button.focus();
+    if (session.host) session.host.button.focus();
   } else if (event.key === 'Enter' && !event.shiftKey && event.target.matches('input, textarea, select')
     && !event.target.closest('.pp-picker-pop')) {
     event.preventDefault();
@@ -107,13 +81,13 @@ function open(withText) {
   const view = describe();
   if (!view || !view.entity) return;
   ensurePanel();
-  panelEntity = view.entity;
+  session.panelEntity = view.entity;
   const text = withText !== undefined ? withText : view.where || '';
-  mode = 'builder';
-  model = newGroup('all');
+  session.mode = 'builder';
+  session.model = newGroup('all');
   checked = null;
-  panel.hidden = false;
-  host.button.setAttribute('aria-expanded', 'true');
+  session.panel.hidden = false;
+  session.host.button.setAttribute('aria-expanded', 'true');
   position();
   if (!text) {
     // No filter yet: an empty builder (its "+ Condition" adds one), never a half-made condition shown as an error.
@@ -122,16 +96,16 @@ function open(withText) {
     return;
   }
   // The active filter: in the builder when it can show it, else as text (read first, so nothing typed is lost).
-  delete panel.dataset.mode;
-  panel.replaceChildren(el('p', 'pp-note pp-loading', 'Reading the filter…'));
-  const entity = panelEntity;
+  delete session.panel.dataset.mode;
+  session.panel.replaceChildren(el('p', 'pp-note pp-loading', 'Reading the filter…'));
+  const entity = session.panelEntity;
   analyse(entity, text, view.params).then((answer) => answer, () => null).then((answer) => {
-    if (panel.hidden || panelEntity !== entity || panel.dataset.mode) return;
+    if (session.panel.hidden || session.panelEntity !== entity || session.panel.dataset.mode) return;
     checked = answer ? { text, answer } : null;
     if (answer && !answer.errors.length) {
       try {
-        model = modelOf(answer.tree, fieldsNow());
-        mode = 'builder';
+        session.model = modelOf(answer.tree, fieldsNow());
+        session.mode = 'builder';
         render();
         check(currentText());
         return;
@@ -140,63 +114,63 @@ function open(withText) {
         checked.unbuildable = err.message;
       }
     }
-    mode = 'text';
+    session.mode = 'text';
     render(text);
     if (!checked) check(text);
   });
 }
 
 function close() {
-  if (!panel || panel.hidden) return;
-  panel.hidden = true;
-  if (host) host.button.setAttribute('aria-expanded', 'false');
+  if (!session.panel || session.panel.hidden) return;
+  session.panel.hidden = true;
+  if (session.host) session.host.button.setAttribute('aria-expanded', 'false');
   closePicker();
 }
 
 function position() {
-  const rect = host.button.getBoundingClientRect();
+  const rect = session.host.button.getBoundingClientRect();
   const width = Math.min(760, window.innerWidth - 16);
-  panel.style.width = `${width}px`;
-  panel.style.left = `${Math.max(8, Math.min(rect.left, window.innerWidth - width - 8))}px`;
-  panel.style.top = `${Math.min(rect.bottom + 6, window.innerHeight - 200)}px`;
+  session.panel.style.width = `${width}px`;
+  session.panel.style.left = `${Math.max(8, Math.min(rect.left, window.innerWidth - width - 8))}px`;
+  session.panel.style.top = `${Math.min(rect.bottom + 6, window.innerHeight - 200)}px`;
 }
 
 /** The predicate text the panel holds: the text mode's, or the builder's (null when a row is unfinished). */
 function currentText() {
-  if (mode === 'text') {
-    const area = panel.querySelector('#pp-text');
+  if (session.mode === 'text') {
+    const area = session.panel.querySelector('#pp-text');
     return area ? area.value : '';
   }
-  const node = groupNode(model, fieldsNow());
+  const node = groupNode(session.model, fieldsNow());
   if (node && node.error) return null;
-  return node ? formatTree(node, typeResolver(panelEntity)) : '';
+  return node ? formatTree(node, typeResolver(session.panelEntity)) : '';
 }
 
 function builderError() {
-  const node = groupNode(model, fieldsNow());
+  const node = groupNode(session.model, fieldsNow());
   return node && node.error ? node.error : null;
 }
 
 function render(text) {
   const view = describe();
-  panel.dataset.mode = mode;
+  session.panel.dataset.mode = session.mode;
   const head = el('div', 'pp-head');
-  head.append(el('h2', 'pp-title', `Filter ${panelEntity} records`));
+  head.append(el('h2', 'pp-title', `Filter ${session.panelEntity} records`));
   const tabs = el('div', 'pp-tabs');
   tabs.setAttribute('role', 'group');
   tabs.setAttribute('aria-label', 'Edit as');
   for (const [value, label] of [['builder', 'Builder'], ['text', 'Text']]) {
     const tab = button(label, 'pp-mode', () => switchMode(value));
     tab.dataset.mode = value;
-    tab.setAttribute('aria-pressed', String(mode === value));
+    tab.setAttribute('aria-pressed', String(session.mode === value));
     tabs.append(tab);
   }
-  const closer = button('×', 'pp-close', () => { close(); host.button.focus(); }, 'Close (Escape)');
+  const closer = button('×', 'pp-close', () => { close(); session.host.button.focus(); }, 'Close (Escape)');
   closer.setAttribute('aria-label', 'Close the filter panel');
   head.append(tabs, closer);
 
   const body = el('div', 'pp-body');
-  if (mode === 'builder') body.append(renderGroup(model, null, 0));
+  if (session.mode === 'builder') body.append(renderGroup(session.model, null, 0));
   else {
     const area = el('textarea', 'pp-text');
     area.id = 'pp-text';
@@ -212,7 +186,7 @@ function render(text) {
   status.setAttribute('aria-live', 'polite');
   body.append(status);
 
-  const recent = recentOf(view.storeKey, panelEntity);
+  const recent = recentOf(view.storeKey, session.panelEntity);
   if (recent.length) {
     const box = el('div', 'pp-recent');
     box.append(el('span', 'pp-label', 'Recent'));
@@ -227,9 +201,9 @@ function render(text) {
   foot.append(
     button('Apply', 'pp-apply', applyPanel, 'Filter the list (Enter)'),
     button('Clear filter', 'pp-clear', () => applyText(''), 'Show every record'),
-    button('Copy as Swift…', 'pp-swift', () => swift && swift.open(host.button), 'The view as an NSFetchRequest and a SwiftData FetchDescriptor'),
+    button('Copy as Swift…', 'pp-swift', () => swift && swift.open(session.host.button), 'The view as an NSFetchRequest and a SwiftData FetchDescriptor'),
   );
-  panel.replaceChildren(head, body, foot);
+  session.panel.replaceChildren(head, body, foot);
   showStatus();
 }
 
@@ -260,8 +234,8 @@ async function check(text) {
   checkAbort = controller;
   const view = describe();
   try {
-    const answer = await analyse(panelEntity, text, view.params, controller.signal);
-    if (controller.signal.aborted || !panel || panel.hidden) return null;
+    const answer = await analyse(session.panelEntity, text, view.params, controller.signal);
+    if (controller.signal.aborted || !session.panel || session.panel.hidden) return null;
     checked = { text, answer };
     showStatus();
     return answer;
@@ -277,10 +251,10 @@ async function check(text) {
 
 /** The status line: the canonical text, or the error in words at its place. */
 function showStatus(pending) {
-  const status = panel && panel.querySelector('.pp-status');
+  const status = session.panel && session.panel.querySelector('.pp-status');
   if (!status) return;
   const parts = [];
-  const missing = mode === 'builder' ? builderError() : null;
+  const missing = session.mode === 'builder' ? builderError() : null;
   if (missing) {
     const line = el('p', 'pp-incomplete', `Unfinished: ${missing}.`);
     parts.push(line);
@@ -307,7 +281,7 @@ function showStatus(pending) {
     if (checked.unbuildable) parts.push(el('p', 'pp-note', checked.unbuildable));
   }
   status.replaceChildren(...parts);
-  const apply = panel.querySelector('.pp-apply');
+  const apply = session.panel.querySelector('.pp-apply');
   if (apply) apply.disabled = Boolean(missing);
 }
 
@@ -324,14 +298,14 @@ function errorContext(text, offset, length) {
 }
 
 function switchMode(next) {
-  if (next === mode) return;
+  if (next === session.mode) return;
   if (next === 'text') {
     const text = currentText();
-    mode = 'text';
+    session.mode = 'text';
     render(text === null ? (checked ? checked.text : '') : text);
     check(currentText());
     // Selected, so what is typed or pasted replaces the predicate instead of being appended to it.
-    const area = panel.querySelector('#pp-text');
+    const area = session.panel.querySelector('#pp-text');
     area.focus();
     area.select();
     return;
@@ -342,14 +316,14 @@ function switchMode(next) {
     if (!answer) return;
     if (answer.errors.length) { showStatus(); return; }
     try {
-      model = modelOf(answer.tree, fieldsNow());
+      session.model = modelOf(answer.tree, fieldsNow());
     } catch (err) {
       if (!(err instanceof Unbuildable)) throw err;
       checked = { text, answer, unbuildable: err.message };
       showStatus();
       return;
     }
-    mode = 'builder';
+    session.mode = 'builder';
     render();
     check(currentText());
   };
@@ -369,7 +343,7 @@ async function applyText(text) {
   if (!view || !view.entity) return;
   const trimmed = text.trim();
   if (trimmed) {
-    const panelOpen = panel && !panel.hidden;
+    const panelOpen = session.panel && !session.panel.hidden;
     let answer = checked && checked.text === text && checked.answer ? checked.answer : null;
     if (!answer) answer = panelOpen ? await check(text) : await analyse(view.entity, text, view.params).catch(() => null);
     if (!answer) return;
@@ -382,24 +356,27 @@ async function applyText(text) {
     rememberShown({ entity: view.entity, where: trimmed, answer });
   }
   close();
-  host.apply(trimmed);
+  session.host.apply(trimmed);
 }
 
 // -------------------------------------------------------------------------------------------
 
 function attach(options) {
-  host = options;
+  session.host = options;
   setEntities(() => (options.entities() || []));
   options.button.setAttribute('aria-expanded', 'false');
   options.button.setAttribute('aria-controls', 'predicate-panel');
   options.button.addEventListener('click', () => {
-    if (panel && !panel.hidden) close(); else open();
+    if (session.panel && !session.panel.hidden) close(); else open();
   });
   document.addEventListener('pointerdown', (event) => {
     if (picker && !picker.node.contains(event.target)) closePicker();
   });
-  window.addEventListener('resize', () => { if (panel && !panel.hidden) position(); });
+  window.addEventListener('resize', () => { if (session.panel && !session.panel.hidden) position(); });
 }
+
+// The builder and the chip reach the panel through session.js.
+Object.assign(actions, { applyText, changed, close, open });
 
 export {
   attach,
@@ -413,17 +390,5 @@ export {
   fieldsOf,
   describe,
   RECENT_KEY,
-  // For the builder and the chip (builder.js, chip.js):
-  CHECK_DEBOUNCE_MS,
-  applyText,
-  button,
-  changed,
-  close,
-  fieldsNow,
-  host,
-  model,
-  open,
-  panel,
-  panelEntity,
 };
 

@@ -18,7 +18,7 @@
  * .qd-badge), .qd-hint (pre.qd-snippet[data-kind="model|swiftdata"]).
  */
 
-import { apiPath } from '../../shared/api.js';
+import { ApiError, apiPath, getJSON } from '../../shared/api.js';
 import { copyText } from '../../shared/clipboard.js';
 import { el } from '../../shared/dom.js';
 
@@ -87,21 +87,16 @@ async function load() {
   inflight = controller;
   drawer.dataset.state = 'loading';
   try {
-    const response = await fetch(explainPath(request), { signal: controller.signal, cache: 'no-store', headers: { Accept: 'application/json' } });
-    const answer = await response.json().catch(() => null);
+    const answer = await getJSON(explainPath(request), controller.signal);
     if (controller.signal.aborted) return;
-    if (!response.ok) {
-      const message = answer && typeof answer.error === 'string' ? answer.error : `${response.status} ${response.statusText}`;
-      drawer.dataset.state = 'error';
-      body.replaceChildren(el('p', 'qd-error', `Cannot explain this page: ${response.status} · ${message}`));
-      return;
-    }
     render(body, answer, request);
     drawer.dataset.state = 'ready';
   } catch (err) {
     if (controller.signal.aborted) return;
     drawer.dataset.state = 'error';
-    body.replaceChildren(el('p', 'qd-error', `Cannot reach the server (${err && err.message ? err.message : err})`));
+    // A refusal names its status; an unreachable server's ApiError says so itself (status 0).
+    const message = err instanceof ApiError && err.status ? `Cannot explain this page: ${err.status} · ${err.message}` : err.message;
+    body.replaceChildren(el('p', 'qd-error', message || String(err)));
   } finally {
     if (inflight === controller) inflight = null;
   }

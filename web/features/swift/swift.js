@@ -6,7 +6,7 @@
  *
  * A native ES module: what it exports is listed here.
  *
- *   attach(button)   the button opens the panel for the view predicate.js describe() gives
+ *   attach(button)   the button opens the panel for the view predicate/session.js describe() gives
  *   open(returnTo)   opens it (returnTo gets focus back on Escape)
  *
  * Elements: #swift-panel (role=dialog; data-state = loading | ready | error) with pre.sw-code[data-kind=coredata|
@@ -15,7 +15,7 @@
 
 import { copyFrom } from '../../shared/clipboard.js';
 import { el, floatingPanel } from '../../shared/dom.js';
-import * as predicate from '../predicate/predicate.js';
+import * as predicate from '../predicate/session.js';
 
 let panel = null;
 let inflight = null;

@@ -8,17 +8,18 @@ import { copyFrom, recordJSON } from '../../shared/clipboard.js';
 import { readDateZone } from '../../shared/dates.js';
 import { detailJumpBar, isEmptyValue, markEmpty, nameWithBreaks } from '../../shared/detail-sections.js';
 import { el, focusWithin, markChange } from '../../shared/dom.js';
+import { emptyListView } from '../../shared/list-view.js';
 import { isLongValue, longValue } from '../../shared/long-value.js';
 import { formatCount } from '../../shared/paging.js';
+import { showPaneStatus } from '../../shared/pane-status.js';
 import { renderValue } from '../../shared/values.js';
 import { visibleText } from '../../shared/visible-text.js';
 import * as content from '../../features/content/content.js';
 import * as facets from '../../features/facets/facets.js';
 import * as predicate from '../../features/predicate/predicate.js';
-import { editingButtons, resumeEditing } from './editing.js';
-import { selectEntity, showList } from './entities.js';
-import { loadPage, markSelectedRecord } from './record-list.js';
-import { commitView, data, dom, emptyView, errorText, inflight, setStatus, setView, since, urlForView, view } from './state.js';
+import { actions } from './actions.js';
+import { markSelectedRecord } from './record-list.js';
+import { commitView, data, dom, errorText, inflight, setView, since, urlForView, view } from './state.js';
 import { nameOf } from './toolbar.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -37,16 +38,16 @@ async function loadDetail() {
     dom.detail.replaceChildren();
     delete dom.detail.dataset.id;
     delete dom.detail.dataset.entity;
-    setStatus(dom.detailPane, dom.detailStatus, 'idle', 'hint', view.entity ? 'Select a record to see its attributes and relationships.' : 'Nothing selected.');
+    showPaneStatus(dom.detailPane, dom.detailStatus, 'idle', 'hint', view.entity ? 'Select a record to see its attributes and relationships.' : 'Nothing selected.');
     updateTitle(null);
     return;
   }
-  setStatus(dom.detailPane, dom.detailStatus, 'loading', dom.detail.children.length ? null : 'loading', 'Loading record…');
+  showPaneStatus(dom.detailPane, dom.detailStatus, 'loading', dom.detail.children.length ? null : 'loading', 'Loading record…');
   try {
     const [object] = await Promise.all([getJSON(apiPath('/api/object', { id }), signal), data.entitiesLoaded]);
     if (signal.aborted) return;
     renderDetail(object);
-    setStatus(dom.detailPane, dom.detailStatus, 'ready', null);
+    showPaneStatus(dom.detailPane, dom.detailStatus, 'ready', null);
     updateTitle(object);
     if (refocusDetail) focusWithin(dom.detail, 'a.rel-item');
     refocusDetail = false;
@@ -55,7 +56,7 @@ async function loadDetail() {
     dom.detail.replaceChildren();
     delete dom.detail.dataset.id;
     delete dom.detail.dataset.entity;
-    setStatus(dom.detailPane, dom.detailStatus, 'error', 'error', errorText(err));
+    showPaneStatus(dom.detailPane, dom.detailStatus, 'error', 'error', errorText(err));
     updateTitle(null);
   }
 }
@@ -90,7 +91,7 @@ function renderDetail(object) {
   copyJSON.id = 'copy-json-btn';
   copyJSON.dataset.copy = recordJSON(object);
   copies.append(copyID, copyJSON);
-  if (data.writable) copies.append(...editingButtons(object, schema));
+  if (data.writable) copies.append(...actions.editingButtons(object, schema));
   header.append(entityBadge, title, idLine, copies);
 
   // Attributes: the schema's order (sorted by name), then anything the schema does not list.
@@ -173,7 +174,7 @@ function renderDetail(object) {
   dom.detail.dataset.entity = object.entity;
   dom.detail.scrollTop = 0;
   dom.detailPane.scrollTop = 0;
-  resumeEditing(object, schema);
+  actions.resumeEditing(object, schema);
 }
 
 /**
@@ -184,7 +185,7 @@ function appendFilterControls(cell, attr, value) {
   const schema = data.entityByName.get(view.entity);
   const attribute = schema ? schema.attributes.find((a) => a.name === attr) : null;
   if (!attribute) return;
-  const actions = el('span', 'attr-actions');
+  const attrActions = el('span', 'attr-actions');
   const node = predicate.conditionFor(attr, value);
   if (node) {
     const filter = el('button', 'attr-action filter-value', '=');
@@ -192,7 +193,7 @@ function appendFilterControls(cell, attr, value) {
     filter.title = `Filter the list by this value (${predicate.formatTree(node, () => attribute.type)})`;
     filter.setAttribute('aria-label', `Filter the list by this ${attr}`);
     filter.addEventListener('click', () => predicate.addCondition(node));
-    actions.append(filter);
+    attrActions.append(filter);
   }
   if (facets.facetable(attribute.type)) {
     const facetButton = el('button', 'attr-action facet-attr', '▥');
@@ -201,9 +202,9 @@ function appendFilterControls(cell, attr, value) {
     facetButton.title = `Facets of ${attr}: its values in the list, with counts`;
     facetButton.setAttribute('aria-label', `Facets of ${attr}`);
     facetButton.addEventListener('click', () => facets.open(attr, facetButton));
-    actions.append(facetButton);
+    attrActions.append(facetButton);
   }
-  if (actions.children.length) cell.append(actions);
+  if (attrActions.children.length) cell.append(attrActions);
 }
 
 /**
@@ -264,7 +265,7 @@ function renderRelationship(rel, object) {
   for (const item of items) {
     const li = el('li');
     const link = el('a', 'rel-item');
-    link.href = urlForView({ ...emptyView(), entity: rel.destination, id: item.id });
+    link.href = urlForView({ ...emptyListView(), entity: rel.destination, id: item.id });
     link.dataset.id = item.id;
     link.dataset.entity = item.entity;
     link.dataset.destination = rel.destination;
@@ -278,7 +279,7 @@ function renderRelationship(rel, object) {
     const more = el('p', 'rel-more');
     if (rel.count > items.length) more.append(`+${formatCount(rel.count - items.length)} more · `);
     const all = el('a', 'rel-show-all', rel.count > items.length ? `show all ${formatCount(rel.count)} in the list` : 'open as a list');
-    all.href = urlForView({ ...emptyView(), entity: rel.destination, relatedTo: object.id, via: rel.name });
+    all.href = urlForView({ ...emptyListView(), entity: rel.destination, relatedTo: object.id, via: rel.name });
     all.dataset.destination = rel.destination;
     all.dataset.relatedTo = object.id;
     all.dataset.via = rel.name;
@@ -290,7 +291,7 @@ function renderRelationship(rel, object) {
 
 function destinationLink(entity) {
   const link = el('a', 'rel-destination rel-destination-link', entity);
-  link.href = urlForView({ ...emptyView(), entity });
+  link.href = urlForView({ ...emptyListView(), entity });
   link.dataset.entity = entity;
   link.title = `Browse every ${entity}`;
   return link;
@@ -314,7 +315,7 @@ function onDetailClick(event) {
     showRelatedList(link.dataset.destination, link.dataset.relatedTo, link.dataset.via);
     if (fromKeyboard) dom.recordList.focus();
   } else if (link.classList.contains('rel-destination-link')) {
-    selectEntity(link.dataset.entity);
+    actions.selectEntity(link.dataset.entity);
     if (fromKeyboard) dom.recordList.focus();
   } else {
     refocusDetail = fromKeyboard;
@@ -324,7 +325,7 @@ function onDetailClick(event) {
 
 /** Lists the destination's records restricted to what one record reaches through a relationship. */
 function showRelatedList(destination, relatedTo, via) {
-  showList({ ...emptyView(), entity: destination, limit: view.limit, relatedTo, via, id: view.id }, { detail: false });
+  actions.showList({ ...emptyListView(), entity: destination, limit: view.limit, relatedTo, via, id: view.id }, { detail: false });
 }
 
 /**
@@ -347,7 +348,7 @@ async function openRelated(id, entity) {
   } catch (_) {
     offset = 0; // the detail pane then says what is wrong with the record
   }
-  showList({ ...emptyView(), entity, limit: view.limit, offset, id });
+  actions.showList({ ...emptyListView(), entity, limit: view.limit, offset, id });
 }
 
 export {

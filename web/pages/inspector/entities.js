@@ -6,12 +6,14 @@ import { noteHealth } from '../../features/editing/editing.js';
 import { ApiError, getJSON, isAbort, restartFetch } from '../../shared/api.js';
 import { el } from '../../shared/dom.js';
 import { countDelta, entityTitle, shownEntities, writeHideEmpty } from '../../shared/entity-list.js';
+import { emptyListView, listKey } from '../../shared/list-view.js';
 import { showModelLine } from '../../shared/model-line.js';
 import { formatCount } from '../../shared/paging.js';
+import { showPaneStatus } from '../../shared/pane-status.js';
 import { visibleText } from '../../shared/visible-text.js';
 import { loadDetail } from './detail.js';
 import { loadPage } from './record-list.js';
-import { commitView, data, dom, emptyView, errorText, inflight, listKey, setStatus, setView, since, view } from './state.js';
+import { commitView, data, dom, errorText, inflight, setView, since, view } from './state.js';
 import { renderToolbar, repaintNames, syncSearchInput } from './toolbar.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -50,7 +52,7 @@ async function loadHealth() {
 
 function loadEntities() {
   const signal = restartFetch(inflight, 'entities').signal;
-  setStatus(dom.entitiesPane, dom.entitiesStatus, 'loading', data.entities.length ? null : 'loading', 'Loading entities…');
+  showPaneStatus(dom.entitiesPane, dom.entitiesStatus, 'loading', data.entities.length ? null : 'loading', 'Loading entities…');
   const done = (async () => {
     try {
       const entities = await getJSON('/api/entities', signal);
@@ -65,13 +67,13 @@ function loadEntities() {
       renderEntities();
       renderToolbar();
       if (entities.length) {
-        setStatus(dom.entitiesPane, dom.entitiesStatus, 'ready', null);
+        showPaneStatus(dom.entitiesPane, dom.entitiesStatus, 'ready', null);
       } else {
-        setStatus(dom.entitiesPane, dom.entitiesStatus, 'ready', 'empty', 'This model has no entities.');
+        showPaneStatus(dom.entitiesPane, dom.entitiesStatus, 'ready', 'empty', 'This model has no entities.');
       }
     } catch (err) {
       if (isAbort(err)) return;
-      setStatus(dom.entitiesPane, dom.entitiesStatus, 'error', 'error', errorText(err));
+      showPaneStatus(dom.entitiesPane, dom.entitiesStatus, 'error', 'error', errorText(err));
     }
   })();
   data.entitiesLoaded = done;
@@ -140,7 +142,7 @@ function onEntityClick(event) {
 }
 
 function selectEntity(name) {
-  showList({ ...emptyView(), entity: name, limit: view.limit });
+  showList({ ...emptyListView(), entity: name, limit: view.limit });
 }
 
 /** Moves to another list (a new history entry): the sidebar's mark, the toolbar, the search box and the page follow,

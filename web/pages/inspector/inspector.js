@@ -66,12 +66,14 @@ import { wirePageInput } from '../../shared/paging.js';
 import { writeStored } from '../../shared/storage.js';
 import * as exporting from '../../features/export/export.js';
 import * as facets from '../../features/facets/facets.js';
+import { actions } from './actions.js';
 import { loadDetail, onDetailClick } from './detail.js';
-import { wireEditing } from './editing.js';
-import { loadEntities, loadHealth, markSelectedEntity, onEntityClick, onEntityFilterInput, onHideEmptyChange, selectEntity } from './entities.js';
+import { editingButtons, resumeEditing, wireEditing } from './editing.js';
+import { loadEntities, loadHealth, markSelectedEntity, onEntityClick, onEntityFilterInput, onHideEmptyChange, selectEntity, showList } from './entities.js';
 import { applyPaneSizes, restorePaneSizes, setupSplitter } from './panes.js';
 import {
   closeRowMenu, landOnLinkedRecord, loadPage, markSelectedRecord, onRecordClick, onRecordContextMenu, onRecordKey,
+  renderRecords,
 } from './record-list.js';
 import { byId, commitView, data, dom, setView, view, viewFromLocation } from './state.js';
 import { describeExport, describeQuery, onDateZoneChange, onDisplayAttrChange, onLimitChange, onOrderClick, onPageJump, onPageStep, onScopeClear, onSearchAttrChange, onSearchInput, onSearchKey, onSortChange, refineQuery, renderToolbar, syncSearchInput } from './toolbar.js';
@@ -202,6 +204,8 @@ function onGlobalKey(event) {
 }
 
 function init() {
+  // The moves the lower modules start (actions.js): set before anything can call them.
+  Object.assign(actions, { editingButtons, loadDetail, loadPage, renderRecords, resumeEditing, selectEntity, showList });
   rememberPreferredView();
   dom.hideEmpty.checked = readHideEmpty();
   restorePaneSizes();

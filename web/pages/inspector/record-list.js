@@ -7,32 +7,24 @@ import { apiPath, getJSON, isAbort, restartFetch, shortId } from '../../shared/a
 import { copyText, recordJSON } from '../../shared/clipboard.js';
 import { readDateZone } from '../../shared/dates.js';
 import { el, markChange, menuItem } from '../../shared/dom.js';
+import { listKey, listParams } from '../../shared/list-view.js';
 import { formatCount } from '../../shared/paging.js';
+import { showPaneStatus } from '../../shared/pane-status.js';
 import { renderValue } from '../../shared/values.js';
 import { visibleText } from '../../shared/visible-text.js';
 import * as predicate from '../../features/predicate/predicate.js';
 import * as queryDrawer from '../../features/query/query.js';
-import { loadDetail } from './detail.js';
-import { commitView, data, dom, errorText, inflight, listKey, setStatus, setView, since, view } from './state.js';
+import { actions } from './actions.js';
+import { commitView, data, dom, errorText, inflight, setView, since, view } from './state.js';
 import { displayChoice, lastOffset, nameOf, onPageStep, renderScope } from './toolbar.js';
 
 // ---------------------------------------------------------------------------------------------
 // Records pane: list
 // ---------------------------------------------------------------------------------------------
 
-/** The API parameters of a view's list (the page, and the position route, read the same list). */
+/** The API parameters of a view's page (the page, and the position route, read the same list). */
 function listQuery(v) {
-  return {
-    search: v.search,
-    searchAttr: v.searchAttr,
-    where: v.where,
-    sort: v.sort,
-    order: v.order === 'desc' ? 'desc' : '',
-    limit: v.limit,
-    offset: v.offset,
-    relatedTo: v.relatedTo,
-    via: v.via,
-  };
+  return { ...listParams(v), limit: v.limit, offset: v.offset };
 }
 
 /**
@@ -60,11 +52,11 @@ async function loadPage() {
     data.page = null;
     dom.recordList.replaceChildren();
     renderPager();
-    setStatus(dom.recordsPane, dom.recordsStatus, 'idle', 'hint', 'Pick an entity on the left.');
+    showPaneStatus(dom.recordsPane, dom.recordsStatus, 'idle', 'hint', 'Pick an entity on the left.');
     return;
   }
   // Rows already on screen stay (dimmed by CSS) until the new page arrives, so the list does not jump.
-  setStatus(dom.recordsPane, dom.recordsStatus, 'loading', dom.recordList.children.length ? null : 'loading', 'Loading records…');
+  showPaneStatus(dom.recordsPane, dom.recordsStatus, 'loading', dom.recordList.children.length ? null : 'loading', 'Loading records…');
   const requested = { ...view };
   const path = apiPath(`/api/entities/${encodeURIComponent(requested.entity)}`, listQuery(requested));
   renderScope();
@@ -81,16 +73,16 @@ async function loadPage() {
       const message = page.total > 0
         ? `No records on this page (${formatCount(page.total)} in all).`
         : requested.search || requested.where ? `No ${requested.entity} records match ${[requested.search ? `“${requested.search}”` : '', requested.where ? 'the filter' : ''].filter(Boolean).join(' and ')}.` : `No ${requested.entity} records.`;
-      setStatus(dom.recordsPane, dom.recordsStatus, 'ready', 'empty', message);
+      showPaneStatus(dom.recordsPane, dom.recordsStatus, 'ready', 'empty', message);
     } else {
-      setStatus(dom.recordsPane, dom.recordsStatus, 'ready', null);
+      showPaneStatus(dom.recordsPane, dom.recordsStatus, 'ready', null);
     }
   } catch (err) {
     if (isAbort(err)) return;
     data.page = null;
     dom.recordList.replaceChildren();
     renderPager();
-    setStatus(dom.recordsPane, dom.recordsStatus, 'error', 'error', errorText(err));
+    showPaneStatus(dom.recordsPane, dom.recordsStatus, 'error', 'error', errorText(err));
     predicate.viewChanged(); // a filter the store refuses stays on screen, to edit or clear
   }
 }
@@ -278,7 +270,7 @@ function selectRecord(id, mode) {
   commitView(mode);
   const row = markSelectedRecord();
   if (row) row.scrollIntoView({ block: 'nearest' });
-  loadDetail();
+  actions.loadDetail();
 }
 
 function onRecordKey(event) {

@@ -5,11 +5,11 @@
 
 import { repaintDates } from '../../shared/dates.js';
 import { el } from '../../shared/dom.js';
+import { DEFAULT_LIMIT, listParams, MAX_LIMIT, parsePositiveInt, SEARCH_DEBOUNCE_MS, UNSORTABLE_TYPES } from '../../shared/list-view.js';
 import { lastPageOffset, steppedOffset } from '../../shared/paging.js';
 import { displayChoices, displayName, setDisplayChoices, showScope } from '../../shared/record-names.js';
-import { loadDetail } from './detail.js';
-import { loadPage, renderRecords } from './record-list.js';
-import { DEFAULT_LIMIT, MAX_LIMIT, SEARCH_DEBOUNCE_MS, UNSORTABLE_TYPES, commitView, data, dom, parsePositiveInt, setOptions, setView, view } from './state.js';
+import { actions } from './actions.js';
+import { commitView, data, dom, setOptions, setView, view } from './state.js';
 
 // ---------------------------------------------------------------------------------------------
 // Records pane: toolbar
@@ -81,15 +81,7 @@ function describeExport() {
   const shown = data.page && data.pageView && data.pageView.entity === view.entity ? data.page.total : null;
   return {
     entity: view.entity,
-    params: {
-      search: view.search,
-      searchAttr: view.searchAttr,
-      where: view.where,
-      sort: view.sort,
-      order: view.order === 'desc' ? 'desc' : '',
-      relatedTo: view.relatedTo,
-      via: view.via,
-    },
+    params: listParams(view),
     total: shown,
   };
 }
@@ -103,8 +95,8 @@ function describeQuery() {
 
 /** Redraws the names on screen after the "Name by" choice or the store it is kept under changed. */
 function repaintNames() {
-  if (data.page && data.pageView) renderRecords(data.page, data.pageView);
-  if (view.id) loadDetail();
+  if (data.page && data.pageView) actions.renderRecords(data.page, data.pageView);
+  if (view.id) actions.loadDetail();
 }
 
 /** The "Dates" choice changed (here or in another tab): the dates on screen are redrawn, nothing is fetched. */
@@ -144,7 +136,7 @@ function refineQuery(changes, { resetOffset = true } = {}) {
   setView({ ...view, ...changes });
   if (resetOffset) view.offset = 0;
   commitView('replace');
-  loadPage();
+  actions.loadPage();
 }
 
 function onSearchInput() {
@@ -164,7 +156,7 @@ function onSearchKey(event) {
 function onSearchAttrChange() {
   setView({ ...view, searchAttr: dom.searchAttr.value, offset: view.search ? 0 : view.offset });
   commitView('replace');
-  if (view.search) loadPage();
+  if (view.search) actions.loadPage();
 }
 
 function onSortChange() {

@@ -3,17 +3,18 @@
  * (localStorage "cdb.lab.cols.<Entity>") — and a value painted into a cell (shared/values.js).
  */
 
+import { UNSORTABLE_TYPES } from '../../shared/list-view.js';
 import { readStoredJSON, writeStoredJSON } from '../../shared/storage.js';
 import { paintValue } from '../../shared/values.js';
-import { COL_WIDTH_MAX, COL_WIDTH_MIN, NUMERIC_TYPES, STORAGE, UNSORTABLE_TYPES, clamp, isPlainObject, state } from './state.js';
+import { COL_WIDTH_MAX, COL_WIDTH_MIN, NUMERIC_TYPES, STORAGE, clamp, dom, isPlainObject, state } from './state.js';
 
 // ------------------------------------------------------------ Value rendering
 
 /** A value as both views show it (shared/values.js), with the grid's alignment for a number or a date. */
 function paintCell(node, value, type) {
-  if (value !== null && value !== undefined && typeof value !== "object" && typeof value !== "boolean") {
-    if (NUMERIC_TYPES.has(type)) node.classList.add("col-numeric");
-    else if (type === "Date") node.classList.add("col-date");
+  if (value !== null && value !== undefined && typeof value !== 'object' && typeof value !== 'boolean') {
+    if (NUMERIC_TYPES.has(type)) node.classList.add('col-numeric');
+    else if (type === 'Date') node.classList.add('col-date');
   }
   return paintValue(node, value, type, state.dateZone);
 }
@@ -28,7 +29,7 @@ function recordAttributes(record) {
   const known = attributesOf(record.entity);
   const attrs = isPlainObject(record.attrs) ? record.attrs : {};
   const names = new Set(known.map((a) => a.name));
-  const extra = Object.keys(attrs).filter((n) => !names.has(n)).sort().map((name) => ({ name, type: "" }));
+  const extra = Object.keys(attrs).filter((n) => !names.has(n)).sort().map((name) => ({ name, type: '' }));
   return [...known, ...extra];
 }
 
@@ -38,7 +39,7 @@ function recordAttributes(record) {
  *  `cloudID`, `owner_id`, `remoteUUID`, `albumGUID`). Read rarely, wide, alike: they go last by default. */
 function isIdentifierLike(attribute) {
   const name = attribute.name;
-  return attribute.type === "UUID" || /^(id|uuid|guid|identifier)$/i.test(name)
+  return attribute.type === 'UUID' || /^(id|uuid|guid|identifier)$/i.test(name)
     || /(Id|ID|_id|Identifier|UUID|Uuid|GUID|Guid)$/.test(name);
 }
 
@@ -64,20 +65,20 @@ function loadCols(entityName) {
   if (Array.isArray(raw.order)) {
     const order = [];
     for (const name of raw.order) {
-      if (typeof name === "string" && known.has(name) && !order.includes(name)) order.push(name);
+      if (typeof name === 'string' && known.has(name) && !order.includes(name)) order.push(name);
     }
     for (const name of prefs.order) if (!order.includes(name)) order.push(name);
     prefs.order = order;
   }
   if (isPlainObject(raw.widths)) {
     for (const [name, width] of Object.entries(raw.widths)) {
-      if (known.has(name) && typeof width === "number" && Number.isFinite(width)) {
+      if (known.has(name) && typeof width === 'number' && Number.isFinite(width)) {
         prefs.widths[name] = clamp(Math.round(width), COL_WIDTH_MIN, COL_WIDTH_MAX);
       }
     }
   }
   if (Array.isArray(raw.hidden)) {
-    prefs.hidden = [...new Set(raw.hidden.filter((n) => typeof n === "string" && known.has(n)))];
+    prefs.hidden = [...new Set(raw.hidden.filter((n) => typeof n === 'string' && known.has(n)))];
   }
   return prefs;
 }
@@ -96,8 +97,8 @@ function countableRelationships(entityName) {
 /** For a sort key `<relationship>.@count` naming a to-many relationship of the entity: the relationship's name;
  *  null for anything else (an attribute's name). */
 function countedRelationship(name, entityName = state.entity) {
-  if (typeof name !== "string" || !name.endsWith(".@count")) return null;
-  const relationship = name.slice(0, -".@count".length);
+  if (typeof name !== 'string' || !name.endsWith('.@count')) return null;
+  const relationship = name.slice(0, -'.@count'.length);
   return countableRelationships(entityName).some((r) => r.name === relationship) ? relationship : null;
 }
 
@@ -110,11 +111,32 @@ function visibleColumns() {
   const hidden = new Set(state.cols.hidden);
   const columns = state.cols.order.filter((n) => !hidden.has(n) && types.has(n)).map((name) => ({ name, type: types.get(name) }));
   const counted = countedRelationship(state.sort);
-  if (counted) columns.unshift({ name: state.sort, type: "Integer 64", count: counted });
+  if (counted) columns.unshift({ name: state.sort, type: 'Integer 64', count: counted });
   return columns;
 }
 
+/** Whether the grid can sort by a column: bytes have no order (the server refuses them too). */
+function isSortable(name) {
+  const attribute = attributesOf(state.entity).find((a) => a.name === name);
+  return !attribute || !UNSORTABLE_TYPES.has(attribute.type);
+}
+
+/** The saved column widths, as one style sheet's rules (one per column with a width). */
+function paintColumnWidths() {
+  const widths = state.cols ? state.cols.widths : {};
+  const rules = [];
+  dom.gridHeadRow.querySelectorAll('th[data-col]').forEach((th) => {
+    const width = widths[th.dataset.col];
+    if (typeof width !== 'number') return;
+    const nth = th.cellIndex + 1;
+    rules.push(`#grid tr > :nth-child(${nth}) { width: ${width}px; min-width: ${width}px; max-width: ${width}px; }`);
+  });
+  dom.widthSheet.textContent = rules.join('\n');
+}
+
 export {
+  isSortable,
+  paintColumnWidths,
   attributesOf,
   countableRelationships,
   countedRelationship,

@@ -35,11 +35,11 @@ function wireEditing() {
   editing.writable().then((writable) => {
     state.writable = writable;
     if (!writable) return;
-    const create = el("button", "gt-btn new-record", "+ New");
-    create.type = "button";
-    create.id = "new-record-btn";
-    create.title = "Create a record of this entity";
-    create.addEventListener("click", () => {
+    const create = el('button', 'gt-btn new-record', '+ New');
+    create.type = 'button';
+    create.id = 'new-record-btn';
+    create.title = 'Create a record of this entity';
+    create.addEventListener('click', () => {
       const schema = state.entityByName.get(state.entity);
       if (!schema || schema.isAbstract) return;
       recordEditing.openCreate(state.entity, schema, (created) => {
@@ -48,15 +48,15 @@ function wireEditing() {
       });
     });
     dom.gridExportBtn.after(create);
-    const remove = el("button", "gt-btn delete-record", "Delete…");
-    remove.type = "button";
-    remove.id = "delete-record-btn";
-    remove.title = "Delete the selected record";
-    remove.addEventListener("click", () => {
+    const remove = el('button', 'gt-btn delete-record', 'Delete…');
+    remove.type = 'button';
+    remove.id = 'delete-record-btn';
+    remove.title = 'Delete the selected record';
+    remove.addEventListener('click', () => {
       if (!state.record) return;
       editing.confirmDelete(state.record, () => {
         state.selectedId = null;
-        syncURL("replace");
+        syncURL('replace');
         loadGrid();
         loadRecord();
       });

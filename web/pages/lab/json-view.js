@@ -10,10 +10,10 @@ import { JSON_HIGHLIGHT_LIMIT } from './state.js';
 /** The parsed value when `text` is a JSON object or array, else null. */
 function parseStructuredJSON(text) {
   const trimmed = text.trim();
-  if (!(trimmed.startsWith("{") || trimmed.startsWith("["))) return null;
+  if (!(trimmed.startsWith('{') || trimmed.startsWith('['))) return null;
   try {
     const parsed = JSON.parse(trimmed);
-    return parsed !== null && typeof parsed === "object" ? parsed : null;
+    return parsed !== null && typeof parsed === 'object' ? parsed : null;
   } catch {
     return null;
   }
@@ -43,36 +43,36 @@ function renderJSONInto(pre, text, parsed) {
   }
   const frag = document.createDocumentFragment();
   let depth = 0;
-  const out = (kind, text) => frag.append(kind ? el("span", kind, text) : document.createTextNode(text));
-  const newline = () => out(null, `\n${"  ".repeat(depth)}`);
+  const out = (kind, text) => frag.append(kind ? el('span', kind, text) : document.createTextNode(text));
+  const newline = () => out(null, `\n${'  '.repeat(depth)}`);
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     const next = tokens[i + 1];
-    if (token === "{" || token === "[") {
-      out("j-punct", token);
-      const close = token === "{" ? "}" : "]";
+    if (token === '{' || token === '[') {
+      out('j-punct', token);
+      const close = token === '{' ? '}' : ']';
       if (next === close) {
-        out("j-punct", close);
+        out('j-punct', close);
         i++;
       } else {
         depth++;
         newline();
       }
-    } else if (token === "}" || token === "]") {
+    } else if (token === '}' || token === ']') {
       depth--;
       newline();
-      out("j-punct", token);
-    } else if (token === ",") {
-      out("j-punct", ",");
+      out('j-punct', token);
+    } else if (token === ',') {
+      out('j-punct', ',');
       newline();
-    } else if (token === ":") {
-      out("j-punct", ": ");
-    } else if (token[0] === "\"") {
-      out(next === ":" ? "j-key" : "j-str", token);
-    } else if (token === "true" || token === "false" || token === "null") {
-      out("j-lit", token);
+    } else if (token === ':') {
+      out('j-punct', ': ');
+    } else if (token[0] === '"') {
+      out(next === ':' ? 'j-key' : 'j-str', token);
+    } else if (token === 'true' || token === 'false' || token === 'null') {
+      out('j-lit', token);
     } else {
-      out("j-num", token);
+      out('j-num', token);
     }
   }
   pre.append(frag);

@@ -12,7 +12,8 @@
  *                (#pane-grid mirrors #grid-scroll[data-state]); #pane-detail[data-id]
  *                is the id of the record it shows.
  *   Pane states  #sidebar-state #grid-state #rel-state #content-state #detail-state
- *                (loading/empty/error messages; .is-error carries the server's message)
+ *                (shared/pane-status.js: data-kind loading | empty | error; an error carries the server's
+ *                message and HTTP status)
  *   Sidebar      #entity-filter, #hide-empty (localStorage "cdb.hideEmpty", shared with the Inspector);
  *                #entity-list (one tab stop: ArrowUp/ArrowDown/Home/End show the next entity)
  *                > li[data-entity][data-depth][data-abstract] (.active on the grid's entity; title = full name and parent)
@@ -69,47 +70,57 @@ import { isAbort } from '../../shared/api.js';
 import { readDateZone, wireDateZoneSelect } from '../../shared/dates.js';
 import { onEntityListKey, readHideEmpty, writeHideEmpty } from '../../shared/entity-list.js';
 import { writeStored } from '../../shared/storage.js';
-import { swallowClick, wireGrid } from './grid-columns.js';
+import { actions } from './actions.js';
+import { wireEditing } from './editing.js';
+import { openCellMenu, resetColumns, setColumnHidden, setSort, swallowClick, wireGrid } from './grid-columns.js';
+import { markSelectedRow, selectRecord } from './grid-selection.js';
+import { loadGrid, renderGrid } from './grid.js';
 import { onDocumentKeyDown } from './keyboard.js';
 import { loadPanes, wireSplitters } from './layout.js';
 import { wireMenus } from './menus.js';
-import { applyURL, readURL } from './navigation.js';
-import { onDateZoneChange, wireRecordPanes } from './record-content.js';
+import { applyURL, readURL, refresh, syncURL } from './navigation.js';
+import { onDateZoneChange, renderContent, wireRecordPanes } from './record-content.js';
 import { renderNoRecord } from './record-detail.js';
-import { loadEntities, loadHealth, onSidebarClick, renderSidebar, selectEntity } from './sidebar.js';
+import { loadEntities, loadHealth, onSidebarClick, renderSidebar, selectEntity, setGridEntity } from './sidebar.js';
 import { STORAGE, cacheDom, dom, state } from './state.js';
 import { wireToolbar } from './toolbar.js';
 
 // ------------------------------------------------------------ Init (the one entry point)
 
 async function init() {
+  // The moves the lower modules start (actions.js): set before anything is wired.
+  Object.assign(actions, {
+    loadGrid, markSelectedRow, openCellMenu, refresh, renderContent, renderGrid, resetColumns, selectRecord,
+    setColumnHidden, setGridEntity, setSort, syncURL,
+  });
   cacheDom();
-  writeStored(STORAGE.preferredView, "lab");
+  writeStored(STORAGE.preferredView, 'lab');
   loadPanes();
   wireSplitters();
   wireToolbar();
+  wireEditing();
   wireGrid();
   wireMenus();
   wireRecordPanes();
   state.dateZone = readDateZone();
   wireDateZoneSelect(dom.dateZone, onDateZoneChange);
-  dom.entityList.addEventListener("click", onSidebarClick);
+  dom.entityList.addEventListener('click', onSidebarClick);
   // One tab stop: arrow keys, Home and End show the next entity (as in the Inspector).
-  dom.entityList.addEventListener("keydown", (event) => onEntityListKey(event, dom.entityList, state.entity, selectEntity));
+  dom.entityList.addEventListener('keydown', (event) => onEntityListKey(event, dom.entityList, state.entity, selectEntity));
   dom.hideEmpty.checked = readHideEmpty();
-  dom.entityFilter.addEventListener("input", renderSidebar);
-  dom.hideEmpty.addEventListener("change", () => {
+  dom.entityFilter.addEventListener('input', renderSidebar);
+  dom.hideEmpty.addEventListener('change', () => {
     writeHideEmpty(dom.hideEmpty.checked);
     renderSidebar();
   });
-  document.addEventListener("keydown", onDocumentKeyDown);
-  window.addEventListener("click", (event) => {
+  document.addEventListener('keydown', onDocumentKeyDown);
+  window.addEventListener('click', (event) => {
     if (swallowClick) {
       event.stopPropagation();
       event.preventDefault();
     }
   }, true);
-  window.addEventListener("popstate", () => applyURL(readURL()));
+  window.addEventListener('popstate', () => applyURL(readURL()));
   renderNoRecord();
   loadHealth();
   try {
@@ -120,5 +131,5 @@ async function init() {
   applyURL(readURL());
 }
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
 else init();

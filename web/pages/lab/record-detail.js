@@ -9,19 +9,16 @@ import { detailJumpBar, isEmptyValue, markEmpty, nameWithBreaks } from '../../sh
 import { el, focusWithin } from '../../shared/dom.js';
 import { isLongValue, longValue } from '../../shared/long-value.js';
 import { formatCount } from '../../shared/paging.js';
+import { showPaneError, showPaneStatus } from '../../shared/pane-status.js';
 import { displayChoices, displayName, setDisplayChoices } from '../../shared/record-names.js';
 import { viewURL } from '../../shared/url.js';
 import { isBinary } from '../../shared/values.js';
 import { visibleText } from '../../shared/visible-text.js';
 import * as content from '../../features/content/content.js';
+import { actions } from './actions.js';
 import { paintCell, recordAttributes } from './columns.js';
-import { selectRecord } from './grid-selection.js';
-import { loadGrid } from './grid.js';
 import { closeMenu } from './menus.js';
-import { syncURL } from './navigation.js';
-import { renderContent } from './record-content.js';
-import { setGridEntity } from './sidebar.js';
-import { api, DETAIL_REL_PREVIEW, dom, inflight, isPlainObject, REL_PAGE, setPaneState, showError, state } from './state.js';
+import { api, DETAIL_REL_PREVIEW, dom, inflight, isPlainObject, REL_PAGE, state } from './state.js';
 import { syncControls } from './toolbar.js';
 
 // ------------------------------------------------------------ Record: detail + sub-panels
@@ -30,11 +27,11 @@ import { syncControls } from './toolbar.js';
 function refocusAfterFollow() {
   const pane = state.refocusPane;
   state.refocusPane = null;
-  if (pane) focusWithin(pane.querySelector(".pane-body") || pane, ".rel-item[data-id], [data-id][tabindex='0']");
+  if (pane) focusWithin(pane.querySelector('.pane-body') || pane, ".rel-item[data-id], [data-id][tabindex='0']");
 }
 
 async function loadRecord() {
-  const ctl = restartFetch(inflight, "record");
+  const ctl = restartFetch(inflight, 'record');
   const id = state.selectedId;
   dom.exportBtn.disabled = !id;
   if (!id) {
@@ -44,7 +41,7 @@ async function loadRecord() {
   }
   const loading = (pane, stateEl, body) => {
     body.replaceChildren();
-    setPaneState(pane, stateEl, "loading", "Loading…");
+    showPaneStatus(pane, stateEl, 'loading', 'loading', 'Loading…');
   };
   loading(dom.paneDetail, dom.detailState, dom.detailContent);
   loading(dom.paneRel, dom.relState, dom.relList);
@@ -54,29 +51,29 @@ async function loadRecord() {
   dom.detailExport.href = api.exportURL(id);
   try {
     const record = await api.object(id, ctl.signal);
-    if (!isPlainObject(record)) throw new ApiError("Unexpected /api/object answer", 0);
+    if (!isPlainObject(record)) throw new ApiError('Unexpected /api/object answer', 0);
     state.record = record;
     renderDetail(record);
     renderRelationships(record);
-    renderContent(record);
+    actions.renderContent(record);
     refocusAfterFollow();
   } catch (err) {
     if (isAbort(err)) return;
     state.record = null;
     for (const [pane, stateEl] of [[dom.paneDetail, dom.detailState], [dom.paneRel, dom.relState], [dom.paneContent, dom.contentState]]) {
-      showError(pane, stateEl, err);
+      showPaneError(pane, stateEl, err);
     }
     dom.relSelect.replaceChildren();
     dom.relSelect.disabled = true;
     dom.contentSelect.replaceChildren();
     dom.contentSelect.disabled = true;
-    dom.contentMeta.textContent = "";
+    dom.contentMeta.textContent = '';
   }
 }
 
 function renderNoRecord() {
   delete dom.paneDetail.dataset.id;
-  dom.detailExport.removeAttribute("href");
+  dom.detailExport.removeAttribute('href');
   dom.detailContent.replaceChildren();
   dom.relList.replaceChildren();
   dom.contentView.replaceChildren();
@@ -84,22 +81,22 @@ function renderNoRecord() {
   dom.relSelect.disabled = true;
   dom.contentSelect.replaceChildren();
   dom.contentSelect.disabled = true;
-  dom.contentMeta.textContent = "";
-  setPaneState(dom.paneDetail, dom.detailState, "empty", "Select a row to see its attributes and relationships.");
-  setPaneState(dom.paneRel, dom.relState, "empty", "Select a row to browse its relationships.");
-  setPaneState(dom.paneContent, dom.contentState, "empty", "Select a row to view an attribute's content.");
+  dom.contentMeta.textContent = '';
+  showPaneStatus(dom.paneDetail, dom.detailState, 'empty', 'empty', 'Select a row to see its attributes and relationships.');
+  showPaneStatus(dom.paneRel, dom.relState, 'empty', 'empty', 'Select a row to browse its relationships.');
+  showPaneStatus(dom.paneContent, dom.contentState, 'empty', 'empty', "Select a row to view an attribute's content.");
 }
 
 function relatedItem(tag, className, item, destination) {
   const node = el(tag, className);
   node.dataset.id = String(item.id);
-  node.dataset.entity = String(item.entity ?? destination ?? "");
+  node.dataset.entity = String(item.entity ?? destination ?? '');
   node.tabIndex = 0;
-  node.setAttribute("role", "link");
+  node.setAttribute('role', 'link');
   node.title = visibleText(`Show ${item.summary} (${item.entity})`);
-  node.append(el("span", "name", item.summary ?? item.id));
-  if (item.entity && item.entity !== destination) node.append(el("span", "meta", item.entity));
-  if (item.id === state.selectedId) node.classList.add("active");
+  node.append(el('span', 'name', item.summary ?? item.id));
+  if (item.entity && item.entity !== destination) node.append(el('span', 'meta', item.entity));
+  if (item.id === state.selectedId) node.classList.add('active');
   return node;
 }
 
@@ -112,13 +109,13 @@ function renderBreadcrumb(record) {
   }
   const parts = [];
   for (const step of state.trail) {
-    const button = el("button", null, `${step.entity}: ${step.summary ?? step.id}`);
-    button.type = "button";
+    const button = el('button', null, `${step.entity}: ${step.summary ?? step.id}`);
+    button.type = 'button';
     button.dataset.id = step.id;
     button.dataset.entity = step.entity;
-    parts.push(button, el("span", "sep", "›"));
+    parts.push(button, el('span', 'sep', '›'));
   }
-  parts.push(el("span", "current", `${record.entity}: ${nameOf(record)}`));
+  parts.push(el('span', 'current', `${record.entity}: ${nameOf(record)}`));
   dom.breadcrumb.replaceChildren(...parts);
   dom.breadcrumb.hidden = false;
 }
@@ -131,40 +128,40 @@ function nameOf(record) {
 
 /** "Name by" for the record's entity: one or two String attributes (the same choice as the Inspector's). */
 function nameByControls(record) {
-  const strings = recordAttributes(record).filter((a) => a.type === "String");
-  const holder = el("div", "detail-nameby");
+  const strings = recordAttributes(record).filter((a) => a.type === 'String');
+  const holder = el('div', 'detail-nameby');
   if (!strings.length) return holder;
   const chosen = displayChoices(state.storeKey, record.entity);
   const select = (id, label, options, value) => {
-    const node = el("select", "pane-select");
+    const node = el('select', 'pane-select');
     node.id = id;
-    node.setAttribute("aria-label", label);
+    node.setAttribute('aria-label', label);
     for (const [optionValue, text] of options) {
-      const option = el("option", null, text);
+      const option = el('option', null, text);
       option.value = optionValue;
       node.append(option);
     }
     node.value = value;
     return node;
   };
-  const first = select("detail-name-by", "Name records by", [["", "Name: default"], ...strings.map((a) => [a.name, `Name: ${a.name}`])], chosen[0] || "");
-  const second = select("detail-name-by-2", "And name records by",
-    [["", "+ (nothing)"], ...strings.filter((a) => a.name !== chosen[0]).map((a) => [a.name, `+ ${a.name}`])], chosen[1] || "");
+  const first = select('detail-name-by', 'Name records by', [['', 'Name: default'], ...strings.map((a) => [a.name, `Name: ${a.name}`])], chosen[0] || '');
+  const second = select('detail-name-by-2', 'And name records by',
+    [['', '+ (nothing)'], ...strings.filter((a) => a.name !== chosen[0]).map((a) => [a.name, `+ ${a.name}`])], chosen[1] || '');
   second.hidden = !chosen[0];
   const changed = () => {
-    setDisplayChoices(state.storeKey, record.entity, [first.value, first.value ? second.value : ""]);
+    setDisplayChoices(state.storeKey, record.entity, [first.value, first.value ? second.value : '']);
     renderDetail(record);
   };
-  first.addEventListener("change", changed);
-  second.addEventListener("change", changed);
+  first.addEventListener('change', changed);
+  second.addEventListener('change', changed);
   holder.append(first, second);
   return holder;
 }
 
 /** A button that copies `text` when clicked (shared.js copyFrom marks whether it worked). */
 function copyButton(id, label, text, title) {
-  const button = el("button", "copy-btn", label);
-  button.type = "button";
+  const button = el('button', 'copy-btn', label);
+  button.type = 'button';
   if (id) button.id = id;
   button.dataset.copy = text;
   button.title = visibleText(title);
@@ -175,51 +172,51 @@ function renderDetail(record) {
   renderBreadcrumb(record);
   const frag = document.createDocumentFragment();
   frag.append(nameByControls(record));
-  frag.append(el("h2", "detail-heading", nameOf(record)));
-  frag.append(el("p", "detail-id", `${record.entity} · ${record.id}`));
+  frag.append(el('h2', 'detail-heading', nameOf(record)));
+  frag.append(el('p', 'detail-id', `${record.entity} · ${record.id}`));
   // Copying from the detail pane: the object ID, the record as JSON (the same text as the grid's menu and the
   // Inspector's buttons), and each value with the button beside it.
-  const copies = el("div", "detail-copy");
-  copies.append(copyButton("detail-copy-id", "Copy ID", String(record.id), "Copy the object ID"),
-    copyButton("detail-copy-json", "Copy as JSON", recordJSON(record), "Copy the record's attributes as JSON"));
+  const copies = el('div', 'detail-copy');
+  copies.append(copyButton('detail-copy-id', 'Copy ID', String(record.id), 'Copy the object ID'),
+    copyButton('detail-copy-json', 'Copy as JSON', recordJSON(record), "Copy the record's attributes as JSON"));
   frag.append(copies);
 
   const attributes = recordAttributes(record);
   const values = isPlainObject(record.attrs) ? record.attrs : {};
-  const attrHeading = el("h3", "detail-section", `Attributes (${attributes.length})`);
-  attrHeading.dataset.section = "attributes";
+  const attrHeading = el('h3', 'detail-section', `Attributes (${attributes.length})`);
+  attrHeading.dataset.section = 'attributes';
   frag.append(attrHeading);
-  const list = el("dl", "attr-list");
+  const list = el('dl', 'attr-list');
   let emptyCount = 0;
   for (const attr of attributes) {
-    const row = el("div", "attr-row");
+    const row = el('div', 'attr-row');
     row.dataset.attr = attr.name;
     markEmpty(row, isEmptyValue(values[attr.name]));
     if (isEmptyValue(values[attr.name])) emptyCount += 1;
     // The whole name, wrapping between its words: two names sharing a long prefix never look the same.
-    const dt = el("dt");
+    const dt = el('dt');
     dt.append(nameWithBreaks(attr.name));
     dt.title = visibleText(attr.name);
-    if (attr.type) dt.append(el("span", "attr-type", attr.type));
-    const dd = el("dd");
+    if (attr.type) dt.append(el('span', 'attr-type', attr.type));
+    const dd = el('dd');
     if (isLongValue(values[attr.name])) {
       // A few lines, the length and "Show all" (the content viewer below shows it whole too).
-      dd.classList.add("has-long-value");
-      dd.append(longValue(values[attr.name], (text) => el("span", null, text)));
+      dd.classList.add('has-long-value');
+      dd.append(longValue(values[attr.name], (text) => el('span', null, text)));
     } else {
       paintCell(dd, values[attr.name], attr.type);
     }
     if (isBinary(values[attr.name])) content.lazySummary(dd, String(record.id), attr.name);
     else content.markURL(dd, values[attr.name], attr.type);
     const link = content.webLink(values[attr.name]);
-    if (link) dd.append(" ", link);
+    if (link) dd.append(' ', link);
     row.append(dt, dd);
     const value = values[attr.name];
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
       // The stored value (a date's ISO text, a big integer's digits), never the rendering.
-      const copy = copyButton(null, "⧉", String(value), `Copy ${attr.name}`);
-      copy.classList.add("copy-value");
-      copy.setAttribute("aria-label", `Copy ${attr.name}`);
+      const copy = copyButton(null, '⧉', String(value), `Copy ${attr.name}`);
+      copy.classList.add('copy-value');
+      copy.setAttribute('aria-label', `Copy ${attr.name}`);
       row.append(copy);
     }
     list.append(row);
@@ -227,46 +224,46 @@ function renderDetail(record) {
   frag.append(list);
 
   const relationships = Array.isArray(record.relationships) ? record.relationships : [];
-  const relHeading = el("h3", "detail-section", `Relationships (${relationships.length})`);
-  relHeading.dataset.section = "relationships";
+  const relHeading = el('h3', 'detail-section', `Relationships (${relationships.length})`);
+  relHeading.dataset.section = 'relationships';
   frag.append(relHeading);
   for (const rel of relationships) {
-    const card = el("div", "rel-card");
+    const card = el('div', 'rel-card');
     card.dataset.rel = rel.name;
     markEmpty(card, rel.count === 0);
     if (rel.count === 0) emptyCount += 1;
-    const head = el("div", "rel-card-head");
+    const head = el('div', 'rel-card-head');
     // The destination is a link to its list, as in the Inspector.
-    const destination = el("a", "rel-destination-link", rel.destination);
-    destination.href = viewURL("/lab", new URLSearchParams({ entity: rel.destination }));
+    const destination = el('a', 'rel-destination-link', rel.destination);
+    destination.href = viewURL('/lab', new URLSearchParams({ entity: rel.destination }));
     destination.dataset.entity = rel.destination;
     destination.title = visibleText(`Browse every ${rel.destination}`);
-    const dest = el("span", "rel-dest", "→ ");
-    dest.append(destination, rel.toMany ? (rel.ordered ? " · ordered to-many" : " · to-many") : " · to-one");
-    head.append(el("span", "rel-name", rel.name), dest, el("span", "count", formatCount(rel.count)));
+    const dest = el('span', 'rel-dest', '→ ');
+    dest.append(destination, rel.toMany ? (rel.ordered ? ' · ordered to-many' : ' · to-many') : ' · to-one');
+    head.append(el('span', 'rel-name', rel.name), dest, el('span', 'count', formatCount(rel.count)));
     card.append(head);
     const items = Array.isArray(rel.items) ? rel.items : [];
-    for (const item of items.slice(0, DETAIL_REL_PREVIEW)) card.append(relatedItem("div", "rel-item", item, rel.destination));
-    if (!items.length) card.append(el("div", "rel-none", rel.toMany ? "No related records" : "None"));
+    for (const item of items.slice(0, DETAIL_REL_PREVIEW)) card.append(relatedItem('div', 'rel-item', item, rel.destination));
+    if (!items.length) card.append(el('div', 'rel-none', rel.toMany ? 'No related records' : 'None'));
     else if (rel.count > Math.min(items.length, DETAIL_REL_PREVIEW)) {
-      const more = el("button", "rel-more", `+ ${(rel.count - Math.min(items.length, DETAIL_REL_PREVIEW)).toLocaleString()} more · show all in the grid`);
-      more.type = "button";
+      const more = el('button', 'rel-more', `+ ${(rel.count - Math.min(items.length, DETAIL_REL_PREVIEW)).toLocaleString()} more · show all in the grid`);
+      more.type = 'button';
       more.dataset.rel = rel.name;
       card.append(more);
     }
     frag.append(card);
   }
-  if (!relationships.length) frag.append(el("div", "rel-none", "This entity has no relationships."));
-  frag.insertBefore(detailJumpBar(dom.detailContent, [{ id: "attributes", label: "Attributes", count: attributes.length },
-    { id: "relationships", label: "Relationships", count: relationships.length }], emptyCount), attrHeading);
+  if (!relationships.length) frag.append(el('div', 'rel-none', 'This entity has no relationships.'));
+  frag.insertBefore(detailJumpBar(dom.detailContent, [{ id: 'attributes', label: 'Attributes', count: attributes.length },
+    { id: 'relationships', label: 'Relationships', count: relationships.length }], emptyCount), attrHeading);
   dom.detailContent.replaceChildren(frag);
-  setPaneState(dom.paneDetail, dom.detailState, "ready");
+  showPaneStatus(dom.paneDetail, dom.detailState, 'ready');
 }
 
 function renderRelationships(record) {
   const relationships = Array.isArray(record.relationships) ? record.relationships : [];
   const options = relationships.map((rel) => {
-    const option = el("option", null, `${rel.name} → ${rel.destination} (${formatCount(rel.count)})`);
+    const option = el('option', null, `${rel.name} → ${rel.destination} (${formatCount(rel.count)})`);
     option.value = rel.name;
     return option;
   });
@@ -274,7 +271,7 @@ function renderRelationships(record) {
   dom.relSelect.disabled = !relationships.length;
   if (!relationships.length) {
     dom.relList.replaceChildren();
-    setPaneState(dom.paneRel, dom.relState, "empty", `${record.entity} has no relationships.`);
+    showPaneStatus(dom.paneRel, dom.relState, 'empty', 'empty', `${record.entity} has no relationships.`);
     return;
   }
   const remembered = state.relChoice.get(record.entity);
@@ -293,7 +290,7 @@ function renderRelationshipItems() {
   }
   const items = state.relShown.items;
   const frag = document.createDocumentFragment();
-  for (const item of items) frag.append(relatedItem("li", null, item, rel.destination));
+  for (const item of items) frag.append(relatedItem('li', null, item, rel.destination));
   dom.relList.replaceChildren(frag);
   // Every to-many can be paged to its end here, or opened in the grid (sorted, searched, paged like any list).
   dom.relActions.hidden = !(rel.toMany && rel.count > 0);
@@ -301,12 +298,12 @@ function renderRelationshipItems() {
   dom.relLoadMore.textContent = `Load ${Math.min(REL_PAGE, rel.count - items.length).toLocaleString()} more`;
   dom.relShowAll.textContent = `Show all ${rel.count.toLocaleString()} in the grid`;
   if (!items.length) {
-    setPaneState(dom.paneRel, dom.relState, "empty", rel.toMany ? `No related ${rel.destination} records.` : `No ${rel.name}.`);
+    showPaneStatus(dom.paneRel, dom.relState, 'empty', 'empty', rel.toMany ? `No related ${rel.destination} records.` : `No ${rel.name}.`);
   } else if (rel.count > items.length) {
-    setPaneState(dom.paneRel, dom.relState, "ready");
+    showPaneStatus(dom.paneRel, dom.relState, 'ready');
     dom.relState.textContent = `Showing ${items.length.toLocaleString()} of ${rel.count.toLocaleString()}.`;
   } else {
-    setPaneState(dom.paneRel, dom.relState, "ready");
+    showPaneStatus(dom.paneRel, dom.relState, 'ready');
   }
 }
 
@@ -315,7 +312,7 @@ async function loadMoreRelated() {
   const shown = state.relShown;
   const record = state.record;
   if (!shown || !record) return;
-  const ctl = restartFetch(inflight, "related");
+  const ctl = restartFetch(inflight, 'related');
   dom.relLoadMore.disabled = true;
   try {
     const page = await api.related(record.id, shown.rel, shown.items.length, REL_PAGE, ctl.signal);
@@ -326,7 +323,7 @@ async function loadMoreRelated() {
     renderRelationshipItems();
   } catch (err) {
     if (isAbort(err)) return;
-    showError(dom.paneRel, dom.relState, err);
+    showPaneError(dom.paneRel, dom.relState, err);
   } finally {
     dom.relLoadMore.disabled = false;
   }
@@ -338,11 +335,11 @@ function showRelatedInGrid() {
   const rel = record && (record.relationships || []).find((r) => r.name === dom.relSelect.value);
   if (!rel) return;
   closeMenu();
-  if (rel.destination !== state.entity) setGridEntity(rel.destination);
-  Object.assign(state, { sort: null, order: "asc", search: "", searchAttr: "", where: "", offset: 0, relatedTo: record.id, via: rel.name });
+  if (rel.destination !== state.entity) actions.setGridEntity(rel.destination);
+  Object.assign(state, { sort: null, order: 'asc', search: '', searchAttr: '', where: '', offset: 0, relatedTo: record.id, via: rel.name });
   syncControls();
-  syncURL("push");
-  loadGrid();
+  actions.syncURL('push');
+  actions.loadGrid();
 }
 
 /**
@@ -355,7 +352,7 @@ async function openRecord(id, entity) {
   if (back >= 0) state.trail = state.trail.slice(0, back);
   else if (state.record) state.trail.push({ id: state.record.id, entity: state.record.entity, summary: state.record.summary });
   if (state.rowById.has(id) || !entity) {
-    selectRecord(id, { scroll: true, keepTrail: true });
+    actions.selectRecord(id, { scroll: true, keepTrail: true });
     return;
   }
   let offset = 0;
@@ -367,11 +364,11 @@ async function openRecord(id, entity) {
     offset = 0; // the detail pane says what is wrong with the record
   }
   closeMenu();
-  setGridEntity(entity);
-  Object.assign(state, { sort: null, order: "asc", search: "", searchAttr: "", where: "", offset, relatedTo: "", via: "", selectedId: id });
+  actions.setGridEntity(entity);
+  Object.assign(state, { sort: null, order: 'asc', search: '', searchAttr: '', where: '', offset, relatedTo: '', via: '', selectedId: id });
   syncControls();
-  syncURL("push");
-  loadGrid();
+  actions.syncURL('push');
+  actions.loadGrid();
   loadRecord();
 }
 

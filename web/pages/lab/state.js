@@ -1,17 +1,14 @@
 /*
  * CoreDataBrowser — Lab view: constants, the page's elements (selectors defined once), the state every part reads,
- * small helpers, the API with the offline state it shows, and pane states.
+ * small helpers and the API (through shared/api.js, whose answers also drive the offline state: toolbar.js).
  */
 
-import { ApiError, getJSON, storeAPI } from '../../shared/api.js';
-import { el } from '../../shared/dom.js';
-import { updatePager } from './toolbar.js';
+import { apiPath, getJSON, storeAPI } from '../../shared/api.js';
+import { DEFAULT_LIMIT, listParams, newBaselines } from '../../shared/list-view.js';
 
 // ------------------------------------------------------------ Constants
 
 const PAGE_SIZES = [25, 50, 100, 200, 500];
-const DEFAULT_LIMIT = 100;
-const SEARCH_DEBOUNCE_MS = 250;
 const DRAG_THRESHOLD_PX = 5;
 const COL_WIDTH_MIN = 48;
 const COL_WIDTH_MAX = 1600;
@@ -19,15 +16,12 @@ const DETAIL_REL_PREVIEW = 5;
 const SPLITTER_PX = 6;
 const LAYOUT_PADDING_PX = 8;
 const JSON_HIGHLIGHT_LIMIT = 200000; // characters; larger JSON is shown unhighlighted
-const MAX_LIMIT = 500;
 /** How many more related records "Load more" fetches in the relationships pane. */
 const REL_PAGE = 100;
-/** Attribute types a grid cannot be sorted by (the server refuses them too); they go last by default. */
-const UNSORTABLE_TYPES = new Set(["Binary", "Transformable", "Undefined", "ObjectID"]);
 
 const STORAGE = {
-  preferredView: "cdb.preferredView",
-  panes: "cdb.lab.panes",
+  preferredView: 'cdb.preferredView',
+  panes: 'cdb.lab.panes',
   cols: (entity) => `cdb.lab.cols.${entity}`,
 };
 
@@ -48,8 +42,8 @@ function paneDefaults() {
 const PANE_DEFAULT = paneDefaults();
 const CENTER_MIN_WIDTH = Math.max(PANE_MIN.gridWidth, 2 * PANE_MIN.subWidth + SPLITTER_PX);
 
-const NUMERIC_TYPES = new Set(["Integer 16", "Integer 32", "Integer 64", "Double", "Float", "Decimal"]);
-const SHORT_TYPE = { "Integer 16": "Int16", "Integer 32": "Int32", "Integer 64": "Int64", Boolean: "Bool" };
+const NUMERIC_TYPES = new Set(['Integer 16', 'Integer 32', 'Integer 64', 'Double', 'Float', 'Decimal']);
+const SHORT_TYPE = { 'Integer 16': 'Int16', 'Integer 32': 'Int32', 'Integer 64': 'Int64', Boolean: 'Bool' };
 
 // ------------------------------------------------------------ DOM (selectors defined once)
 
@@ -58,75 +52,75 @@ const dom = {};
 function cacheDom() {
   const byId = (id) => document.getElementById(id);
   Object.assign(dom, {
-    layout: byId("lab-layout"),
-    center: byId("center-col"),
-    bottomRow: byId("bottom-row"),
-    tabs: document.querySelectorAll(".view-tabs a[data-view]"),
-    refreshBtn: byId("refresh-btn"),
-    exportBtn: byId("export-btn"),
-    modeChip: byId("mode-chip"),
-    statusStore: byId("status-store"),
-    modelLine: byId("model-line"),
-    statusText: byId("status-text"),
-    pulse: document.querySelector(".statusbar .pulse"),
+    layout: byId('lab-layout'),
+    center: byId('center-col'),
+    bottomRow: byId('bottom-row'),
+    tabs: document.querySelectorAll('.view-tabs a[data-view]'),
+    refreshBtn: byId('refresh-btn'),
+    exportBtn: byId('export-btn'),
+    modeChip: byId('mode-chip'),
+    statusStore: byId('status-store'),
+    modelLine: byId('model-line'),
+    statusText: byId('status-text'),
+    pulse: document.querySelector('.statusbar .pulse'),
 
-    paneSidebar: byId("pane-sidebar"),
-    entityList: byId("entity-list"),
-    entityFilter: byId("entity-filter"),
-    hideEmpty: byId("hide-empty"),
-    sidebarState: byId("sidebar-state"),
+    paneSidebar: byId('pane-sidebar'),
+    entityList: byId('entity-list'),
+    entityFilter: byId('entity-filter'),
+    hideEmpty: byId('hide-empty'),
+    sidebarState: byId('sidebar-state'),
 
-    paneGrid: byId("pane-grid"),
-    search: byId("grid-search"),
-    searchAttr: byId("grid-search-attr"),
-    pageSize: byId("grid-page-size"),
-    prev: byId("grid-prev"),
-    next: byId("grid-next"),
-    first: byId("grid-first"),
-    last: byId("grid-last"),
-    scope: byId("grid-scope"),
-    scopeText: byId("grid-scope-text"),
-    scopeClear: byId("grid-scope-clear"),
-    relActions: byId("rel-actions"),
-    relLoadMore: byId("rel-load-more"),
-    relShowAll: byId("rel-show-all"),
-    pageIndicator: byId("grid-page-indicator"),
-    pageInput: byId("grid-page-input"),
-    columnsBtn: byId("grid-columns-btn"),
-    gridExportBtn: byId("grid-export-btn"),
-    gridQueryBtn: byId("grid-query-btn"),
-    gridWhereBtn: byId("grid-where-btn"),
-    gridSwiftBtn: byId("grid-swift-btn"),
-    whereChip: byId("where-chip"),
-    gridScroll: byId("grid-scroll"),
-    grid: byId("grid"),
-    gridHeadRow: byId("grid-head-row"),
-    gridBody: byId("grid-body"),
-    gridState: byId("grid-state"),
+    paneGrid: byId('pane-grid'),
+    search: byId('grid-search'),
+    searchAttr: byId('grid-search-attr'),
+    pageSize: byId('grid-page-size'),
+    prev: byId('grid-prev'),
+    next: byId('grid-next'),
+    first: byId('grid-first'),
+    last: byId('grid-last'),
+    scope: byId('grid-scope'),
+    scopeText: byId('grid-scope-text'),
+    scopeClear: byId('grid-scope-clear'),
+    relActions: byId('rel-actions'),
+    relLoadMore: byId('rel-load-more'),
+    relShowAll: byId('rel-show-all'),
+    pageIndicator: byId('grid-page-indicator'),
+    pageInput: byId('grid-page-input'),
+    columnsBtn: byId('grid-columns-btn'),
+    gridExportBtn: byId('grid-export-btn'),
+    gridQueryBtn: byId('grid-query-btn'),
+    gridWhereBtn: byId('grid-where-btn'),
+    gridSwiftBtn: byId('grid-swift-btn'),
+    whereChip: byId('where-chip'),
+    gridScroll: byId('grid-scroll'),
+    grid: byId('grid'),
+    gridHeadRow: byId('grid-head-row'),
+    gridBody: byId('grid-body'),
+    gridState: byId('grid-state'),
 
-    paneRel: byId("pane-relationships"),
-    relSelect: byId("rel-select"),
-    relList: byId("rel-list"),
-    relState: byId("rel-state"),
+    paneRel: byId('pane-relationships'),
+    relSelect: byId('rel-select'),
+    relList: byId('rel-list'),
+    relState: byId('rel-state'),
 
-    paneContent: byId("pane-content"),
-    contentSelect: byId("content-select"),
-    contentMeta: byId("content-meta"),
-    contentView: byId("content-view"),
-    contentState: byId("content-state"),
+    paneContent: byId('pane-content'),
+    contentSelect: byId('content-select'),
+    contentMeta: byId('content-meta'),
+    contentView: byId('content-view'),
+    contentState: byId('content-state'),
 
-    paneDetail: byId("pane-detail"),
-    detailBody: byId("detail-body"),
-    detailContent: byId("detail-content"),
-    detailState: byId("detail-state"),
-    detailExport: byId("detail-export"),
-    breadcrumb: byId("breadcrumb"),
+    paneDetail: byId('pane-detail'),
+    detailBody: byId('detail-body'),
+    detailContent: byId('detail-content'),
+    detailState: byId('detail-state'),
+    detailExport: byId('detail-export'),
+    breadcrumb: byId('breadcrumb'),
 
-    dateZone: byId("date-zone"),
-    splitters: document.querySelectorAll(".splitter[data-split]"),
-    widthSheet: document.head.appendChild(document.createElement("style")),
+    dateZone: byId('date-zone'),
+    splitters: document.querySelectorAll('.splitter[data-split]'),
+    widthSheet: document.head.appendChild(document.createElement('style')),
   });
-  dom.widthSheet.id = "grid-col-widths";
+  dom.widthSheet.id = 'grid-col-widths';
 }
 
 // ------------------------------------------------------------ State
@@ -137,14 +131,14 @@ const state = {
   entitiesError: null,
   entity: null, // the grid's entity
   sort: null,
-  order: "asc",
-  search: "",
-  searchAttr: "",
-  where: "", // a predicate in Core Data's syntax (predicate.js), ANDed with the search
+  order: 'asc',
+  search: '',
+  searchAttr: '',
+  where: '', // a predicate in Core Data's syntax (predicate.js), ANDed with the search
   limit: DEFAULT_LIMIT,
   offset: 0,
-  relatedTo: "", // with via: the grid lists only what this record reaches through that relationship
-  via: "",
+  relatedTo: '', // with via: the grid lists only what this record reaches through that relationship
+  via: '',
   total: 0,
   rows: [],
   rowById: new Map(), // record id -> <tr> of the current page
@@ -156,31 +150,19 @@ const state = {
   trail: [], // [{id, entity, summary}]: the records followed to reach the shown one (the breadcrumb)
   contentChoice: new Map(), // entity -> attribute last picked in the content viewer
   panes: { ...PANE_DEFAULT },
-  dateZone: "local", // "local" | "utc": localStorage "cdb.dateZone", read at start and on a change
+  dateZone: 'local', // "local" | "utc": localStorage "cdb.dateZone", read at start and on a change
   refocusPane: null, // the pane a relationship was followed from with the keyboard, to keep focus in
   selectOnPage: null, // {offset, index}: PageDown/PageUp select the row at this position once that page is drawn
-  storeKey: "", // /api/health's store description: the key of the "Name by" choices (shared with the Inspector)
+  storeKey: '', // /api/health's store description: the key of the "Name by" choices (shared with the Inspector)
   writable: false, // /api/health lists "write": cells edit in place, New and Delete exist (editing.js)
 };
 
-/**
- * What the grid looked like when the person came to it, so a refresh of the same list (Live or Refresh) marks
- * what changed since: rows new or changed on the page (and their changed cells), rows gone (kept as ghost
- * rows), count deltas in the sidebar. Moving to another list starts a new baseline.
- */
-const since = {
-  key: null,
-  /** id -> the row's attrs when first seen, and the row itself (for a ghost). */
-  rows: new Map(),
-  order: [],
-  /** entity -> count when the list was first seen. */
-  counts: null,
-  countsKey: null,
-};
+/** The "since you looked" baselines of the grid's list and the sidebar's counts (shared/list-view.js). */
+const since = newBaselines();
 
-function listKey() {
-  return JSON.stringify([state.entity, state.search, state.searchAttr, state.where, state.sort, state.order, state.limit, state.offset,
-    state.relatedTo, state.via]);
+/** The row of the page on screen whose object ID is `id` (undefined when the page does not hold it). */
+function rowData(id) {
+  return state.rows.find((row) => String(row.id) === id);
 }
 
 const inflight = { entities: null, grid: null, record: null, health: null, related: null };
@@ -190,118 +172,48 @@ const inflight = { entities: null, grid: null, record: null, health: null, relat
 /** shared.js: invisible characters shown as markers, dates in the chosen zone (the same code as the Inspector's). */
 
 const clamp = (value, min, max) => Math.max(min, Math.min(max, value));
-const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-const shortType = (type) => SHORT_TYPE[type] || type || "";
+const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const shortType = (type) => SHORT_TYPE[type] || type || '';
 
 // ------------------------------------------------------------ API
 
-/** The API through shared.js's one client, and the offline state it shows: no answer at all turns the status
- *  dot red and disables what needs the server; any answer (even an error) brings them back. */
-async function fetchJSON(path, signal) {
-  try {
-    const body = await getJSON(path, signal);
-    setOffline(false);
-    return body;
-  } catch (err) {
-    if (err instanceof ApiError) setOffline(err.status === 0);
-    throw err;
-  }
-}
-
-/**
- * While the server does not answer: the status dot turns red and the controls that need it are disabled.
- * The next answer (Refresh) brings everything back.
- */
-function setOffline(offline) {
-  if ((document.body.dataset.offline === "true") === offline) return;
-  if (offline) document.body.dataset.offline = "true"; else delete document.body.dataset.offline;
-  dom.pulse.classList.toggle("is-offline", offline);
-  for (const control of [dom.search, dom.searchAttr, dom.pageSize, dom.prev, dom.next, dom.first, dom.last, dom.pageInput, dom.columnsBtn, dom.exportBtn,
-    dom.gridExportBtn, dom.gridQueryBtn, dom.gridWhereBtn, dom.gridSwiftBtn]) {
-    control.disabled = offline || (control === dom.exportBtn && !state.selectedId)
-      || ([dom.gridExportBtn, dom.gridQueryBtn, dom.gridWhereBtn, dom.gridSwiftBtn].includes(control) && !state.entity);
-  }
-  if (!offline) updatePager();
-  if (offline) dom.statusText.textContent = "The server does not answer: trying again (see the banner above).";
-}
-
 const api = {
-  health: (signal) => fetchJSON("/api/health", signal),
-  entities: (signal) => fetchJSON("/api/entities", signal),
-  records(entity, query, signal) {
-    const params = new URLSearchParams({ limit: String(query.limit), offset: String(query.offset) });
-    if (query.sort) {
-      params.set("sort", query.sort);
-      params.set("order", query.order);
-    }
-    if (query.search) {
-      params.set("search", query.search);
-      if (query.searchAttr) params.set("searchAttr", query.searchAttr);
-    }
-    if (query.where) params.set("where", query.where);
-    if (query.relatedTo) {
-      params.set("relatedTo", query.relatedTo);
-      params.set("via", query.via);
-    }
-    return fetchJSON(`/api/entities/${encodeURIComponent(entity)}?${params}`, signal);
-  },
+  health: (signal) => getJSON('/api/health', signal),
+  entities: (signal) => getJSON('/api/entities', signal),
+  records: (entity, query, signal) =>
+    getJSON(apiPath(`/api/entities/${encodeURIComponent(entity)}`, { ...listParams(query), limit: query.limit, offset: query.offset }), signal),
   related: (id, rel, offset, limit, signal) =>
-    fetchJSON(`/api/object/related?${new URLSearchParams({ id, rel, offset: String(offset), limit: String(limit) })}`, signal),
+    getJSON(`/api/object/related?${new URLSearchParams({ id, rel, offset: String(offset), limit: String(limit) })}`, signal),
   position: (entity, id, limit, signal) =>
-    fetchJSON(`/api/entities/${encodeURIComponent(entity)}/position?${new URLSearchParams({ id, limit: String(limit) })}`, signal),
-  object: (id, signal) => fetchJSON(`/api/object?${new URLSearchParams({ id })}`, signal),
+    getJSON(`/api/entities/${encodeURIComponent(entity)}/position?${new URLSearchParams({ id, limit: String(limit) })}`, signal),
+  object: (id, signal) => getJSON(`/api/object?${new URLSearchParams({ id })}`, signal),
   exportURL: (id) => storeAPI(`/api/object/export?${new URLSearchParams({ id })}`),
 };
 
-// ------------------------------------------------------------ Pane states
-
-/** Shows a loading / empty / error message where a pane's data would be. */
-function setPaneState(pane, stateEl, kind, message, status) {
-  pane.dataset.state = kind;
-  stateEl.className = "pane-state";
-  stateEl.replaceChildren();
-  if (kind === "ready") return;
-  if (kind === "loading") stateEl.classList.add("is-loading");
-  if (kind === "error") stateEl.classList.add("is-error");
-  stateEl.append(el("span", "state-message", message));
-  if (kind === "error" && status) stateEl.append(el("span", "state-status", `HTTP ${status}`));
-}
-
-function showError(pane, stateEl, err) {
-  setPaneState(pane, stateEl, "error", err.message || String(err), err.status);
-}
-
 export {
+  rowData,
   CENTER_MIN_WIDTH,
   COL_WIDTH_MAX,
   COL_WIDTH_MIN,
-  DEFAULT_LIMIT,
   DETAIL_REL_PREVIEW,
   DRAG_THRESHOLD_PX,
   JSON_HIGHLIGHT_LIMIT,
   LAYOUT_PADDING_PX,
-  MAX_LIMIT,
   NUMERIC_TYPES,
   PAGE_SIZES,
   PANE_DEFAULT,
   PANE_MIN,
   REL_PAGE,
-  SEARCH_DEBOUNCE_MS,
   SPLITTER_PX,
   STORAGE,
-  UNSORTABLE_TYPES,
   api,
   cacheDom,
   clamp,
   dom,
   inflight,
   isPlainObject,
-  listKey,
   paneDefaults,
-  setOffline,
-  setPaneState,
   shortType,
-  showError,
   since,
   state,
 };

@@ -5,6 +5,7 @@
 
 import { onReachability, onReconnect } from '../../shared/connection.js';
 import { el } from '../../shared/dom.js';
+import { listParams, SEARCH_DEBOUNCE_MS } from '../../shared/list-view.js';
 import { formatCount, lastPageOffset, wirePageInput } from '../../shared/paging.js';
 import { showScope } from '../../shared/record-names.js';
 import { writeStored } from '../../shared/storage.js';
@@ -13,22 +14,19 @@ import * as live from '../../features/live/live.js';
 import * as predicate from '../../features/predicate/predicate.js';
 import * as queryDrawer from '../../features/query/query.js';
 import * as swift from '../../features/swift/swift.js';
+import { actions } from './actions.js';
 import { attributesOf } from './columns.js';
-import { wireEditing } from './editing.js';
-import { loadGrid } from './grid.js';
 import { closeMenu, openColumnsMenu, openMenuState } from './menus.js';
-import { refresh, syncURL } from './navigation.js';
-import { describeExport } from './sidebar.js';
-import { PAGE_SIZES, SEARCH_DEBOUNCE_MS, STORAGE, UNSORTABLE_TYPES, dom, setOffline, state } from './state.js';
+import { PAGE_SIZES, STORAGE, dom, state } from './state.js';
 
 // ------------------------------------------------------------ Toolbar
 
 function populateSearchAttr() {
-  const strings = attributesOf(state.entity).filter((a) => a.type === "String");
-  const options = [el("option", null, "All text")];
-  options[0].value = "";
+  const strings = attributesOf(state.entity).filter((a) => a.type === 'String');
+  const options = [el('option', null, 'All text')];
+  options[0].value = '';
   for (const attr of strings) {
-    const option = el("option", null, attr.name);
+    const option = el('option', null, attr.name);
     option.value = attr.name;
     options.push(option);
   }
@@ -40,7 +38,7 @@ function syncControls() {
   dom.searchAttr.value = state.searchAttr;
   const limit = String(state.limit);
   if (![...dom.pageSize.options].some((o) => o.value === limit)) {
-    const option = el("option", null, limit);
+    const option = el('option', null, limit);
     option.value = limit;
     dom.pageSize.append(option);
   }
@@ -59,9 +57,31 @@ function renderScope() {
   dom.scope.hidden = false;
 }
 
-function isSortable(name) {
-  const attribute = attributesOf(state.entity).find((a) => a.name === name);
-  return !attribute || !UNSORTABLE_TYPES.has(attribute.type);
+/** The list in the grid for "Export" (export.js): the same parameters as its pages, without paging. */
+function describeExport() {
+  if (!state.entity) return null;
+  return {
+    entity: state.entity,
+    params: listParams(state),
+    total: state.total,
+  };
+}
+
+/**
+ * While the server does not answer: the status dot turns red and the controls that need it are disabled.
+ * The next answer (Refresh) brings everything back.
+ */
+function setOffline(offline) {
+  if ((document.body.dataset.offline === 'true') === offline) return;
+  if (offline) document.body.dataset.offline = 'true'; else delete document.body.dataset.offline;
+  dom.pulse.classList.toggle('is-offline', offline);
+  for (const control of [dom.search, dom.searchAttr, dom.pageSize, dom.prev, dom.next, dom.first, dom.last, dom.pageInput, dom.columnsBtn, dom.exportBtn,
+    dom.gridExportBtn, dom.gridQueryBtn, dom.gridWhereBtn, dom.gridSwiftBtn]) {
+    control.disabled = offline || (control === dom.exportBtn && !state.selectedId)
+      || ([dom.gridExportBtn, dom.gridQueryBtn, dom.gridWhereBtn, dom.gridSwiftBtn].includes(control) && !state.entity);
+  }
+  if (!offline) updatePager();
+  if (offline) dom.statusText.textContent = 'The server does not answer: trying again (see the banner above).';
 }
 
 let searchTimer = 0;
@@ -72,47 +92,46 @@ function applySearch() {
   if (value === state.search) return;
   state.search = value;
   state.offset = 0;
-  syncURL("replace");
-  loadGrid();
+  actions.syncURL('replace');
+  actions.loadGrid();
 }
 
 function wireToolbar() {
-  dom.search.addEventListener("input", () => {
+  dom.search.addEventListener('input', () => {
     clearTimeout(searchTimer);
     searchTimer = setTimeout(applySearch, SEARCH_DEBOUNCE_MS);
   });
-  dom.search.addEventListener("keydown", (event) => {
-    if (event.key === "Enter") applySearch();
+  dom.search.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') applySearch();
   });
-  dom.searchAttr.addEventListener("change", () => {
+  dom.searchAttr.addEventListener('change', () => {
     state.searchAttr = dom.searchAttr.value;
     state.offset = 0;
-    syncURL("replace");
-    if (state.search) loadGrid();
+    actions.syncURL('replace');
+    if (state.search) actions.loadGrid();
   });
-  dom.pageSize.addEventListener("change", () => {
+  dom.pageSize.addEventListener('change', () => {
     const limit = Number(dom.pageSize.value);
     if (!PAGE_SIZES.includes(limit)) return;
     state.limit = limit;
     state.offset = Math.floor(state.offset / limit) * limit;
-    syncURL("replace");
-    loadGrid();
+    actions.syncURL('replace');
+    actions.loadGrid();
   });
-  dom.prev.addEventListener("click", () => goToOffset(state.offset - state.limit));
-  dom.next.addEventListener("click", () => goToOffset(state.offset + state.limit));
-  dom.first.addEventListener("click", () => goToOffset(0));
-  dom.last.addEventListener("click", () => goToOffset(lastOffset()));
+  dom.prev.addEventListener('click', () => goToOffset(state.offset - state.limit));
+  dom.next.addEventListener('click', () => goToOffset(state.offset + state.limit));
+  dom.first.addEventListener('click', () => goToOffset(0));
+  dom.last.addEventListener('click', () => goToOffset(lastOffset()));
   wirePageInput(dom.pageInput, () => ({ limit: state.limit, total: state.total }), goToOffset);
-  dom.scopeClear.addEventListener("click", () => {
-    state.relatedTo = "";
-    state.via = "";
+  dom.scopeClear.addEventListener('click', () => {
+    state.relatedTo = '';
+    state.via = '';
     state.offset = 0;
     renderScope();
-    syncURL("replace");
-    loadGrid();
+    actions.syncURL('replace');
+    actions.loadGrid();
   });
   exporting.attach(dom.gridExportBtn, describeExport);
-  wireEditing();
   const describePage = () => {
     const list = describeExport();
     return list && { entity: list.entity, params: { ...list.params, limit: state.limit, offset: state.offset } };
@@ -127,26 +146,26 @@ function wireToolbar() {
       if (where === state.where) return;
       state.where = where;
       state.offset = 0;
-      syncURL("push");
-      loadGrid();
+      actions.syncURL('push');
+      actions.loadGrid();
     },
   });
   swift.attach(dom.gridSwiftBtn);
-  dom.columnsBtn.addEventListener("click", () => {
-    if (openMenuState && openMenuState.name === "columns") closeMenu();
+  dom.columnsBtn.addEventListener('click', () => {
+    if (openMenuState && openMenuState.name === 'columns') closeMenu();
     else openColumnsMenu();
   });
-  dom.refreshBtn.addEventListener("click", refresh);
-  live.attach(document.getElementById("live-toggle"), refresh);
+  dom.refreshBtn.addEventListener('click', actions.refresh);
+  live.attach(document.getElementById('live-toggle'), actions.refresh);
   // The server is back (shared/connection.js): show what it holds now. While it is away the dot is red whatever
   // request noticed it (an event stream's, a retry's), not only the grid's own.
-  onReconnect(refresh);
+  onReconnect(actions.refresh);
   onReachability((up) => setOffline(!up));
-  dom.exportBtn.addEventListener("click", () => {
+  dom.exportBtn.addEventListener('click', () => {
     if (state.selectedId) dom.detailExport.click();
   });
   for (const tab of dom.tabs) {
-    tab.addEventListener("click", () => writeStored(STORAGE.preferredView, tab.dataset.view));
+    tab.addEventListener('click', () => writeStored(STORAGE.preferredView, tab.dataset.view));
   }
 }
 
@@ -154,8 +173,8 @@ function goToOffset(offset) {
   const next = Math.max(0, offset);
   if (next === state.offset || (next >= state.total && next > 0)) return;
   state.offset = next;
-  syncURL("replace");
-  loadGrid();
+  actions.syncURL('replace');
+  actions.loadGrid();
 }
 
 function lastOffset() {
@@ -179,7 +198,6 @@ function updatePager() {
 export {
   applySearch,
   goToOffset,
-  isSortable,
   populateSearchAttr,
   syncControls,
   updatePager,
