@@ -30,8 +30,9 @@ MALFORMED = ["x/%25ZZ/p1", "x/%25ZZ/p1%25ZZ%25E0%25A4%25C0%2580%25%00%E2%80%AE"]
 #: any page runs, and the browser shows that message.
 UNDECODABLE = ["%ZZ", "%E0%A4", "%C0%80", "%ED%A0%80", "%"]
 
-#: Each view, the URL parameters it reads (web/inspector/state.js viewFromLocation, web/lab/navigation.js readURL, web/history.js
-#: filtersFromLocation), and the script that says it has drawn its first state.
+#: Each view, the URL parameters it reads (web/shared/list-view.js listViewFromQuery for the Inspector and the Lab,
+#: web/pages/history/history.js filtersFromLocation, web/pages/model/model.js), and the script that says it has drawn
+#: its first state.
 VIEWS = {
     "/": (["entity", "search", "searchAttr", "sort", "order", "limit", "offset", "id", "relatedTo", "via"],
           "const p = document.getElementById('entities-pane');"

@@ -20,6 +20,9 @@ import { setVisibleText } from './visible-text.js';
 
 /** createElement + className + text; never HTML. The text goes through setVisibleText, so a bidi override or a
  *  zero-width character in user data shows as a marker wherever it is written. */
+/** The page's element with this id (null when it has none). */
+const byId = (id) => document.getElementById(id);
+
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -81,6 +84,24 @@ function floatingPanel(id, className, label, onClose) {
   };
 }
 
+/** A floatingPanel made the first time it is needed: node() makes it (once) and gives its element; close() does
+ *  nothing before that. */
+function deferredPanel(id, className, label, onClose) {
+  let shell = null;
+  return {
+    node() {
+      if (!shell) shell = floatingPanel(id, className, label, onClose);
+      return shell.node;
+    },
+    close() {
+      if (shell) shell.close();
+    },
+    show(from) {
+      shell.show(from);
+    },
+  };
+}
+
 function menuItem(className, label, action, close, onSelect) {
   const button = el('button', className, label);
   button.type = 'button';
@@ -94,6 +115,8 @@ function menuItem(className, label, action, close, onSelect) {
 }
 
 export {
+  byId,
+  deferredPanel,
   el,
   focusWithin,
   markChange,

@@ -312,4 +312,19 @@ function openCreate(entity, schema, done) {
   if (first) first.focus();
 }
 
-export { editDetail, editCell, pickRecord, openCreate };
+/** A view's "+ New" button: opens the form for the entity of the list on screen (`current()` gives {entity,
+ *  schema}; an abstract entity has no records of its own) and calls onCreated(record) once it is saved. */
+function newRecordButton(className, current, onCreated) {
+  const create = el('button', `${className} new-record`, '+ New');
+  create.type = 'button';
+  create.id = 'new-record-btn';
+  create.title = 'Create a record of this entity';
+  create.addEventListener('click', () => {
+    const { entity, schema } = current();
+    if (!schema || schema.isAbstract) return;
+    openCreate(entity, schema, onCreated);
+  });
+  return create;
+}
+
+export { editDetail, editCell, newRecordButton, pickRecord, openCreate };

@@ -21,7 +21,7 @@
 
 import { apiPath, getJSON } from '../../shared/api.js';
 import { formatDate, readDateZone } from '../../shared/dates.js';
-import { el, floatingPanel } from '../../shared/dom.js';
+import { deferredPanel, el } from '../../shared/dom.js';
 import { formatCount } from '../../shared/paging.js';
 import { formatBytes, isCutText } from '../../shared/values.js';
 import * as predicate from '../predicate/predicate.js';
@@ -38,17 +38,8 @@ const svg = (tag, attrs) => {
   return node;
 };
 
-let shell = null;
-
-function ensure() {
-  if (!shell) shell = floatingPanel('facet-panel', 'facet-panel', 'Facets', () => { if (inflight) inflight.abort(); });
-  panel = shell.node;
-  return panel;
-}
-
-function close() {
-  if (shell) shell.close();
-}
+const shell = deferredPanel('facet-panel', 'facet-panel', 'Facets', () => { if (inflight) inflight.abort(); });
+const close = () => shell.close();
 
 /** A value as the facet lists it: dates in the chosen zone, "" visible, a long text cut with its size, the rest as text. */
 function shown(value, type) {
@@ -179,7 +170,7 @@ async function load(attr) {
 function open(attr, anchor) {
   const view = predicate.describe();
   if (!view || !view.entity) return;
-  ensure();
+  panel = shell.node();
   const fields = predicate.fieldsOf(view.entity).filter((f) => !f.relationship && f.type !== 'record' && !OPAQUE.has(f.type));
   const head = el('div', 'fc-head');
   const choice = el('select', 'fc-attr');

@@ -14,23 +14,14 @@
  */
 
 import { copyFrom } from '../../shared/clipboard.js';
-import { el, floatingPanel } from '../../shared/dom.js';
+import { deferredPanel, el } from '../../shared/dom.js';
 import * as predicate from '../predicate/session.js';
 
 let panel = null;
 let inflight = null;
 
-let shell = null;
-
-function ensure() {
-  if (!shell) shell = floatingPanel('swift-panel', 'swift-panel', 'The view as Swift', () => { if (inflight) inflight.abort(); });
-  panel = shell.node;
-  return panel;
-}
-
-function close() {
-  if (shell) shell.close();
-}
+const shell = deferredPanel('swift-panel', 'swift-panel', 'The view as Swift', () => { if (inflight) inflight.abort(); });
+const close = () => shell.close();
 
 function section(kind, title, code) {
   const box = el('section', 'sw-section');
@@ -51,7 +42,7 @@ function section(kind, title, code) {
 async function open(from) {
   const view = predicate.describe();
   if (!view || !view.entity) return;
-  ensure();
+  panel = shell.node();
   const head = el('div', 'sw-bar');
   const closer = el('button', 'sw-close', '×');
   closer.type = 'button';

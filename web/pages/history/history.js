@@ -21,13 +21,12 @@
 
 import { apiPath, getJSON, shortId } from '../../shared/api.js';
 import { formatDate, readDateZone, repaintDates, wireDateZoneSelect } from '../../shared/dates.js';
-import { el } from '../../shared/dom.js';
+import { byId, el } from '../../shared/dom.js';
 import { displayChoices, displayName } from '../../shared/record-names.js';
 import { setVisibleText } from '../../shared/visible-text.js';
 import { viewURL } from '../../shared/url.js';
 import * as live from '../../features/live/live.js';
 
-const byId = (id) => document.getElementById(id);
 const dom = {
   status: byId('history-status'),
   list: byId('transactions'),

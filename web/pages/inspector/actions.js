@@ -5,19 +5,11 @@
  * import only downward; inspector.js fills this table in when it loads, before any event can call into it.
  */
 
-function notYet(name) {
-  return () => { throw new Error(`Inspector action ${name} called before inspector.js set it`); };
-}
+import { actionTable } from '../../shared/action-table.js';
 
-const actions = {
-  editingButtons: notYet('editingButtons'),
-  loadDetail: notYet('loadDetail'),
-  loadPage: notYet('loadPage'),
-  renderRecords: notYet('renderRecords'),
-  resumeEditing: notYet('resumeEditing'),
-  selectEntity: notYet('selectEntity'),
-  showList: notYet('showList'),
-};
+const actions = actionTable('Inspector', [
+  'editingButtons', 'loadDetail', 'loadPage', 'renderRecords', 'resumeEditing', 'selectEntity', 'showList',
+]);
 
 export {
   actions,

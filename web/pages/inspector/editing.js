@@ -51,18 +51,11 @@ function wireEditing() {
   editing.writable().then((writable) => {
     data.writable = writable;
     if (!writable) return;
-    const create = el('button', 'control new-record', '+ New');
-    create.type = 'button';
-    create.id = 'new-record-btn';
-    create.title = 'Create a record of this entity';
-    create.addEventListener('click', () => {
-      const schema = data.entityByName.get(view.entity);
-      if (!schema || schema.isAbstract) return;
-      recordEditing.openCreate(view.entity, schema, (created) => {
+    const create = recordEditing.newRecordButton('control', () => ({ entity: view.entity, schema: data.entityByName.get(view.entity) }),
+      (created) => {
         loadPage();
         selectRecord(created.id, 'push');
       });
-    });
     dom.exportViewBtn.after(create);
     renderToolbar();
     loadDetail();

@@ -61,6 +61,7 @@
 import { apiPath } from '../../shared/api.js';
 import { onReconnect } from '../../shared/connection.js';
 import { wireDateZoneSelect } from '../../shared/dates.js';
+import { byId } from '../../shared/dom.js';
 import { onEntityListKey, readHideEmpty } from '../../shared/entity-list.js';
 import { wirePageInput } from '../../shared/paging.js';
 import { writeStored } from '../../shared/storage.js';
@@ -75,7 +76,7 @@ import {
   closeRowMenu, landOnLinkedRecord, loadPage, markSelectedRecord, onRecordClick, onRecordContextMenu, onRecordKey,
   renderRecords,
 } from './record-list.js';
-import { byId, commitView, data, dom, setView, view, viewFromLocation } from './state.js';
+import { commitView, data, dom, setView, view, viewFromLocation } from './state.js';
 import { describeExport, describeQuery, onDateZoneChange, onDisplayAttrChange, onLimitChange, onOrderClick, onPageJump, onPageStep, onScopeClear, onSearchAttrChange, onSearchInput, onSearchKey, onSortChange, refineQuery, renderToolbar, syncSearchInput } from './toolbar.js';
 import * as live from '../../features/live/live.js';
 import * as predicate from '../../features/predicate/predicate.js';

@@ -8,7 +8,7 @@
  */
 
 import { ApiError } from '../../shared/api.js';
-import { el } from '../../shared/dom.js';
+import { byId, el } from '../../shared/dom.js';
 import { emptyListView, listViewFromQuery, listViewQuery, newBaselines } from '../../shared/list-view.js';
 import { commitURL, viewURL } from '../../shared/url.js';
 
@@ -16,7 +16,6 @@ import { commitURL, viewURL } from '../../shared/url.js';
 // Constants and DOM handles (every selector is defined here, once)
 // ---------------------------------------------------------------------------------------------
 
-const byId = (id) => document.getElementById(id);
 const dom = {
   layout: byId('layout'),
   storeName: byId('store-name'),
@@ -140,7 +139,6 @@ function setOptions(select, options, value) {
 }
 
 export {
-  byId,
   commitView,
   data,
   dom,

@@ -200,14 +200,8 @@ function onScopeClear() {
 
 /** The "related to" chip: which record and relationship restrict the list, with a button to remove it. */
 function renderScope() {
-  if (!view.relatedTo) {
-    dom.scopeChip.hidden = true;
-    return;
-  }
-  // "Related to Émile Zola (Author) through books": the record's name once it is known (shared.js).
-  showScope(dom.scopeText, view.relatedTo, view.via, data.storeKey);
-  dom.scopeChip.title = view.relatedTo;
-  dom.scopeChip.hidden = false;
+  // "Related to Émile Zola (Author) through books": the record's name once it is known.
+  showScope(dom.scopeChip, dom.scopeText, view, data.storeKey);
 }
 
 export {

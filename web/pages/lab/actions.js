@@ -6,24 +6,12 @@
  * downward; lab.js fills this table in first thing, before any module is wired or any event can call into it.
  */
 
-function notYet(name) {
-  return () => { throw new Error(`Lab action ${name} called before lab.js set it`); };
-}
+import { actionTable } from '../../shared/action-table.js';
 
-const actions = {
-  loadGrid: notYet('loadGrid'),
-  markSelectedRow: notYet('markSelectedRow'),
-  openCellMenu: notYet('openCellMenu'),
-  refresh: notYet('refresh'),
-  renderContent: notYet('renderContent'),
-  renderGrid: notYet('renderGrid'),
-  resetColumns: notYet('resetColumns'),
-  selectRecord: notYet('selectRecord'),
-  setColumnHidden: notYet('setColumnHidden'),
-  setGridEntity: notYet('setGridEntity'),
-  setSort: notYet('setSort'),
-  syncURL: notYet('syncURL'),
-};
+const actions = actionTable('Lab', [
+  'loadGrid', 'markSelectedRow', 'openCellMenu', 'refresh', 'renderContent', 'renderGrid', 'resetColumns',
+  'selectRecord', 'setColumnHidden', 'setGridEntity', 'setSort', 'syncURL',
+]);
 
 export {
   actions,

@@ -35,18 +35,11 @@ function wireEditing() {
   editing.writable().then((writable) => {
     state.writable = writable;
     if (!writable) return;
-    const create = el('button', 'gt-btn new-record', '+ New');
-    create.type = 'button';
-    create.id = 'new-record-btn';
-    create.title = 'Create a record of this entity';
-    create.addEventListener('click', () => {
-      const schema = state.entityByName.get(state.entity);
-      if (!schema || schema.isAbstract) return;
-      recordEditing.openCreate(state.entity, schema, (created) => {
+    const create = recordEditing.newRecordButton('gt-btn', () => ({ entity: state.entity, schema: state.entityByName.get(state.entity) }),
+      (created) => {
         loadGrid();
         selectRecord(created.id);
       });
-    });
     dom.gridExportBtn.after(create);
     const remove = el('button', 'gt-btn delete-record', 'Delete…');
     remove.type = 'button';

@@ -4,6 +4,7 @@
  */
 
 import { apiPath, getJSON, storeAPI } from '../../shared/api.js';
+import { byId } from '../../shared/dom.js';
 import { DEFAULT_LIMIT, listParams, newBaselines } from '../../shared/list-view.js';
 
 // ------------------------------------------------------------ Constants
@@ -50,7 +51,6 @@ const SHORT_TYPE = { 'Integer 16': 'Int16', 'Integer 32': 'Int32', 'Integer 64':
 const dom = {};
 
 function cacheDom() {
-  const byId = (id) => document.getElementById(id);
   Object.assign(dom, {
     layout: byId('lab-layout'),
     center: byId('center-col'),
@@ -165,11 +165,10 @@ function rowData(id) {
   return state.rows.find((row) => String(row.id) === id);
 }
 
+/** One AbortController per kind of request (shared/api.js restartFetch): a newer request supersedes the older one. */
 const inflight = { entities: null, grid: null, record: null, health: null, related: null };
 
 // ------------------------------------------------------------ Small helpers
-
-/** shared.js: invisible characters shown as markers, dates in the chosen zone (the same code as the Inspector's). */
 
 const clamp = (value, min, max) => Math.max(min, Math.min(max, value));
 const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);

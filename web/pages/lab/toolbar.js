@@ -48,13 +48,7 @@ function syncControls() {
 
 /** The "related to" chip over the grid, with a button that lists every record again. */
 function renderScope() {
-  if (!state.relatedTo) {
-    dom.scope.hidden = true;
-    return;
-  }
-  showScope(dom.scopeText, state.relatedTo, state.via, state.storeKey);
-  dom.scope.title = state.relatedTo;
-  dom.scope.hidden = false;
+  showScope(dom.scope, dom.scopeText, state, state.storeKey);
 }
 
 /** The list in the grid for "Export" (export.js): the same parameters as its pages, without paging. */

@@ -29,7 +29,7 @@
  */
 
 import { apiPath, getJSON } from '../../shared/api.js';
-import { el } from '../../shared/dom.js';
+import { byId, el } from '../../shared/dom.js';
 import { showModelLine } from '../../shared/model-line.js';
 import { viewURL } from '../../shared/url.js';
 import { show as showDetails, showLine } from './details.js';
@@ -40,7 +40,6 @@ import {
 import { exportSVG as saveSVG, exportPNG as savePNG } from './export.js';
 import { layout } from './layout.js';
 
-const byId = (id) => document.getElementById(id);
 const dom = {
   svg: byId('model-svg'),
   viewport: byId('model-viewport'),

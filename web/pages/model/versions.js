@@ -13,10 +13,9 @@
  */
 
 import { apiPath, getJSON } from '../../shared/api.js';
-import { el } from '../../shared/dom.js';
+import { byId, el } from '../../shared/dom.js';
 import { viewURL } from '../../shared/url.js';
 
-const byId = (id) => document.getElementById(id);
 const dom = {
   button: byId('versions-btn'),
   panel: byId('model-versions'),
