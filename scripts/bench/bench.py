@@ -592,7 +592,7 @@ def run_wrk(url: str, connections: int, seconds: int) -> dict:
 
 def run_http_benchmark(args, ours_server: Server, ours: HTTPPeer, work: str) -> list[dict]:
     health_path = os.path.join(work, "health.json")
-    app_path = os.path.join(work, "app.js")
+    app_path = os.path.join(work, "inspector.js")
     with open(health_path, "wb") as file:
         file.write(ours.get("/api/health"))
     with open(app_path, "wb") as file:
@@ -603,7 +603,7 @@ def run_http_benchmark(args, ours_server: Server, ours: HTTPPeer, work: str) -> 
     try:
         check = HTTPPeer(flyingfox.port)
         if check.get("/pages/inspector/inspector.js") != open(app_path, "rb").read():
-            raise RuntimeError("FlyingFox peer serves different app.js bytes")
+            raise RuntimeError("FlyingFox peer serves different bytes of the Inspector's script")
         results = []
         for path in ("/api/health", "/pages/inspector/inspector.js"):
             for connections in (64, 256):
