@@ -10,8 +10,10 @@
  *   emptyListView()            {entity, search, searchAttr, where, sort, order, limit, offset, id, relatedTo, via}
  *   listViewFromQuery(search)  that object as a query string (`location.search`) gives it; what is missing or
  *                              malformed takes its default ('' , 'asc', DEFAULT_LIMIT, 0)
- *   listViewQuery(view)        the URLSearchParams of a view: only what differs from the defaults; `order` goes with
- *                              a sort (both directions, so the URL says which), `via` with `relatedTo`
+ *   listViewQuery(view)        the URLSearchParams of a view: only what differs from the defaults; `order` is
+ *                              written with a sort (both directions, so the URL says which) and when it is `desc`
+ *                              (without a sort it reverses an ordered relationship's own order), `via` with
+ *                              `relatedTo`
  *   listParams(view)           the API parameters of its pages without paging ({search, searchAttr, where, sort,
  *                              order, relatedTo, via}): what an export, the query drawer and the filter add to
  *   listKey(view)              the list, without its selected record: the key of the baselines
@@ -53,7 +55,7 @@ function listViewFromQuery(search) {
   v.searchAttr = q.get('searchAttr') || '';
   v.where = q.get('where') || '';
   v.sort = q.get('sort') || '';
-  v.order = v.sort && q.get('order') === 'desc' ? 'desc' : 'asc';
+  v.order = q.get('order') === 'desc' ? 'desc' : 'asc';
   // Any page size the server accepts is kept (limit=30 stays 30); a larger one is cut to the server's cap.
   v.limit = parsePositiveInt(q.get('limit'), DEFAULT_LIMIT, { min: 1, max: MAX_LIMIT });
   v.offset = parsePositiveInt(q.get('offset'), 0);
@@ -69,10 +71,8 @@ function listViewQuery(v) {
   const q = new URLSearchParams();
   if (v.entity) q.set('entity', v.entity);
   if (v.id) q.set('id', v.id);
-  if (v.sort) {
-    q.set('sort', v.sort);
-    q.set('order', v.order === 'desc' ? 'desc' : 'asc');
-  }
+  if (v.sort) q.set('sort', v.sort);
+  if (v.sort || v.order === 'desc') q.set('order', v.order === 'desc' ? 'desc' : 'asc');
   if (v.search) q.set('search', v.search);
   if (v.searchAttr) q.set('searchAttr', v.searchAttr);
   if (v.where) q.set('where', v.where);
@@ -91,7 +91,7 @@ function listParams(v) {
     searchAttr: v.searchAttr,
     where: v.where,
     sort: v.sort || '',
-    order: v.sort && v.order === 'desc' ? 'desc' : '',
+    order: v.order === 'desc' ? 'desc' : '',
     relatedTo: v.relatedTo,
     via: v.relatedTo ? v.via : '',
   };
