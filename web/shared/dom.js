@@ -52,13 +52,20 @@ function markChange(node, kind, label) {
 // Floating panels (facets, "Copy as Swift"): a dialog of the page that Escape closes
 // ---------------------------------------------------------------------------------------------
 
+/** An element the page names on its own (a dialog, a region, a drawer): its id, its ARIA role (none when null) and
+ *  its accessible name. */
+function namedPart(tag, className, id, role, label) {
+  const node = el(tag, className);
+  node.id = id;
+  if (role) node.setAttribute('role', role);
+  node.setAttribute('aria-label', label);
+  return node;
+}
+
 /** A hidden <section role=dialog id=…> added to the page: show(returnTo) opens it, close() hides it (Escape too),
  *  calls onClose and gives focus back to returnTo. */
 function floatingPanel(id, className, label, onClose) {
-  const node = el('section', className);
-  node.id = id;
-  node.setAttribute('role', 'dialog');
-  node.setAttribute('aria-label', label);
+  const node = namedPart('section', className, id, 'dialog', label);
   node.hidden = true;
   let returnTo = null;
   const close = () => {
@@ -121,5 +128,6 @@ export {
   focusWithin,
   markChange,
   menuItem,
+  namedPart,
   floatingPanel,
 };

@@ -29,7 +29,7 @@
  * the new-record form are features/editing/records.js.
  */
 import { apiPath, getJSON, sendJSON, shortId } from '../../shared/api.js';
-import { el, floatingPanel } from '../../shared/dom.js';
+import { el, floatingPanel, namedPart } from '../../shared/dom.js';
 import { setVisibleText } from '../../shared/visible-text.js';
 
 // ------------------------------------------------------------------ Whether the server writes
@@ -253,10 +253,7 @@ function changeCount() {
 
 function ensureBar() {
   if (bar) return bar;
-  bar = el('section', 'edit-bar');
-  bar.id = 'edit-bar';
-  bar.setAttribute('role', 'region');
-  bar.setAttribute('aria-label', 'Unsaved changes');
+  bar = namedPart('section', 'edit-bar', 'edit-bar', 'region', 'Unsaved changes');
   const count = el('span', 'edit-count');
   const review = button('edit-review', 'Review');
   const save = button('edit-save', 'Save');
@@ -301,9 +298,7 @@ function renderBar(message) {
 
 function toggleReview() {
   if (!reviewPanel) {
-    reviewPanel = el('section', 'edit-review-panel');
-    reviewPanel.id = 'edit-review-panel';
-    reviewPanel.setAttribute('aria-label', 'Changes to save');
+    reviewPanel = namedPart('section', 'edit-review-panel', 'edit-review-panel', null, 'Changes to save');
     reviewPanel.hidden = true;
     document.body.append(reviewPanel);
   }

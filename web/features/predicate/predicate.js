@@ -35,7 +35,7 @@
  * button.where-edit, button.where-clear.
  */
 
-import { el } from '../../shared/dom.js';
+import { el, namedPart } from '../../shared/dom.js';
 import * as swift from '../swift/swift.js';
 import { closePicker, picker, renderGroup } from './builder.js';
 import { addCondition, conditionFor, rememberShown, viewChanged } from './chip.js';
@@ -53,10 +53,7 @@ let checked = null;
 
 function ensurePanel() {
   if (session.panel) return session.panel;
-  session.panel = el('section', 'predicate-panel');
-  session.panel.id = 'predicate-panel';
-  session.panel.setAttribute('role', 'dialog');
-  session.panel.setAttribute('aria-label', 'Filter records');
+  session.panel = namedPart('section', 'predicate-panel', 'predicate-panel', 'dialog', 'Filter records');
   session.panel.hidden = true;
   session.panel.addEventListener('keydown', onPanelKey);
   document.body.append(session.panel);

@@ -20,7 +20,7 @@
 
 import { ApiError, apiPath, getJSON } from '../../shared/api.js';
 import { copyText } from '../../shared/clipboard.js';
-import { el } from '../../shared/dom.js';
+import { el, namedPart } from '../../shared/dom.js';
 
 let drawer = null;
 let toggle = null;
@@ -44,10 +44,7 @@ function explainPath(request) {
 
 function ensureDrawer() {
   if (drawer) return drawer;
-  drawer = el('aside', 'query-drawer');
-  drawer.id = 'query-drawer';
-  drawer.setAttribute('role', 'complementary');
-  drawer.setAttribute('aria-label', 'The query behind this page');
+  drawer = namedPart('aside', 'query-drawer', 'query-drawer', 'complementary', 'The query behind this page');
   drawer.hidden = true;
   const head = el('div', 'qd-head');
   head.append(el('h2', 'qd-title', 'Query behind this page'));
