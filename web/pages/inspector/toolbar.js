@@ -6,7 +6,7 @@
 import { repaintDates } from '../../shared/dates.js';
 import { el } from '../../shared/dom.js';
 import { DEFAULT_LIMIT, listParams, MAX_LIMIT, parsePositiveInt, SEARCH_DEBOUNCE_MS, UNSORTABLE_TYPES } from '../../shared/list-view.js';
-import { lastPageOffset, steppedOffset } from '../../shared/paging.js';
+import { lastPageOffset, showPageSize, steppedOffset } from '../../shared/paging.js';
 import { displayChoices, displayName, setDisplayChoices, showScope } from '../../shared/record-names.js';
 import { actions } from './actions.js';
 import { commitView, data, dom, setOptions, setView, view } from './state.js';
@@ -40,13 +40,7 @@ function renderToolbar() {
   if (view.searchAttr && dom.searchAttr.value !== view.searchAttr) addOrphanOption(dom.searchAttr, view.searchAttr);
   if (view.sort && dom.sortSelect.value !== view.sort) addOrphanOption(dom.sortSelect, view.sort);
 
-  const limitText = String(view.limit);
-  if (![...dom.limitSelect.options].some((o) => o.value === limitText)) {
-    const option = el('option', null, limitText);
-    option.value = limitText;
-    dom.limitSelect.append(option);
-  }
-  dom.limitSelect.value = limitText;
+  showPageSize(dom.limitSelect, view.limit);
   renderOrder();
 
   const enabled = Boolean(view.entity);

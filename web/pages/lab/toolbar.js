@@ -6,7 +6,7 @@
 import { onReachability, onReconnect } from '../../shared/connection.js';
 import { el } from '../../shared/dom.js';
 import { listParams, SEARCH_DEBOUNCE_MS } from '../../shared/list-view.js';
-import { formatCount, lastPageOffset, wirePageInput } from '../../shared/paging.js';
+import { formatCount, lastPageOffset, showPageSize, wirePageInput } from '../../shared/paging.js';
 import { showScope } from '../../shared/record-names.js';
 import { writeStored } from '../../shared/storage.js';
 import * as exporting from '../../features/export/export.js';
@@ -36,13 +36,7 @@ function populateSearchAttr() {
 function syncControls() {
   dom.search.value = state.search;
   dom.searchAttr.value = state.searchAttr;
-  const limit = String(state.limit);
-  if (![...dom.pageSize.options].some((o) => o.value === limit)) {
-    const option = el('option', null, limit);
-    option.value = limit;
-    dom.pageSize.append(option);
-  }
-  dom.pageSize.value = limit;
+  showPageSize(dom.pageSize, state.limit);
   renderScope();
 }
 
