@@ -9,8 +9,8 @@ Peers, all reading the same generated store (generate_store.py) from a warm OS p
 
 Each query is run `--runs` times after one untimed warm-up, the peers taking turns within each round so that
 machine noise falls on all of them alike; p50 and p95 (nearest rank) are printed with ours/peer ratios.
-Then `wrk` loads /api/health and /app.js of browser-demo and of the FlyingFox peer (flyingfox-peer/) serving the
-same bytes, and the peak resident memory of browser-demo (VmHWM) is read. Results go to `--out` (markdown and
+Then `wrk` loads /api/health and /pages/inspector/inspector.js of browser-demo and of the FlyingFox peer
+(flyingfox-peer/) serving the same bytes, and the peak resident memory of browser-demo (VmHWM) is read. Results go to `--out` (markdown and
 JSON) and, with `--write-docs`, to docs/benchmarks.md.
 
 Why Datasette runs with --immutable: it is how Datasette is told a file will not change, and it is its fastest
@@ -578,20 +578,20 @@ def run_wrk(url: str, connections: int, seconds: int) -> dict:
 
 def run_http_benchmark(args, ours_server: DemoServer, ours: HTTPPeer, work: str) -> list[dict]:
     health_path = os.path.join(work, "health.json")
-    app_path = os.path.join(work, "app.js")
+    app_path = os.path.join(work, "inspector.js")
     with open(health_path, "wb") as file:
         file.write(ours.get("/api/health"))
     with open(app_path, "wb") as file:
-        file.write(ours.get("/app.js"))
+        file.write(ours.get("/pages/inspector/inspector.js"))
     peer_binary = os.path.join(HERE, ".bench", "flyingfox-build", "release", "FlyingFoxPeer")
     flyingfox = Server("FlyingFox", [peer_binary, "--health", health_path, "--app-js", app_path],
                        r"FlyingFox: http://127\.0\.0\.1:(\d+)", os.path.join(work, "flyingfox.log"))
     try:
         check = HTTPPeer(flyingfox.port)
-        if check.get("/app.js") != open(app_path, "rb").read():
-            raise RuntimeError("FlyingFox peer serves different app.js bytes")
+        if check.get("/pages/inspector/inspector.js") != open(app_path, "rb").read():
+            raise RuntimeError("FlyingFox peer serves different bytes of the Inspector's script")
         results = []
-        for path in ("/api/health", "/app.js"):
+        for path in ("/api/health", "/pages/inspector/inspector.js"):
             for connections in (64, 256):
                 row = {"path": path, "connections": connections}
                 for name, port in (("ours", ours_server.port), ("flyingfox", flyingfox.port)):
@@ -707,8 +707,8 @@ def render(report: dict) -> str:
         r = row["requests"]
         lines.append(f"- {row['key']}: `{r['ours']}` · `{r['sqlite3']}` · `{r['datasette']}`")
     lines += ["", "## HTTP (wrk, " + f"{report['wrkSeconds']} s per run, 2 threads)", "",
-              "Same bytes on both servers: `/api/health` (the store's health JSON) and `/app.js` (the web UI's script, "
-              "41 KB); the FlyingFox peer is `scripts/bench/flyingfox-peer` (FlyingFox 0.27.1, release build). "
+              "Same bytes on both servers: `/api/health` (the store's health JSON) and "
+              "`/pages/inspector/inspector.js` (the Inspector's script, 41 KB); the FlyingFox peer is `scripts/bench/flyingfox-peer` (FlyingFox 0.27.1, release build). "
               "browser-demo runs with `--max-connections-per-address 512`: every wrk connection comes from "
               "127.0.0.1, and by default the server refuses a 33rd connection from one address (503).", "",
               "| Path | connections | ours req/s | FlyingFox req/s | ours ÷ FlyingFox | ours p99 ms | FlyingFox p99 ms "

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# HTTP benchmark of browser-demo with wrk: requests per second and latency percentiles for /api/health, /app.js
-# and a page of 100 books. A benchmark, not a test: it asserts nothing and CI does not run it.
+# HTTP benchmark of browser-demo with wrk: requests per second and latency percentiles for /api/health,
+# /pages/inspector/inspector.js and a page of 100 books. A benchmark, not a test: it asserts nothing and CI does not run it.
 #
 #   scripts/bench/http-wrk.sh                    release build, 2 threads, 64 connections, 10 s per URL
 #   THREADS=2 CONNECTIONS=256 DURATION=30s scripts/bench/http-wrk.sh
@@ -44,7 +44,7 @@ done
 
 echo "browser-demo ($binary) at $base; wrk -t$threads -c$connections -d$duration; $(nproc) CPUs"
 printf '%-36s %10s %9s %9s %9s %9s %7s\n' URL "req/s" p50 p90 p99 max errors
-for path in /api/health /app.js "/api/entities/Book?limit=100"; do
+for path in /api/health /pages/inspector/inspector.js "/api/entities/Book?limit=100"; do
   output=$(wrk -t"$threads" -c"$connections" -d"$duration" --latency "$base$path")
   rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$output")
   p50=$(awk '$1 == "50%" { print $2 }' <<<"$output")

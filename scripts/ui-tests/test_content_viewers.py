@@ -245,7 +245,7 @@ def assert_opened_directly_runs_nothing(driver, wait_for, download_dir, base, re
         assert response.headers["Content-Disposition"].startswith("attachment;")
         assert response.headers["Content-Security-Policy"] == "sandbox"
         assert response.headers["X-Content-Type-Options"] == "nosniff"
-    driver.get(f"{base}/favicon.svg")  # a page of the origin, so a script that ran would change its title
+    driver.get(f"{base}/shared/favicon.svg")  # a page of the origin, so a script that ran would change its title
     driver.execute_script("document.title = 'untouched'")
     driver.get(url)
     # The browser saves it instead of rendering it: the file arrives, and the page never ran the script.
@@ -329,7 +329,7 @@ def test_web_urls_are_links_and_nothing_else_is(driver, store_server, wait_for):
     wait_for(driver, lambda d: cell(d, row["id"], name) is not None, message="the record's row in the grid")
     assert "val-url" in cell(driver, row["id"], name)[1]
     # Only http and https become links: never javascript:, data:, file: or a URL with spaces around it.
-    verdicts = _module_call(driver, "content.js",
+    verdicts = _module_call(driver, "features/content/content.js",
         "['javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', ' https://a.example', "
         "'https://a.example/x y', 'ftp://a.example', 'https://ok.example/path?q=1']"
         ".map(v => m.webLink(v) !== null)")

@@ -1,4 +1,4 @@
-"""Browser tests of the Inspector view (web/index.html, app.js and web/inspector/, app.css): the plan's v1.0 checks, automated.
+"""Browser tests of the Inspector view (web/index.html and web/pages/inspector/): the plan's v1.0 checks, automated.
 
 Every expectation is computed from the JSON API of the same server, so the tests follow the demo store's
 data instead of hard-coding it. Waits are WebDriverWait conditions; a broken UI makes them time out.

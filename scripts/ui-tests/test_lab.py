@@ -1,8 +1,8 @@
-"""Browser tests of the Lab view (web/lab.html, lab.js and web/lab/, lab.css): the plan's v1.1 verification list, automated.
+"""Browser tests of the Lab view (web/lab.html and web/pages/lab/): the plan's v1.1 verification list, automated.
 
 Expectations are computed from the JSON API of the same server (the `api` fixture), so the tests follow the
 demo store's data instead of hard-coding it. Waits are WebDriverWait conditions (`wait_for`); a broken UI makes
-them time out. Test hooks used here are listed at the top of web/lab.js.
+them time out. Test hooks used here are listed at the top of web/pages/lab/lab.js.
 """
 
 from __future__ import annotations
@@ -221,11 +221,11 @@ def book_with_relations(api):
     [
         ("/lab", "text/html", "lab.html"),
         ("/lab.html", "text/html", "lab.html"),
-        ("/lab.css", "text/css", "lab.css"),
-        ("/lab.js", "text/javascript", "lab.js"),
+        ("/pages/lab/lab.css", "text/css", "pages/lab/lab.css"),
+        ("/pages/lab/lab.js", "text/javascript", "pages/lab/lab.js"),
         ("/shared/api.js", "text/javascript", "shared/api.js"),
-        ("/content.js", "text/javascript", "content.js"),
-        ("/content.css", "text/css", "content.css"),
+        ("/features/content/content.js", "text/javascript", "features/content/content.js"),
+        ("/features/content/content.css", "text/css", "features/content/content.css"),
     ],
 )
 def test_lab_routes_serve_the_web_files(server, path, content_type, source):
@@ -658,7 +658,7 @@ def test_splitters_resize_panes_persist_and_clamp(lab, wait_for):
 
 def test_stored_pane_sizes_are_clamped_on_load(lab, wait_for):
     driver = lab(entity="Book")
-    # Too small: each pane is raised exactly to its minimum (lab/state.js PANE_MIN).
+    # Too small: each pane is raised exactly to its minimum (pages/lab/state.js PANE_MIN).
     driver.execute_script("localStorage.setItem('cdb.lab.panes', arguments[0]);",
                           '{"sidebar": 5, "detail": 1, "bottom": -40, "bottomLeft": 3}')
     driver.refresh()
@@ -668,7 +668,7 @@ def test_stored_pane_sizes_are_clamped_on_load(lab, wait_for):
     assert abs(size(driver, "bottom-row", "height") - 100) <= 0.5
     assert abs(size(driver, "pane-relationships") - 200) <= 0.5
     assert size(driver, "pane-content") >= 200 - 0.5
-    # Malformed: ignored, so the defaults (lab/state.js paneDefaults: smaller side panes below 1180 px wide, a lower
+    # Malformed: ignored, so the defaults (pages/lab/state.js paneDefaults: smaller side panes below 1180 px wide, a lower
     # relationship/content row below 760 px high) apply.
     inner_width, inner_height = driver.execute_script("return [innerWidth, innerHeight]")
     defaults = (170 if inner_width < 1180 else 220,
@@ -1022,7 +1022,7 @@ def test_failed_requests_show_the_servers_message_where_the_data_would_be(lab, s
     driver = lab(entity="NoSuchEntity")
     assert pane_state(driver, "pane-grid") == "error"
     state = driver.find_element(By.ID, "grid-state")
-    assert body["error"] in state.text and "is-error" in state.get_attribute("class")
+    assert body["error"] in state.text and state.get_attribute("data-kind") == "error"
     assert driver.execute_script("return getComputedStyle(document.getElementById('grid-state')).color") == "rgb(255, 107, 107)"
 
     store = api("/api/entities/Book", limit=1)["rows"][0]["id"].split("/")[2]
@@ -1080,7 +1080,7 @@ def test_both_views_share_one_palette(driver, server):
     driver.get(lab_url(server))
     lab = driver.execute_script(read_tokens)
     for view in (inspector, lab):
-        assert view["files"] == ["/tokens.css"] and view["first"] == "/tokens.css"
+        assert view["files"] == ["/shared/tokens.css"] and view["first"] == "/shared/tokens.css"
     assert {"--bg", "--fg", "--accent", "--syntax-amber", "--mono", "--sans"} <= set(dict(inspector["tokens"]))
     assert lab["tokens"] == inspector["tokens"]
 

@@ -227,11 +227,11 @@ def test_text_mode_shows_the_error_at_its_place_then_the_canonical_text_and_goes
 def test_escaping_quotes_backslashes_controls_and_keyword_names_is_exact(driver, server, api, wait_for):
     open_inspector(driver, server, wait_for, entity="Book")
     value = 'a "quoted" \\ back\nline\ttab\u0001\u202e'
-    text = _module_call(driver, "predicate.js", "m.formatTree({keyPath: 'title', op: '==', value: args[0]})", value)
+    text = _module_call(driver, "features/predicate/predicate.js", "m.formatTree({keyPath: 'title', op: '==', value: args[0]})", value)
     assert text == 'title == "a \\"quoted\\" \\\\ back\\nline\\ttab\\u{1}\\u{202E}"'
     analysed = api("/api/entities/Book/predicate", where=text)
     assert analysed["tree"] == {"keyPath": "title", "op": "==", "value": value} and analysed["canonical"] == text
-    assert _module_call(driver, "predicate.js", "m.keyPathText('in.first.ok')") == "#in.#first.ok"
+    assert _module_call(driver, "features/predicate/predicate.js", "m.keyPathText('in.first.ok')") == "#in.#first.ok"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -332,7 +332,7 @@ def test_inspector_row_menu_filters_by_the_values_the_row_shows(driver, server, 
     wait_total_matches(driver, wait_for, api, "Book", "page-indicator", sort="pageCount", order="desc")
     ActionChains(driver).context_click(wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, row), message="the row again")).perform()
     wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#row-menu [data-action='filter-value'][data-attr='title']"), message="the menu").click()
-    expected = f'{expected} AND title == {_module_call(driver, "predicate.js", "m.quote(args[0])", book["attrs"]["title"])}'
+    expected = f'{expected} AND title == {_module_call(driver, "features/predicate/predicate.js", "m.quote(args[0])", book["attrs"]["title"])}'
     wait_for(driver, lambda d: url_where(d) == expected, message=expected)
     _, total = wait_total_matches(driver, wait_for, api, "Book", "page-indicator", sort="pageCount", order="desc")
     assert total >= 1
@@ -344,7 +344,7 @@ def test_inspector_detail_filters_by_a_value_and_by_nil(driver, server, api, wai
     open_inspector(driver, server, wait_for, entity="Book", id=book["id"])
     wait_for(driver, lambda d: d.find_element(By.ID, "detail").get_attribute("data-id") == book["id"], message="the detail")
     driver.find_element(By.CSS_SELECTOR, "#attr-table tr[data-attr='title'] .filter-value").click()
-    expected = f'title == {_module_call(driver, "predicate.js", "m.quote(args[0])", book["attrs"]["title"])}'
+    expected = f'title == {_module_call(driver, "features/predicate/predicate.js", "m.quote(args[0])", book["attrs"]["title"])}'
     wait_for(driver, lambda d: url_where(d) == expected, message=expected)
     wait_total_matches(driver, wait_for, api, "Book", "page-indicator")
     wait_for(driver, lambda d: d.find_element(By.ID, "detail").get_attribute("data-id") == book["id"], message="the detail still shown")

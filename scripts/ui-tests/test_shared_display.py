@@ -119,7 +119,8 @@ def test_both_views_load_the_one_shared_list_of_invisible_characters(browser, se
     # nothing else, and no classic script.
     scripts = wait_for(browser, lambda d: d.execute_script(
         "return [...document.scripts].map(s => [new URL(s.src).pathname, s.type]);"), message="the page's scripts")
-    assert scripts == [["/stores.js", "module"], ["/lab.js" if view == "lab" else "/app.js", "module"]]
+    assert scripts == [["/features/stores/stores.js", "module"],
+                       ["/pages/lab/lab.js" if view == "lab" else "/pages/inspector/inspector.js", "module"]]
     codes = module_call(browser, "shared/visible-text.js", "[...m.INVISIBLE_CHARACTERS.keys()]")
     assert set(codes) == EXPECTED_INVISIBLE and len(codes) == len(EXPECTED_INVISIBLE)
     names = module_call(browser, "shared/visible-text.js", "[...m.INVISIBLE_CHARACTERS.values()]")

@@ -5,6 +5,12 @@
  *                          write's `fields` or versions) or could not be sent (`status` 0)
  *   getJSON(path, signal)  GETs JSON; a non-2xx answer throws ApiError(message, status, body) with the server's
  *                          {"error": …} message, an unreachable server ApiError(…, 0); an abort passes through
+ *   getBytes(path, range, signal)
+ *                          GETs raw bytes (a Uint8Array): `range` {start, end} (inclusive) asks for those bytes only;
+ *                          refusals and an unreachable server throw as getJSON's do
+ *   openStream(path, signal)
+ *                          GETs a response to read as it arrives (an export): the Response once its status says it
+ *                          is the file; refusals and an unreachable server throw as getJSON's do
  *   sendJSON(method, path, body)
  *                          the same for a write (POST/PATCH/DELETE), `body` sent as JSON when given; `path` as
  *                          apiPath gives it
@@ -60,18 +66,19 @@ function countPending(delta) {
   root.dataset.apiPending = String((Number(root.dataset.apiPending) || 0) + delta);
 }
 
-/** One request and its JSON answer; a refusal is an ApiError with the server's message and error object. Never from
- *  or into the browser's cache: store data stays off the disk (the server says no-store too). */
-async function request(url, init) {
+/** One request, counted while it runs, and its answer read by `read` (JSON or bytes); a refusal is an ApiError with the
+ *  server's message and error object. Never from or into the browser's cache: store data stays off the disk (the
+ *  server says no-store too). */
+async function request(url, init, read = readJSON) {
   countPending(1);
   try {
-    return await answer(url, init);
+    return await answer(url, init, read);
   } finally {
     countPending(-1);
   }
 }
 
-async function answer(url, init) {
+async function answer(url, init, read) {
   let response;
   try {
     response = await fetch(url, { ...init, cache: 'no-store' });
@@ -81,21 +88,43 @@ async function answer(url, init) {
     throw new ApiError(`Cannot reach the server (${err.message})`, 0);
   }
   noteAnswer();
-  const text = await response.text();
-  let body = null;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch (_) {
-    body = null;
-  }
   if (!response.ok) {
+    const body = parseJSON(await response.text());
     const message = body && typeof body === 'object' && typeof body.error === 'string' && body.error
       ? body.error
       : `${response.status} ${response.statusText}`.trim();
     throw new ApiError(message, response.status, body);
   }
+  return read(response);
+}
+
+function parseJSON(text) {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+async function readJSON(response) {
+  const body = parseJSON(await response.text());
   if (body === null) throw new ApiError('The server sent a response that is not JSON', response.status);
   return body;
+}
+
+async function readBytes(response) {
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** A response whose body the caller reads as it arrives (an export, which may be large), from the page's store. */
+function openStream(path, signal) {
+  return request(storeAPI(path), { signal }, (response) => response);
+}
+
+/** Raw bytes from the API (a blob attribute's), from the page's store; `range` asks for a part of them. */
+function getBytes(path, range, signal) {
+  const headers = range ? { Range: `bytes=${range.start}-${range.end}` } : {};
+  return request(storeAPI(path), { signal, headers }, readBytes);
 }
 
 /** `path?query` with the parameters that have a value (empty strings, null and undefined are left out), for the
@@ -138,7 +167,9 @@ function restartFetch(slots, name) {
 
 export {
   ApiError,
+  getBytes,
   getJSON,
+  openStream,
   sendJSON,
   apiPath,
   storeAPI,

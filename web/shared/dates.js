@@ -50,12 +50,20 @@ function offsetName(date) {
   return `GMT${sign}${h}${m || s ? `:${pad(m)}` : ''}${s ? `:${pad(s)}` : ''}`;
 }
 
+/** The browser's zone (its IANA name, '' when unknown), read once per page: building an Intl.DateTimeFormat costs
+ *  more than drawing a grid row, and formatDate names the zone in the title of every date a page shows (a 500-row
+ *  page of the Lab asked for it a thousand times). */
+let zoneIdOfThisPage = null;
+
 function localZoneId() {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || '';
-  } catch (_) {
-    return '';
+  if (zoneIdOfThisPage === null) {
+    try {
+      zoneIdOfThisPage = Intl.DateTimeFormat().resolvedOptions().timeZone || '';
+    } catch (_) {
+      zoneIdOfThisPage = '';
+    }
   }
+  return zoneIdOfThisPage;
 }
 
 function formatIn(date, zone, withMs) {

@@ -20,6 +20,9 @@ import { setVisibleText } from './visible-text.js';
 
 /** createElement + className + text; never HTML. The text goes through setVisibleText, so a bidi override or a
  *  zero-width character in user data shows as a marker wherever it is written. */
+/** The page's element with this id (null when it has none). */
+const byId = (id) => document.getElementById(id);
+
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -49,13 +52,20 @@ function markChange(node, kind, label) {
 // Floating panels (facets, "Copy as Swift"): a dialog of the page that Escape closes
 // ---------------------------------------------------------------------------------------------
 
+/** An element the page names on its own (a dialog, a region, a drawer): its id, its ARIA role (none when null) and
+ *  its accessible name. */
+function namedPart(tag, className, id, role, label) {
+  const node = el(tag, className);
+  node.id = id;
+  if (role) node.setAttribute('role', role);
+  node.setAttribute('aria-label', label);
+  return node;
+}
+
 /** A hidden <section role=dialog id=…> added to the page: show(returnTo) opens it, close() hides it (Escape too),
  *  calls onClose and gives focus back to returnTo. */
 function floatingPanel(id, className, label, onClose) {
-  const node = el('section', className);
-  node.id = id;
-  node.setAttribute('role', 'dialog');
-  node.setAttribute('aria-label', label);
+  const node = namedPart('section', className, id, 'dialog', label);
   node.hidden = true;
   let returnTo = null;
   const close = () => {
@@ -81,6 +91,24 @@ function floatingPanel(id, className, label, onClose) {
   };
 }
 
+/** A floatingPanel made the first time it is needed: node() makes it (once) and gives its element; close() does
+ *  nothing before that. */
+function deferredPanel(id, className, label, onClose) {
+  let shell = null;
+  return {
+    node() {
+      if (!shell) shell = floatingPanel(id, className, label, onClose);
+      return shell.node;
+    },
+    close() {
+      if (shell) shell.close();
+    },
+    show(from) {
+      shell.show(from);
+    },
+  };
+}
+
 function menuItem(className, label, action, close, onSelect) {
   const button = el('button', className, label);
   button.type = 'button';
@@ -94,9 +122,12 @@ function menuItem(className, label, action, close, onSelect) {
 }
 
 export {
+  byId,
+  deferredPanel,
   el,
   focusWithin,
   markChange,
   menuItem,
+  namedPart,
   floatingPanel,
 };

@@ -6,6 +6,9 @@
  *                          the last page's offset; one page forward (+1) or back (-1), kept within the first and
  *                          last pages; the offset a typed page number asks for ("3", "1,204"), clamped to the
  *                          last page, or null when the text is not a page number
+ *   showPageSize(select, limit)
+ *                          the page-size menu on `limit`, with an option of its own for a size the menu does not
+ *                          offer (a URL's limit=30)
  *   wirePageInput(input, paging, go)
  *                          a go-to-page box: Enter calls go(offset) for the typed page (paging() gives {limit,
  *                          total}, or null before the first page); text that is no page number is reported on it
@@ -51,10 +54,17 @@ function wirePageInput(input, paging, go) {
   input.addEventListener('input', () => input.setCustomValidity(''));
 }
 
+function showPageSize(select, limit) {
+  const text = String(limit);
+  if (![...select.options].some((option) => option.value === text)) select.append(new Option(text, text));
+  select.value = text;
+}
+
 export {
   formatCount,
   lastPageOffset,
   steppedOffset,
   pageOffsetOf,
+  showPageSize,
   wirePageInput,
 };

@@ -6,8 +6,9 @@
  *   displayChoices(store, entity), setDisplayChoices(store, entity, names), displayName(attrs, names, fallback)
  *                          one or several String attributes whose non-empty values, joined by a space, name a
  *                          record (else the server's summary)
- *   showScope(node, relatedTo, via, storeKey)
- *                          the chip's text: "Related to Émile Zola (Author) through books" — the record's name
+ *   showScope(chip, textNode, list, storeKey)
+ *                          the chip of a list scoped by `list.relatedTo` and `list.via` (hidden without one), its
+ *                          text "Related to Émile Zola (Author) through books" — the record's name
  *                          once /api/object answers (fetched once per record), "Related to Author p2 through
  *                          books" until then
  */
@@ -55,7 +56,7 @@ function displayName(attrs, names, fallback) {
 /** relatedTo id -> Promise of its /api/object answer (null when it failed: asked again next time). */
 const scopeRecords = new Map();
 
-function showScope(node, relatedTo, via, storeKey) {
+function showScopeText(node, relatedTo, via, storeKey) {
   const label = (name) => `Related to ${name} through ${via || '?'}`;
   const entity = entityFromId(relatedTo);
   setVisibleText(node, label(entity ? `${entity} ${shortId(relatedTo)}` : relatedTo));
@@ -74,6 +75,18 @@ function showScope(node, relatedTo, via, storeKey) {
     const name = displayName(record.attrs, displayChoices(storeKey, record.entity), record.summary || record.id);
     setVisibleText(node, label(`${name} (${record.entity})`));
   });
+}
+
+/** The "related to" chip of a list (`list` its {relatedTo, via}): hidden when the list has no scope, else naming the
+ *  record and relationship (the record's name once it is known), its title the record's ID. */
+function showScope(chip, textNode, list, storeKey) {
+  if (!list.relatedTo) {
+    chip.hidden = true;
+    return;
+  }
+  showScopeText(textNode, list.relatedTo, list.via, storeKey);
+  chip.title = list.relatedTo;
+  chip.hidden = false;
 }
 
 export {

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // The benchmark's FlyingFox peer: a minimal FlyingFox server serving the same bytes as browser-demo on
-// /api/health and /app.js, so `wrk` compares the two HTTP stacks. Benchmark harness only: it must never be
-// referenced from the root Package.swift. Built by scripts/bench/run.sh with its own scratch path.
+// /api/health and /pages/inspector/inspector.js, so `wrk` compares the two HTTP stacks. Benchmark harness only:
+// it must never be referenced from the root Package.swift. Built by scripts/bench/run.sh with its own scratch path.
 import PackageDescription
 
 let package = Package(

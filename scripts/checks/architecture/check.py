@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Fails when a brick imports, or depends on, a module it must not (imports point downward only).
+"""Fails when a brick imports, or depends on, a module it must not (imports point downward only), or when the web
+UI's ES modules (web/) import each other in a loop.
 
     scripts/checks/architecture/check.py              check the repository
     scripts/checks/architecture/check.py --self-test  prove the check catches a violation, on a temporary tree
 
 The rules are the table below; docs/decisions/bricks-and-imports.md explains them. The root Package.swift (what users resolve) declares
 every brick's targets again with `path:` into Packages/…; the check reads both manifests and fails when they
-disagree on a target's path or dependencies, or when a target is declared in one and not the other.
+disagree on a target's path or dependencies, or when a target is declared in one and not the other. In web/, every
+`import … from "…"` and `import("…")` is read (scripts/lib/es_module_graph.py) and any cycle fails, named as its loop:
+a module in a loop runs before the modules it imports have finished, and state modules import no UI.
 """
 import pathlib
 import re
@@ -14,6 +17,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "lib"))
+from es_module_graph import cycles, module_graph  # noqa: E402
 from swift_manifest import app_linked_targets, manifest_targets  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -89,6 +93,20 @@ def check_app_linked_products(root: pathlib.Path) -> list[str]:
     return problems
 
 
+def check_web_import_cycles(root: pathlib.Path) -> list[str]:
+    """No ES module of web/ reaches itself through its imports (static or dynamic)."""
+    web = root / "web"
+    if not web.is_dir():
+        return []
+    problems = []
+    for loop, tangle in cycles(module_graph(web)):
+        path = " -> ".join(f"web/{name}" for name in loop + [loop[0]])
+        others = sorted(set(tangle) - set(loop))
+        rest = f" ({len(tangle)} modules reach each other; also {', '.join(others)})" if others else ""
+        problems.append(f"web/{loop[0]}: import cycle {path}{rest}")
+    return problems
+
+
 def check(root: pathlib.Path) -> list[str]:
     problems = []
     packages = root / "Packages"
@@ -112,7 +130,7 @@ def check(root: pathlib.Path) -> list[str]:
             # Test-only dependencies may reach sideways; sources are held to ALLOWED by the import check above.
             if dependency not in ALLOWED[brick] and dependency not in TEST_ONLY.get(brick, set()) | {"BrowserMemory"}:
                 problems.append(f"Packages/{brick}/Package.swift: {brick} must not depend on {dependency}")
-    return problems + check_root_manifest(root) + check_app_linked_products(root)
+    return problems + check_root_manifest(root) + check_app_linked_products(root) + check_web_import_cycles(root)
 
 
 def self_test() -> int:
@@ -144,6 +162,18 @@ def self_test() -> int:
             '.target(name: "BrowserHTTP", dependencies: ["BrowserDesktop"], path: "Packages/BrowserHTTP/Sources/BrowserHTTP"),\n'
             '.target(name: "BrowserDesktop", path: "Packages/BrowserDesktop/Sources/BrowserDesktop"),\n'
             '.executableTarget(name: "Demo", dependencies: ["BrowserDesktop"], path: "Apps/Demo"),\n')
+        # web/: a page whose modules form a three-module loop (one edge a dynamic import) and a module importing
+        # itself, beside an acyclic diamond (two modules importing one shared module) that must pass.
+        web = root / "web"
+        for folder in ("pages/a", "shared", "features/f"):
+            (web / folder).mkdir(parents=True)
+        (web / "pages/a/a.js").write_text("import { b } from './b.js';\nimport * as s from '../../shared/s.js';\n")
+        (web / "pages/a/b.js").write_text('import {\n  c,\n} from "/features/f/c.js";\nexport const b = 1;\n')
+        (web / "features/f/c.js").write_text("export const c = () => import('../../pages/a/a.js');\n")
+        (web / "features/f/self.js").write_text("export { x } from './self.js';\n")
+        (web / "shared/s.js").write_text("import { t } from './t.js';\n// import { a } from '../pages/a/a.js' is prose\n")
+        (web / "shared/t.js").write_text("export const t = 1;\n")
+        (web / "shared/u.js").write_text("import { t } from './t.js';\nimport { s } from './s.js';\n")
         found = check(root)
         expected = [
             "Packages/BrowserCore/Sources/BrowserCore/Bad.swift:2: BrowserCore must not import BrowserHTTP",
@@ -154,12 +184,16 @@ def self_test() -> int:
             "Package.swift: BrowserHTTP at Packages/BrowserHTTP/Sources/BrowserHTTP is declared in no brick's manifest",
             "Package.swift: the library product Memory links BrowserDesktop, which is desktop-only (apps link library "
             "products; only executables may depend on it)",
+            "web/features/f/c.js: import cycle web/features/f/c.js -> web/pages/a/a.js -> web/pages/a/b.js -> "
+            "web/features/f/c.js",
+            "web/features/f/self.js: import cycle web/features/f/self.js -> web/features/f/self.js",
         ]
         if found != expected:
             print("self-test failed:\n  expected " + repr(expected) + "\n  got      " + repr(found), file=sys.stderr)
             return 1
     print("architecture check self-test: the check catches an upward import, an upward dependency, a root "
-          "manifest that drifted from a brick's, and a library product linking a desktop-only brick")
+          "manifest that drifted from a brick's, a library product linking a desktop-only brick, and web/ modules "
+          "importing in a loop (an acyclic diamond passes)")
     return 0
 
 
@@ -172,8 +206,8 @@ def main() -> int:
     if problems:
         print(f"architecture check: {len(problems)} problem(s)", file=sys.stderr)
         return 1
-    print("architecture check: every brick imports only what it may, the root manifest matches the bricks', and no "
-          "library product links a desktop-only brick")
+    print("architecture check: every brick imports only what it may, the root manifest matches the bricks', no "
+          "library product links a desktop-only brick, and web/'s modules import in no loop")
     return 0
 
 

@@ -59,14 +59,14 @@ STORE = "6F1C2A44-0B8E-4F0E-9A51-3E7D2C1B9A00"  # DemoLibrary.storeIdentifier
 # (target, expected content type prefix). Static files and every API endpoint, with parameters.
 MIX = [
     ("/api/health", "application/json"),
-    ("/app.js", "text/javascript"),
+    ("/pages/inspector/inspector.js", "text/javascript"),
     ("/", "text/html"),
     ("/api/entities", "application/json"),
-    ("/app.css", "text/css"),
+    ("/pages/inspector/inspector.css", "text/css"),
     ("/api/entities/Book?limit=50&offset={n}", "application/json"),
     ("/lab", "text/html"),
     ("/api/entities/Book?search=the&sort=title&order=desc&limit=20", "application/json"),
-    ("/lab.js", "text/javascript"),
+    ("/pages/lab/lab.js", "text/javascript"),
     ("/api/object?id=x-coredata%3A%2F%2F" + STORE + "%2FBook%2Fp{k}", "application/json"),
     ("/api/object/export?id=x-coredata%3A%2F%2F" + STORE + "%2FAuthor%2Fp1", "application/json"),
     ("/api/entities/Author", "application/json"),

@@ -2,7 +2,7 @@ public import Foundation
 
 /// One file of the web UI, ready to serve.
 public struct WebAsset: Sendable, Hashable {
-    /// The file's path under `web/` (`app.js`, `shared/api.js`).
+    /// The file's path under `web/` (`pages/lab/lab.js`, `shared/api.js`).
     public let fileName: String
     public let contentType: String
     public let bytes: Data

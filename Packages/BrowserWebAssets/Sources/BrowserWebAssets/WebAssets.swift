@@ -36,7 +36,7 @@ public struct WebAssets: Sendable {
     /// every other file is served under its own path (`/shared/api.js`).
     public static let pageAliases: [String: String] = [
         "/": "index.html", "/lab": "lab.html", "/history": "history.html", "/model": "model.html",
-        "/favicon.ico": "favicon.svg",
+        "/favicon.ico": "shared/favicon.svg",
     ]
 
     /// The URL paths served, each with its file.

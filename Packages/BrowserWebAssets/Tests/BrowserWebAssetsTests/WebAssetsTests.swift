@@ -29,24 +29,34 @@ struct WebAssetsTests {
         let assets = WebAssets.embedded
         #expect(assets.asset(forPath: "/")?.fileName == "index.html")
         #expect(assets.asset(forPath: "/")?.contentType == "text/html; charset=utf-8")
-        #expect(assets.asset(forPath: "/app.css")?.contentType == "text/css; charset=utf-8")
+        #expect(assets.asset(forPath: "/pages/inspector/inspector.css")?.contentType == "text/css; charset=utf-8")
         // A module script must be served as JavaScript (RFC 9239's text/javascript), or the browser refuses it.
-        #expect(assets.asset(forPath: "/app.js")?.contentType == "text/javascript; charset=utf-8")
+        #expect(assets.asset(forPath: "/pages/inspector/inspector.js")?.contentType == "text/javascript; charset=utf-8")
         #expect(assets.asset(forPath: "/shared/api.js")?.fileName == "shared/api.js")
         #expect(assets.asset(forPath: "/shared/api.js")?.contentType == "text/javascript; charset=utf-8")
         #expect(assets.asset(forPath: "/lab")?.fileName == "lab.html")
         #expect(assets.asset(forPath: "/lab.html")?.fileName == "lab.html")
+        // Every page's HTML stays at the root (users bookmark /lab.html, /model.html, /history.html); its scripts
+        // and stylesheets live under pages/, features/ and shared/ and are served under those paths.
+        for page in ["index.html", "lab.html", "model.html", "history.html"] {
+            #expect(assets.asset(forPath: "/" + page)?.fileName == page)
+        }
+        #expect(assets.asset(forPath: "/pages/lab/lab.js")?.fileName == "pages/lab/lab.js")
+        #expect(assets.asset(forPath: "/features/predicate/predicate.css")?.contentType == "text/css; charset=utf-8")
         // Browsers ask for /favicon.ico on every load: it is the SVG icon, not a 404.
-        #expect(assets.asset(forPath: "/favicon.ico")?.fileName == "favicon.svg")
+        #expect(assets.asset(forPath: "/favicon.ico")?.fileName == "shared/favicon.svg")
         #expect(assets.asset(forPath: "/favicon.ico")?.contentType == "image/svg+xml")
     }
 
-    static let refusedPaths = ["", "app.js", "/../web/app.js", "/%2e%2e/app.js", "/web/app.js", "/app.js/", "/APP.JS",
-                               "/app.js\0", "/..\\app.js", "/index", "/Package.swift", "/lab/",
+    static let refusedPaths = ["", "lab.html", "/../web/lab.html", "/%2e%2e/lab.html", "/web/lab.html", "/lab.html/",
+                               "/LAB.HTML", "/lab.html\0", "/..\\lab.html", "/index", "/Package.swift", "/lab/",
+                               // The files the page views moved from are not served (and no alias brings them back).
+                               "/app.js", "/app.css", "/tokens.css", "/favicon.svg",
                                // Subfolders are reached only by a file's exact path.
                                "/shared", "/shared/", "shared/api.js", "/shared//api.js", "//shared/api.js",
-                               "/shared/../app.js", "/shared/./api.js", "/./shared/api.js", "/shared%2Fapi.js",
-                               "/shared\\api.js", "/SHARED/api.js", "/web/shared/api.js"]
+                               "/shared/../lab.html", "/shared/./api.js", "/./shared/api.js", "/shared%2Fapi.js",
+                               "/shared\\api.js", "/SHARED/api.js", "/web/shared/api.js", "/pages/lab", "/pages/lab/",
+                               "/pages/lab/../lab/lab.js", "/lab/lab.js"]
 
     @Test("only known files are served", arguments: refusedPaths)
     func unknownPathsHaveNoAsset(path: String) {
@@ -56,7 +66,7 @@ struct WebAssetsTests {
     @Test func aDirectoryServesTheSameNamesFromDisk() throws {
         let assets = try WebAssets.directory(Self.webDirectory)
         #expect(assets.files.keys.sorted() == WebAssets.embedded.files.keys.sorted())
-        #expect(assets.asset(forPath: "/app.js")?.bytes == WebAssets.embedded.asset(forPath: "/app.js")?.bytes)
+        #expect(assets.asset(forPath: "/pages/lab/lab.js")?.bytes == WebAssets.embedded.asset(forPath: "/pages/lab/lab.js")?.bytes)
         // A file in a subfolder is read from that subfolder.
         #expect(assets.asset(forPath: "/shared/api.js")?.bytes
             == (try Data(contentsOf: Self.webDirectory.appendingPathComponent("shared").appendingPathComponent("api.js"))))

@@ -151,7 +151,7 @@ enum BrowserRoutes {
         for (path, asset) in assets.routes {
             router.add(.GET, path) { _, _ in
                 var response = HTTPResponse.data(asset.bytes, contentType: asset.contentType)
-                // The UI is small and changes with the build; never let a browser run a stale app.js.
+                // The UI is small and changes with the build; never let a browser run a stale script.
                 response.headers.set(HTTPHeaderName.cacheControl, "no-cache")
                 response.headers.set(HTTPHeaderName.contentSecurityPolicy, contentSecurityPolicy)
                 return response

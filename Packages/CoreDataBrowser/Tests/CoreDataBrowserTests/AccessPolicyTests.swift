@@ -48,7 +48,7 @@ final class AccessPolicyTests {
         #expect(try reply.json()["error"] as? String == AccessDenial.missingToken.message)
     }
 
-    @Test("pages and files without the token are a short page saying where the URL is", arguments: ["/", "/lab", "/app.js", "/nothing"])
+    @Test("pages and files without the token are a short page saying where the URL is", arguments: ["/", "/lab", "/pages/inspector/inspector.js", "/nothing"])
     func pagesWithoutTheTokenAreAShortHTMLPage(path: String) async throws {
         let reply = try await get(path)
         #expect(reply.status == 401)
@@ -82,7 +82,7 @@ final class AccessPolicyTests {
             || setCookie.hasSuffix("; Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(BrowserSession.lifetime) - 1)"))
         #expect(!setCookie.contains(Self.token) && !setCookie.contains(code))
         let cookie = try PairingTesting.cookie(reply)
-        for path in ["/lab?entity=Book", "/", "/app.js", "/api/health"] {
+        for path in ["/lab?entity=Book", "/", "/pages/inspector/inspector.js", "/api/health"] {
             let reply = try await get(path, headers: [cookie.replacingOccurrences(of: "Cookie: ", with: "Cookie: theme=dark; ")])
             #expect(reply.status == 200, "\(path)")
         }

@@ -199,8 +199,8 @@ final class EndToEndTests {
     @Test func staticFilesAreTheBytesOfWebWithTheirContentTypes() async throws {
         let expected: [(String, String, String)] = [
             ("/", "index.html", "text/html; charset=utf-8"),
-            ("/app.css", "app.css", "text/css; charset=utf-8"),
-            ("/app.js", "app.js", "text/javascript; charset=utf-8"),
+            ("/pages/inspector/inspector.css", "pages/inspector/inspector.css", "text/css; charset=utf-8"),
+            ("/pages/inspector/inspector.js", "pages/inspector/inspector.js", "text/javascript; charset=utf-8"),
             // A module in a subfolder of web/ is served under its path.
             ("/shared/api.js", "shared/api.js", "text/javascript; charset=utf-8"),
         ]

@@ -78,20 +78,20 @@ final class MalformedInputTests {
         ("encoded dots", get("/%2e%2e/%2e%2e/etc/passwd"), 404),
         ("encoded dots and slashes", get("/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd"), 404),
         ("mixed encoded traversal", get("/..%2f..%2fetc%2fpasswd"), 404),
-        ("dot segment before an asset", get("/./app.js"), 404),
-        ("traversal back to an asset", get("/x/../app.js"), 404),
-        ("double slash", get("//app.js"), 404),
-        ("trailing slash", get("/app.js/"), 404),
-        ("upper-case asset name", get("/APP.JS"), 404),
-        ("asset under a folder name", get("/web/app.js"), 404),
-        ("traversal out of a subfolder", get("/shared/../app.js"), 404),
+        ("dot segment before an asset", get("/./pages/inspector/inspector.js"), 404),
+        ("traversal back to an asset", get("/x/../pages/inspector/inspector.js"), 404),
+        ("double slash", get("//pages/inspector/inspector.js"), 404),
+        ("trailing slash", get("/pages/inspector/inspector.js/"), 404),
+        ("upper-case asset name", get("/PAGES/INSPECTOR/INSPECTOR.JS"), 404),
+        ("asset under a folder name", get("/web/pages/inspector/inspector.js"), 404),
+        ("traversal out of a subfolder", get("/shared/../pages/inspector/inspector.js"), 404),
         ("subfolder without a file", get("/shared/"), 404),
         ("encoded slash into a subfolder", get("/shared%2fapi.js"), 404),
-        ("NUL after an asset name", get("/app.js%00"), 404),
-        ("NUL before an extension", get("/app.js%00.png"), 404),
+        ("NUL after an asset name", get("/pages/inspector/inspector.js%00"), 404),
+        ("NUL before an extension", get("/pages/inspector/inspector.js%00.png"), 404),
         ("raw backslashes", get("/..\\..\\etc\\passwd"), 404),
-        ("encoded backslashes", get("/%5c..%5capp.js"), 404),
-        ("semicolon path parameter", get("/app.js;/etc/passwd"), 404),
+        ("encoded backslashes", get("/%5c..%5cpages/inspector/inspector.js"), 404),
+        ("semicolon path parameter", get("/pages/inspector/inspector.js;/etc/passwd"), 404),
         ("overlong UTF-8 dots", get("/%c0%ae%c0%ae/etc/passwd"), 400),
         ("raw NUL in the path", get([0x2F, 0x00]), 400),
         ("raw invalid UTF-8 in the path", get([0x2F, 0xFF, 0xFE]), 400),
@@ -99,9 +99,9 @@ final class MalformedInputTests {
         ("truncated escape", get("/api/entities/%4"), 400),
         ("lone percent", get("/%"), 400),
         ("non-hex escape", get("/api/entities/%ZZ"), 400),
-        ("fragment in the target", get("/app.js#x"), 400),
+        ("fragment in the target", get("/pages/inspector/inspector.js#x"), 400),
         ("asterisk target for GET", get("*"), 400),
-        ("a query never reaches a file name", get("/app.js?../../etc/passwd"), 200),
+        ("a query never reaches a file name", get("/pages/inspector/inspector.js?../../etc/passwd"), 200),
     ]
 
     static let queries: [(String, [UInt8], Int)] = [
@@ -185,7 +185,7 @@ final class MalformedInputTests {
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         let connection = try RawHTTPClient(port: port)
-        let targets = ["/api/health", "/app.js", "/api/entities/Book?limit=3", "/api/nothing", "/"]
+        let targets = ["/api/health", "/pages/inspector/inspector.js", "/api/entities/Book?limit=3", "/api/nothing", "/"]
         connection.send(targets.map { "GET \($0) HTTP/1.1\r\nHost: localhost\r\n\r\n" }.joined())
         var statuses: [Int?] = []
         var types: [String?] = []
@@ -236,7 +236,7 @@ final class MalformedInputTests {
             reader.send(String(repeating: "GET /api/entities/Book?limit=500 HTTP/1.1\r\nHost: localhost\r\n\r\n", count: 20))
             #expect(await reader.read().status == 200)
             // And one that never reads at all.
-            try RawHTTPClient(port: port).send(String(repeating: "GET /app.js HTTP/1.1\r\nHost: localhost\r\n\r\n", count: 50))
+            try RawHTTPClient(port: port).send(String(repeating: "GET /pages/inspector/inspector.js HTTP/1.1\r\nHost: localhost\r\n\r\n", count: 50))
         }  // every connection is closed here
         try await expectHealthy("vanishing clients")
         try await expectHealthy("vanishing clients, again")

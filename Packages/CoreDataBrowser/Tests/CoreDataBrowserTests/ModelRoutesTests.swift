@@ -42,8 +42,8 @@ extension EndToEndTests {
         #expect(page.status == 200)
         #expect(page.header("Content-Type") == "text/html; charset=utf-8")
         #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
-        for file in ["/model.js", "/model-layout.js", "/model-drawing.js", "/model-details.js", "/model-export.js",
-                     "/model-versions.js", "/model.css"] {
+        for file in ["/pages/model/model.js", "/pages/model/layout.js", "/pages/model/drawing.js", "/pages/model/details.js",
+                     "/pages/model/export.js", "/pages/model/versions.js", "/pages/model/model.css"] {
             #expect(try await client.get(file).status == 200, "\(file)")
         }
     }

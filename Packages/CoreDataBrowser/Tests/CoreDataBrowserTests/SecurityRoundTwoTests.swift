@@ -93,7 +93,7 @@ final class SecurityRoundTwoTests {
             #expect(reply.header("Cache-Control") == "no-store", "\(method) \(target) answered \(reply.status)")
         }
         // The UI's own files may be cached, and revalidated.
-        #expect(try await head("GET", "/app.js").header("Cache-Control") == "no-cache")
+        #expect(try await head("GET", "/pages/inspector/inspector.js").header("Cache-Control") == "no-cache")
     }
 
     @Test func theAccessPolicyMakesEveryAPIAnswerNoStoreEvenARouteThatForgets() async throws {
@@ -131,7 +131,7 @@ final class SecurityRoundTwoTests {
         #expect(scripts?.contains("unsafe-inline") == false)
     }
 
-    @Test(arguments: ["/", "/lab", "/history", "/app.js", "/nothing-here"])
+    @Test(arguments: ["/", "/lab", "/history", "/pages/inspector/inspector.js", "/nothing-here"])
     func theRefusalPageRunsUnderAPolicyWithoutScript(path: String) async throws {
         let reply = try await head("GET", path, headers: [])
         #expect(reply.status == 401)

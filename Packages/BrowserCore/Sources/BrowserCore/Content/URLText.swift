@@ -2,7 +2,7 @@ internal import Foundation
 
 /// Text that is one absolute URL (RFC 3986 §4.3): a scheme, then "//" and an authority, or one of the schemes
 /// that have none (mailto:, tel:, data:, urn:…); no whitespace inside; and Foundation's `URL` accepts it.
-/// The web UI labels String values by the same rule (web/content.js `urlOf`, docs/API.md "Values"): change both.
+/// The web UI labels String values by the same rule (web/features/content/content.js `urlOf`, docs/API.md "Values"): change both.
 enum URLText {
     /// Longer text is not shown as a URL: a grid cell cannot use it, and `data:` URLs are better as text.
     static let maximumLength = 8_192

@@ -3,8 +3,8 @@ import FlyingSocks
 import Foundation
 
 // flyingfox-peer --health FILE --app-js FILE [--port N]
-// Serves GET /api/health and GET /app.js with the bytes of the two files and the same Content-Type (and, for
-// app.js, Cache-Control) headers as browser-demo; everything else is FlyingFox's default 404. Listens on
+// Serves GET /api/health and GET /pages/inspector/inspector.js with the bytes of the two files and the same
+// Content-Type (and, for the script, Cache-Control) headers as browser-demo; everything else is FlyingFox's default 404. Listens on
 // 127.0.0.1 only, prints `FlyingFox: http://127.0.0.1:PORT` once it is listening.
 
 func fail(_ message: String) -> Never {
@@ -36,7 +36,7 @@ let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), logger
 await server.appendRoute("GET /api/health") { _ in
     HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: health)
 }
-await server.appendRoute("GET /app.js") { _ in
+await server.appendRoute("GET /pages/inspector/inspector.js") { _ in
     HTTPResponse(
         statusCode: .ok,
         headers: [.contentType: "text/javascript; charset=utf-8", HTTPHeader("Cache-Control"): "no-cache"],
