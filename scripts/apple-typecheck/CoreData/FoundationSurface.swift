@@ -105,6 +105,9 @@ open class NSExpression: NSObject {
     /// https://developer.apple.com/documentation/foundation/nsexpression/init(forkeypath:)-5w6fj
     /// `convenience init(forKeyPath keyPath: String)`
     public convenience init(forKeyPath keyPath: String) { self.init() }
+    /// https://developer.apple.com/documentation/foundation/nsexpression/init(forvariable:)
+    /// `init(forVariable string: String)`
+    public init(forVariable string: String) { super.init() }
     /// https://developer.apple.com/documentation/foundation/nsexpression/init(forconstantvalue:)
     /// `init(forConstantValue obj: Any?)`
     public init(forConstantValue obj: Any?) { super.init() }

@@ -77,7 +77,9 @@ struct Tree: Decodable {
         var path: [String]
         var op: String
         var options: String?
-        var value: Operand
+        /// A value, or (`keyPath`) another attribute of the same record.
+        var value: Operand?
+        var keyPath: [String]?
 
         var filterComparison: FilterComparison {
             get throws {
@@ -85,7 +87,10 @@ struct Tree: Decodable {
                 var folding = FilterOptions()
                 if options?.contains("c") == true { folding.insert(.caseInsensitive) }
                 if options?.contains("d") == true { folding.insert(.diacriticInsensitive) }
-                return FilterComparison(FilterKeyPath(path), op, options: folding, value.operand)
+                guard let operand = value?.operand ?? keyPath.map({ .keyPath(FilterKeyPath($0)) }) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a comparison without an operand"))
+                }
+                return FilterComparison(FilterKeyPath(path), op, options: folding, operand)
             }
         }
     }
@@ -184,6 +189,7 @@ struct Operand: Decodable {
             guard bounds.count == 2 else { throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "range") }
             operand = .range(bounds[0].value, bounds[1].value)
         case "object": operand = .object(try container.decode(String.self, forKey: key))
+        case "objects": operand = .objects(try container.decode([String].self, forKey: key))
         default: operand = .value(try Value(from: decoder).value)
         }
     }
