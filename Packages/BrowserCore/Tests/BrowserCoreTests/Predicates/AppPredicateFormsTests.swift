@@ -67,14 +67,16 @@ struct AppPredicateFormsTests {
     /// (entity, text, why it is refused).
     static let refused: [(String, String, String)] = [
         ("Book", "tags CONTAINS \"x-coredata://\(Make.storeID)/Author/p1\"",
-         "In ANY tags == \"x-coredata://\(Make.storeID)/Author/p1\": the related record leads to Tag, and Author p1 is not one"),
+         "In tags CONTAINS \"x-coredata://\(Make.storeID)/Author/p1\": tags leads to Tag, and Author p1 is not one"),
+        ("Book", "ANY tags > 3", "In ANY tags > 3: each related Tag record: compare it with == or != and a record's ID (x-coredata://…), with IN and a list of IDs, or with nil"),
         ("Book", "title == foo", "In title == foo: Book has no attribute \"foo\" to compare title with (a text value goes in quotes: \"foo\")"),
-        ("Book", "title > pageCount", "In title > pageCount: title is a String attribute and pageCount a Integer 32 one: they cannot be compared"),
+        ("Book", "title > pageCount", "In title > pageCount: > compares numbers and dates, and title is a String attribute"),
+        ("Book", "title == pageCount", "In title == pageCount: title is a String attribute and pageCount a Integer 32 one: they cannot be compared"),
         ("Book", "title CONTAINS summary", "In title CONTAINS summary: Book has no attribute \"summary\" to compare title with (a text value goes in quotes: \"summary\")"),
         ("Book", "author.name == title", "In author.name == title: two key paths are compared only as attributes of the same record (author.name and title must both be attributes of Book, without relationship steps)"),
         ("Book", "author.books.name.@count > 0",
          "In author.books.name.@count > 0: Author.books is not a to-one relationship: @count follows to-one relationships to the to-many relationship it counts"),
-        ("Book", "author IN {\"x\"}", "In author IN {\"x\"}: \"x\" is not a record ID (x-coredata://<store>/<Entity>/p<number>)"),
+        ("Book", "author IN {\"x\"}", "In author IN {\"x\"}: Malformed id \"x\": expected x-coredata://<store>/<Entity>/p<number>"),
     ]
 
     @Test("what Core Data would not take either is refused with the reason", arguments: refused)

@@ -145,7 +145,7 @@ private struct FilterValidator {
                 member.keyPath = FilterKeyPath([])
                 member.op = .equals
                 return .quantified(.any, relationship: comparison.keyPath.last,
-                                   try checkMembership(member, in: destination, condition: filter, index: index))
+                                   try checkMembership(member, of: comparison.keyPath.last, in: destination, condition: filter, index: index))
             }
             return .comparison(try check(comparison, from: entity, condition: filter, index: index))
         case .quantified(let quantifier, let name, let comparison):
@@ -153,7 +153,7 @@ private struct FilterValidator {
             let destination = try toMany(name, of: entity, condition: filter, index: index)
             if comparison.keyPath.components.isEmpty {
                 return .quantified(quantifier, relationship: name,
-                                   try checkMembership(comparison, in: destination, condition: filter, index: index))
+                                   try checkMembership(comparison, of: name, in: destination, condition: filter, index: index))
             }
             return .quantified(quantifier, relationship: name,
                                try check(comparison, from: destination, condition: filter, index: index))
@@ -259,7 +259,8 @@ private struct FilterValidator {
             if case .value(.null) = comparison.operand, op == .equals || op == .notEquals, comparison.options.isEmpty {
                 return result
             }
-            result.operand = try recordIDs(comparison, name: name, destination: relationship.destination, fail: fail)
+            result.operand = try recordIDs(comparison, subject: "\(name) is a to-one relationship", name: name,
+                                           destination: relationship.destination, fail: fail)
             return result
         case .attribute(let attribute, let components):
             result.keyPath = FilterKeyPath(components)
@@ -333,9 +334,11 @@ private struct FilterValidator {
 extension FilterValidator {
     /// The operand of a relationship compared with records: one ID for `==`/`!=`, a list of them for `IN`, each
     /// a record of the relationship's destination (or a sub-entity of it).
-    fileprivate func recordIDs(_ comparison: FilterComparison, name: String, destination: String,
+    /// `subject` says what is compared ("author is a to-one relationship"), `name` names the relationship.
+    fileprivate func recordIDs(_ comparison: FilterComparison, subject: String, name: String, destination: String,
                                fail: (String) -> FilterProblem) throws(FilterProblem) -> FilterOperand {
-        guard comparison.options.isEmpty else { throw fail("[c] and [d] compare text, and \(name) leads to records") }
+        let forms = "compare it with == or != and a record's ID (x-coredata://…), with IN and a list of IDs, or with nil"
+        guard comparison.options.isEmpty else { throw fail("\(subject): \(forms)") }
         var uris: [String] = []
         switch (comparison.op, comparison.operand) {
         case (.equals, .object(let text)), (.equals, .value(.string(let text))), (.equals, .value(.uri(let text))),
@@ -351,8 +354,7 @@ extension FilterValidator {
                 }
             }
         default:
-            throw fail("\(name) leads to \(destination) records: compare it with == or != and a record's ID (x-coredata://…), "
-                + "IN and a list of IDs, or nil")
+            throw fail("\(subject): \(forms)")
         }
         var checked: [String] = []
         for uri in uris {
@@ -367,10 +369,11 @@ extension FilterValidator {
     }
 
     /// `ANY tags == <ID>`, `NONE tags IN {<ID>, …}`: the related record itself compared with records.
-    fileprivate func checkMembership(_ comparison: FilterComparison, in destination: EntitySchema, condition: RecordFilter,
+    fileprivate func checkMembership(_ comparison: FilterComparison, of relationship: String, in destination: EntitySchema, condition: RecordFilter,
                                      index: Int) throws(FilterProblem) -> FilterComparison {
         var result = comparison
-        result.operand = try recordIDs(comparison, name: "the related record", destination: destination.name) { reason in
+        result.operand = try recordIDs(comparison, subject: "each related \(destination.name) record", name: relationship,
+                                       destination: destination.name) { reason in
             problem(condition, index, reason)
         }
         return result
