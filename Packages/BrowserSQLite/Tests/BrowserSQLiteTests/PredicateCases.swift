@@ -1,7 +1,7 @@
 import BrowserCore
 import Foundation
 
-/// The equivalence harness's cases as `scripts/predicate-oracle/oracle.py` writes them: an entity, a predicate tree
+/// The equivalence harness's cases as `Tests/PredicateOracle/oracle.py` writes them: an entity, a predicate tree
 /// in the harness's JSON form (see `predicates.py`) and the object IDs the Python oracle found it matches.
 struct PredicateCases: Decodable {
     struct Case: Decodable {
@@ -19,10 +19,10 @@ struct PredicateCases: Decodable {
         return try JSONDecoder().decode(PredicateCases.self, from: Data(contentsOf: out))
     }
 
+    /// `Tests/PredicateOracle` beside this target: the brick's tests carry their oracle.
     static let oracleDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("scripts/predicate-oracle")
+        .appendingPathComponent("PredicateOracle")
 
     struct PythonFailure: Error, CustomStringConvertible {
         var description: String
