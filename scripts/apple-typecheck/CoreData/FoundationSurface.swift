@@ -49,6 +49,9 @@ open class NSPredicate: NSObject {
     /// https://developer.apple.com/documentation/foundation/nspredicate/init(format:argumentarray:)
     /// `init(format predicateFormat: String, argumentArray arguments: [Any]?)` (what "Copy as Swift" writes)
     public convenience init(format predicateFormat: String, argumentArray arguments: [Any]?) { self.init() }
+    /// https://developer.apple.com/documentation/foundation/nspredicate/evaluate(with:)
+    /// `func evaluate(with object: Any?) -> Bool`
+    open func evaluate(with object: Any?) -> Bool { false }
     /// https://developer.apple.com/documentation/foundation/nspredicate/predicateformat
     /// `var predicateFormat: String { get }`
     open var predicateFormat: String { "" }
