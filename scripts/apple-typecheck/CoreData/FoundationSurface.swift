@@ -49,6 +49,9 @@ open class NSPredicate: NSObject {
     /// https://developer.apple.com/documentation/foundation/nspredicate/init(format:argumentarray:)
     /// `init(format predicateFormat: String, argumentArray arguments: [Any]?)` (what "Copy as Swift" writes)
     public convenience init(format predicateFormat: String, argumentArray arguments: [Any]?) { self.init() }
+    /// https://developer.apple.com/documentation/foundation/nspredicate/evaluate(with:)
+    /// `func evaluate(with object: Any?) -> Bool`
+    open func evaluate(with object: Any?) -> Bool { false }
     /// https://developer.apple.com/documentation/foundation/nspredicate/predicateformat
     /// `var predicateFormat: String { get }`
     open var predicateFormat: String { "" }
@@ -105,6 +108,9 @@ open class NSExpression: NSObject {
     /// https://developer.apple.com/documentation/foundation/nsexpression/init(forkeypath:)-5w6fj
     /// `convenience init(forKeyPath keyPath: String)`
     public convenience init(forKeyPath keyPath: String) { self.init() }
+    /// https://developer.apple.com/documentation/foundation/nsexpression/init(forvariable:)
+    /// `init(forVariable string: String)`
+    public init(forVariable string: String) { super.init() }
     /// https://developer.apple.com/documentation/foundation/nsexpression/init(forconstantvalue:)
     /// `init(forConstantValue obj: Any?)`
     public init(forConstantValue obj: Any?) { super.init() }

@@ -177,7 +177,11 @@ function render(text) {
     area.placeholder = 'pageCount > 300 AND author.name BEGINSWITH[c] "k"';
     area.value = text !== undefined ? text : '';
     area.addEventListener('input', () => scheduleCheck());
-    body.append(area);
+    // What differs from pasting an app's format string, said where it is typed (docs/API.md "Predicates").
+    const help = el('p', 'pp-help', 'Write values in (no %@, %K or $VAR). A nil value counts as different: '
+      + 'name != "x" includes records whose name is nil, as NSPredicate does in memory; '
+      + 'an app\'s fetch from a SQLite store may leave them out.');
+    body.append(area, help);
   }
   const status = el('div', 'pp-status');
   status.setAttribute('aria-live', 'polite');

@@ -308,6 +308,8 @@ function modelOf(tree, fields) {
     }
     const field = fields.find((f) => f.key === key && Boolean(f.quantified) === Boolean(node.quantifier));
     if (!field) throw new Unbuildable(`The builder offers key paths one relationship deep; “${key}” is kept as text.`);
+    // Two attributes compared and a to-one IN record IDs have no builder row: kept as text, never half-shown.
+    if ('rightKeyPath' in comparison || 'objects' in comparison) throw new Unbuildable(`The builder has no row for this ${key} condition; it is kept as text.`);
     row.field = field.key;
     row.op = comparison.op;
     if ('value' in comparison && comparison.value === null) row.op = comparison.op === '==' ? 'nil' : 'notnil';

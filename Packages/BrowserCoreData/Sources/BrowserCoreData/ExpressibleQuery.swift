@@ -48,12 +48,23 @@ enum ExpressibleQuery {
         case .not(let part):
             try check(part, on: entity)
         case .comparison(let comparison):
-            try check(comparison.keyPath, on: entity)
+            try check(comparison, on: entity)
         case .quantified(_, let relationship, let comparison):
-            try check(comparison.keyPath, on: destination(of: relationship, from: entity, toMany: true))
-        case .count(let relationship, _, _):
-            _ = try destination(of: relationship, from: entity, toMany: true)
+            let related = try destination(of: relationship, from: entity, toMany: true)
+            // An empty key path is the related record itself (`ANY tags == <ID>`).
+            if !comparison.keyPath.components.isEmpty { try check(comparison, on: related) }
+        case .count(let path, _, _):
+            var current = entity
+            let steps = path.split(separator: ".").map(String.init)
+            for step in steps.dropLast() { current = try destination(of: step, from: current, toMany: false) }
+            _ = try destination(of: steps.last ?? path, from: current, toMany: true)
         }
+    }
+
+    /// The key path, and the other attribute when two are compared.
+    private static func check(_ comparison: FilterComparison, on entity: NSEntityDescription) throws {
+        try check(comparison.keyPath, on: entity)
+        if case .keyPath(let other) = comparison.operand { try check(other, on: entity) }
     }
 
     /// To-one relationships, then an attribute, or a to-one relationship (compared with an object or nil).

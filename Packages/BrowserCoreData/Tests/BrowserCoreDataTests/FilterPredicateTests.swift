@@ -27,6 +27,13 @@ import Testing
         ("NONE tags.name == \"classic\"", ["The Café Catalogue", "Kindred", "the lowercase book", "Germinal", "Kindred (Audio)"]),
         ("tags.@count == 0", ["the lowercase book"]),
         ("tags.@count >= 2 AND inPrint == TRUE", ["Notes on the Analytical Engine", "Thérèse Raquin", "Germinal", "Kindred"]),
+        // Forms apps write: each the same records as its key-path-first twin above.
+        ("title == [cd] \"THERESE RAQUIN\"", ["Thérèse Raquin"]),
+        ("{\"Kindred\", \"Germinal\"} CONTAINS title", ["Germinal", "Kindred", "Germinal"]),
+        ("255 < pageCount", ["Thérèse Raquin", "Germinal", "Kindred"]),
+        ("0 == tags.@count", ["the lowercase book"]),
+        // Two attributes of one record: a value never differs from itself (nil included).
+        ("pageCount != pageCount", []),
     ]
 
     @Test func eachPredicateSelectsTheDocumentedRecords() async throws {

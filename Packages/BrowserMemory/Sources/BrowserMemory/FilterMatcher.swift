@@ -3,6 +3,7 @@ import Foundation
 
 /// What `FilterMatcher` reads of a record: its attribute values and its relationships' targets.
 protocol FilterableRecord {
+    var id: ObjectID { get }
     var values: [String: AttributeValue] { get }
     var links: [String: [ObjectID]] { get }
 }
@@ -15,11 +16,12 @@ struct FilterMatcher {
         case all([Node])
         case any([Node])
         case not(Node)
-        /// Follow `relationships` (to-one), read `name` (an attribute, or a to-one relationship's target as its
-        /// ID URI), then test it.
+        /// Follow `relationships` (to-one), read `name` (an attribute, a to-one relationship's target as its
+        /// ID URI, or with an empty name the record's own ID URI), then test it.
         case comparison(relationships: [String], name: String, isRelationship: Bool, Test)
         case quantified(FilterQuantifier, relationship: String, Node)
-        case count(relationship: String, FilterOperator, Int)
+        /// Follow `relationships` (to-one), then count `relationship`'s targets.
+        case count(relationships: [String], relationship: String, FilterOperator, Int)
     }
 
     /// A comparison's operator and operand, ready to apply to one value.
@@ -33,6 +35,8 @@ struct FilterMatcher {
         var operands: [AttributeValue]
         /// LIKE's folded pattern.
         var pattern: [Unicode.Scalar] = []
+        /// The other attribute of the same record, for two key paths compared.
+        var otherAttribute: String?
     }
 
     private let root: Node?
@@ -57,8 +61,9 @@ struct FilterMatcher {
         case .quantified(let quantifier, let relationship, let comparison):
             let destination = entity?.relationship(named: relationship).flatMap { schema.entity(named: $0.destination) }
             return .quantified(quantifier, relationship: relationship, compile(comparison, entity: destination, schema: schema))
-        case .count(let relationship, let op, let number):
-            return .count(relationship: relationship, op, number)
+        case .count(let path, let op, let number):
+            let steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            return .count(relationships: Array(steps.dropLast()), relationship: steps.last ?? path, op, number)
         }
     }
 
@@ -67,7 +72,7 @@ struct FilterMatcher {
         for name in comparison.keyPath.relationships {
             current = current?.relationship(named: name).flatMap { schema.entity(named: $0.destination) }
         }
-        let name = comparison.keyPath.last
+        let name = comparison.keyPath.components.isEmpty ? "" : comparison.keyPath.last
         let isRelationship = current?.relationship(named: name) != nil
         var test = Test(op: comparison.op, options: comparison.options, comparesWithNil: false, operands: [])
         switch comparison.operand {
@@ -76,6 +81,8 @@ struct FilterMatcher {
         case .list(let values): test.operands = values.map { fold($0, comparison.options) }
         case .range(let low, let high): test.operands = [low, high]
         case .object(let uri): test.operands = [.uri(uri)]
+        case .objects(let uris): test.operands = uris.map { .uri($0) }
+        case .keyPath(let other): test.otherAttribute = other.description
         }
         if comparison.op == .like, case .string(let pattern)? = test.operands.first {
             test.pattern = Array(pattern.unicodeScalars)
@@ -106,10 +113,15 @@ struct FilterMatcher {
                 current = next
             }
             let value: AttributeValue
-            if isRelationship {
+            if name.isEmpty {
+                value = .uri(current.id.uri)
+            } else if isRelationship {
                 value = current.links[name]?.first.map { .uri($0.uri) } ?? .null
             } else {
                 value = current.values[name] ?? .null
+            }
+            if let other = test.otherAttribute {
+                return holdsBetween(test.op, value, current.values[other] ?? .null)
             }
             if case .null = value { return holdsForMissing(test) }
             return holds(test, value)
@@ -120,8 +132,29 @@ struct FilterMatcher {
             case .all: return targets.allSatisfy { evaluate(comparison, $0, resolve) }
             case .none: return !targets.contains { evaluate(comparison, $0, resolve) }
             }
-        case .count(let relationship, let op, let number):
-            return compare(op, record.links[relationship]?.count ?? 0, number)
+        case .count(let relationships, let relationship, let op, let number):
+            var current = record
+            for step in relationships {
+                // Through a nil to-one the count is missing: it satisfies `!=` only.
+                guard let target = current.links[step]?.first, let next = resolve(target) else { return op == .notEquals }
+                current = next
+            }
+            return compare(op, current.links[relationship]?.count ?? 0, number)
+        }
+    }
+
+    /// Two attributes of one record compared: `==` holds when both are missing or both equal, `!=` when not; an
+    /// order is false when either is missing.
+    private static func holdsBetween(_ op: FilterOperator, _ left: AttributeValue, _ right: AttributeValue) -> Bool {
+        switch (left, right) {
+        case (.null, .null): return op == .equals
+        case (.null, _), (_, .null): return op == .notEquals
+        default:
+            switch op {
+            case .equals: return equal(left, right)
+            case .notEquals: return !equal(left, right)
+            default: return order(op, left, right)
+            }
         }
     }
 

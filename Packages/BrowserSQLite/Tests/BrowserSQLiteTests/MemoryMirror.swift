@@ -53,9 +53,14 @@ struct MemoryMirror {
     /// does not hold stays as it is, and matches nothing in either store).
     func mapped(_ filter: RecordFilter) -> RecordFilter {
         func map(_ comparison: FilterComparison) -> FilterComparison {
+            func mine(_ uri: String) -> String {
+                (try? ObjectID(uri: uri)).flatMap { toMemory[$0] }?.uri ?? uri
+            }
             var result = comparison
-            if case .object(let uri) = comparison.operand, let id = try? ObjectID(uri: uri), let mine = toMemory[id] {
-                result.operand = .object(mine.uri)
+            switch comparison.operand {
+            case .object(let uri): result.operand = .object(mine(uri))
+            case .objects(let uris): result.operand = .objects(uris.map(mine))
+            default: break
             }
             return result
         }

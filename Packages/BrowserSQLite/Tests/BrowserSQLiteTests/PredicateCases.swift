@@ -1,7 +1,7 @@
 import BrowserCore
 import Foundation
 
-/// The equivalence harness's cases as `scripts/predicate-oracle/oracle.py` writes them: an entity, a predicate tree
+/// The equivalence harness's cases as `Tests/PredicateOracle/oracle.py` writes them: an entity, a predicate tree
 /// in the harness's JSON form (see `predicates.py`) and the object IDs the Python oracle found it matches.
 struct PredicateCases: Decodable {
     struct Case: Decodable {
@@ -19,10 +19,10 @@ struct PredicateCases: Decodable {
         return try JSONDecoder().decode(PredicateCases.self, from: Data(contentsOf: out))
     }
 
+    /// `Tests/PredicateOracle` beside this target: the brick's tests carry their oracle.
     static let oracleDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("scripts/predicate-oracle")
+        .appendingPathComponent("PredicateOracle")
 
     struct PythonFailure: Error, CustomStringConvertible {
         var description: String
@@ -77,7 +77,9 @@ struct Tree: Decodable {
         var path: [String]
         var op: String
         var options: String?
-        var value: Operand
+        /// A value, or (`keyPath`) another attribute of the same record.
+        var value: Operand?
+        var keyPath: [String]?
 
         var filterComparison: FilterComparison {
             get throws {
@@ -85,7 +87,10 @@ struct Tree: Decodable {
                 var folding = FilterOptions()
                 if options?.contains("c") == true { folding.insert(.caseInsensitive) }
                 if options?.contains("d") == true { folding.insert(.diacriticInsensitive) }
-                return FilterComparison(FilterKeyPath(path), op, options: folding, value.operand)
+                guard let operand = value?.operand ?? keyPath.map({ .keyPath(FilterKeyPath($0)) }) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a comparison without an operand"))
+                }
+                return FilterComparison(FilterKeyPath(path), op, options: folding, operand)
             }
         }
     }
@@ -184,6 +189,7 @@ struct Operand: Decodable {
             guard bounds.count == 2 else { throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "range") }
             operand = .range(bounds[0].value, bounds[1].value)
         case "object": operand = .object(try container.decode(String.self, forKey: key))
+        case "objects": operand = .objects(try container.decode([String].self, forKey: key))
         default: operand = .value(try Value(from: decoder).value)
         }
     }

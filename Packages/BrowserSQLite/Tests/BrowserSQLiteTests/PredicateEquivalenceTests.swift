@@ -5,7 +5,7 @@ import Testing
 
 /// The predicate equivalence proof for the store-file reader and the in-memory store: thousands of predicate trees (every operator of every
 /// attribute type with and without `[c]`/`[d]`/`[cd]`, nil, Unicode, to-one key paths, object IDs, ANY/ALL/NONE,
-/// `@count`, NOT and nested groups; `scripts/predicate-oracle/predicates.py`) give, through `SQLiteStore`, exactly
+/// `@count`, NOT and nested groups; `Tests/PredicateOracle/predicates.py`) give, through `SQLiteStore`, exactly
 /// the records an independent Python oracle finds by evaluating `RecordFilter`'s documented semantics over rows it
 /// reads itself with the `sqlite3` module (`oracle.py`, which shares no code with this package); and the same cases
 /// asked of an `InMemoryStore` holding the same records (`MemoryMirror`), IDs mapped, give the same records.
@@ -73,7 +73,7 @@ struct PredicateEquivalenceTests {
     @Test func demoLibraryModelAnswersAsTheOracle() async throws {
         let directory = TemporaryDirectory()
         let storeURL = directory.path("library.sqlite")
-        try await PredicateCases.runPython(["../bench/generate_store.py", "--books", "1000", "--quiet", "--out", storeURL.path])
+        try await PredicateCases.runPython(["../../../../scripts/bench/generate_store.py", "--books", "1000", "--quiet", "--out", storeURL.path])
         let cases = try await PredicateCases.fromOracle(store: storeURL, description: "demo-library.json", in: directory)
         #expect(cases.cases.count > 1000)
         let store = try SQLiteStore.open(storeAt: storeURL, model: directory.path("Library.xcdatamodeld"))

@@ -106,7 +106,7 @@ extension EndToEndTests {
             (Data(#"{"where": {"all": [{"keyPath": "title", "op": "LIKEE", "value": "x"}]}}"#.utf8), json, 400,
              "Body: at where.all[0].op: unknown operator \"LIKEE\" (==, !=, <, <=, >, >=, CONTAINS, BEGINSWITH, ENDSWITH, LIKE, IN, BETWEEN)"),
             (Data(#"{"where": {"keyPath": "title", "op": "==", "value": "x", "values": ["y"]}}"#.utf8), json, 400,
-             "Body: at where: a comparison has exactly one of \"value\", \"values\" (IN, BETWEEN) or \"object\""),
+             "Body: at where: a comparison has exactly one of \"value\", \"values\" (IN, BETWEEN), \"object\", \"objects\" (IN) or \"rightKeyPath\""),
             (Data(#"{"where": {"any": []}, "limit": 3}"#.utf8), json, 400,
              "Body: at limit: unknown key (the body is {\"where\": <tree>}; list parameters go in the URL)"),
             (Data(#"{"where": null}"#.utf8), json, 400, "Body: at where: expected an object (a condition)"),

@@ -9,14 +9,18 @@ public import Foundation
 /// {"keyPath": "author.name", "op": "BEGINSWITH", "options": "c", "value": "k"}
 /// {"keyPath": "pageCount", "op": "IN", "values": [1, 2]}        (BETWEEN: "values": [low, high])
 /// {"keyPath": "author", "op": "==", "object": "x-coredata://…/Author/p1"}
+/// {"keyPath": "author", "op": "IN", "objects": ["x-coredata://…/Author/p1", "x-coredata://…/Author/p2"]}
+/// {"keyPath": "lastServerTimeStamp", "op": ">", "rightKeyPath": "clearedTimeStamp"}
+/// {"quantifier": "ANY", "relationship": "tags", "condition": {"keyPath": "SELF", "op": "==", "object": "x-coredata://…/Tag/p1"}}
 /// {"quantifier": "ANY", "relationship": "tags", "condition": {"keyPath": "name", "op": "==", "value": "x"}}
-/// {"count": "tags", "op": ">", "value": 3}
+/// {"count": "tags", "op": ">", "value": 3}                       (through to-ones: {"count": "series.study.albums", …})
 /// ```
+/// `"keyPath": "SELF"` is the related record itself (an empty key path), only inside a quantifier's condition.
 /// Values are JSON scalars (`null` is nil); a date, a UUID or a number beyond a Double is a string, given its
 /// type by validation (a date may also be a number: seconds since 2001-01-01, as Core Data stores it). Unknown keys and mixed forms are refused, naming where in the body they are.
 extension RecordFilter: Codable {
     private enum Key: String, CodingKey, CaseIterable {
-        case all, any, not, keyPath, op, options, value, values, object, quantifier, relationship, condition, count
+        case all, any, not, keyPath, op, options, value, values, object, objects, rightKeyPath, quantifier, relationship, condition, count
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,7 +69,7 @@ extension RecordFilter: Codable {
             }
             self = .count(relationship: try container.decode(String.self, forKey: .count), op, number)
         } else if keys.contains(.keyPath) {
-            try only([.keyPath, .op, .options, .value, .values, .object])
+            try only([.keyPath, .op, .options, .value, .values, .object, .objects, .rightKeyPath])
             let path = try container.decode(String.self, forKey: .keyPath)
             let op = try Self.decodeOperator(container)
             var options: FilterOptions = []
@@ -80,13 +84,15 @@ extension RecordFilter: Codable {
                 }
             }
             let operand: FilterOperand
-            let given = [Key.value, .values, .object].filter(keys.contains)
+            let given = [Key.value, .values, .object, .objects, .rightKeyPath].filter(keys.contains)
             guard given.count == 1 else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                    debugDescription: "a comparison has exactly one of \"value\", \"values\" (IN, BETWEEN) or \"object\""))
+                    debugDescription: "a comparison has exactly one of \"value\", \"values\" (IN, BETWEEN), \"object\", \"objects\" (IN) or \"rightKeyPath\""))
             }
             switch given[0] {
             case .object: operand = .object(try container.decode(String.self, forKey: .object))
+            case .objects: operand = .objects(try container.decode([String].self, forKey: .objects))
+            case .rightKeyPath: operand = .keyPath(Self.keyPath(try container.decode(String.self, forKey: .rightKeyPath)))
             case .values:
                 let values = try container.decode([JSONScalar].self, forKey: .values).map(\.value)
                 if op == .between {
@@ -100,12 +106,16 @@ extension RecordFilter: Codable {
                 }
             default: operand = .value(try container.decode(JSONScalar.self, forKey: .value).value)
             }
-            self = .comparison(FilterComparison(FilterKeyPath(path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)),
-                                                op, options: options, operand))
+            self = .comparison(FilterComparison(Self.keyPath(path), op, options: options, operand))
         } else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
                 "a condition is an object with \"all\", \"any\", \"not\", \"keyPath\", \"quantifier\" or \"count\""))
         }
+    }
+
+    /// `"SELF"` is the empty key path (the record itself); any other text is names joined with dots.
+    private static func keyPath(_ text: String) -> FilterKeyPath {
+        text == "SELF" ? FilterKeyPath([]) : FilterKeyPath(text.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
     }
 
     private static func decodeOperator(_ container: KeyedDecodingContainer<Key>) throws -> FilterOperator {
@@ -136,7 +146,7 @@ extension RecordFilter: Codable {
     }
 
     private static func encode(_ comparison: FilterComparison, into container: inout KeyedEncodingContainer<Key>) throws {
-        try container.encode(comparison.keyPath.description, forKey: .keyPath)
+        try container.encode(comparison.keyPath.components.isEmpty ? "SELF" : comparison.keyPath.description, forKey: .keyPath)
         try container.encode(comparison.op.rawValue, forKey: .op)
         let options = PredicateText.options(comparison.options).filter { $0 != "[" && $0 != "]" }
         if !options.isEmpty { try container.encode(options, forKey: .options) }
@@ -145,6 +155,8 @@ extension RecordFilter: Codable {
         case .list(let values): try container.encode(values.map(JSONValue.init), forKey: .values)
         case .range(let low, let high): try container.encode([JSONValue(low), JSONValue(high)], forKey: .values)
         case .object(let uri): try container.encode(uri, forKey: .object)
+        case .objects(let uris): try container.encode(uris, forKey: .objects)
+        case .keyPath(let other): try container.encode(other.description, forKey: .rightKeyPath)
         }
     }
 

@@ -6,10 +6,15 @@
 ///
 /// ## What a store may rely on
 /// A store only ever receives a tree checked against the schema (`RecordQuery` is built only by its validation):
-/// - every name exists: a key path is zero or more to-one relationships followed by one attribute, or, with a
-///   `.object` or `nil` operand, ending in a to-one relationship;
+/// - every name exists: a key path is zero or more to-one relationships followed by one attribute, or, with an
+///   `.object`, `.objects` or `nil` operand, ending in a to-one relationship;
 /// - a quantified condition names a to-many relationship of the entity; its comparison's key path is read from
-///   the relationship's destination entity;
+///   the relationship's destination entity, and is empty (the related record itself) only with an `.object` or
+///   `.objects` operand (`ANY tags == <ID>`: the record is related to that one);
+/// - a `@count` names a to-many relationship, reached through zero or more to-one relationships
+///   (`series.study.albums`: the names joined with dots);
+/// - a `.keyPath` operand names an attribute of the same record as the compared key path, both without
+///   relationship steps, of comparable types (numbers with numbers, dates with dates, otherwise the same type);
 /// - each value has the case of its attribute's type: `.integer` (Integer 16/32/64), `.double` (Double and
 ///   Float), `.decimal`, `.date`, `.boolean`, `.string`, `.uuid`, `.uri`; `.null` only as the operand of `==`
 ///   and `!=`;
@@ -31,7 +36,10 @@
 /// - `LIKE`: `*` matches any run of characters and `?` exactly one, the whole value must match, no other
 ///   character is special (no regular expressions: a pattern's cost is linear in the value times the pattern);
 /// - `BETWEEN {a, b}` holds for `a <= v <= b`;
-/// - `@count` compares the number of related records (0 when none is related).
+/// - `@count` compares the number of related records (0 when none is related); a `@count` through a nil to-one
+///   is a missing value (it satisfies `!=` only);
+/// - two key paths compared (`.keyPath`): `==` holds when both are missing or both equal, `!=` when they differ
+///   (one missing and not the other included); `<`, `<=`, `>`, `>=` are false when either is missing.
 public indirect enum RecordFilter: Sendable, Hashable {
     /// Every condition holds (an empty list matches every record).
     case all([RecordFilter])
@@ -43,8 +51,9 @@ public indirect enum RecordFilter: Sendable, Hashable {
     case comparison(FilterComparison)
     /// A comparison over the records a to-many relationship reaches: `ANY tags.name == "x"`.
     case quantified(FilterQuantifier, relationship: String, FilterComparison)
-    /// The number of records a to-many relationship reaches: `tags.@count == 0`. The operator is one of
-    /// `==`, `!=`, `<`, `<=`, `>`, `>=`.
+    /// The number of records a to-many relationship reaches: `tags.@count == 0`, also through to-one
+    /// relationships (`series.study.albums.@count > 0`: `relationship` is the names joined with dots). The operator
+    /// is one of `==`, `!=`, `<`, `<=`, `>`, `>=`.
     case count(relationship: String, FilterOperator, Int)
 
     /// A text search the way the search box asks it: `name CONTAINS[cd] text`.
@@ -60,7 +69,8 @@ public indirect enum RecordFilter: Sendable, Hashable {
 }
 
 /// Names from the entity to a value: zero or more to-one relationships, then an attribute (or a to-one
-/// relationship, compared with an object ID or nil).
+/// relationship, compared with an object ID or nil). Empty inside a quantified comparison with record IDs: the
+/// related record itself (`SELF`).
 public struct FilterKeyPath: Sendable, Hashable, CustomStringConvertible {
     public var components: [String]
 
@@ -133,6 +143,10 @@ public enum FilterOperand: Sendable, Hashable {
     case range(AttributeValue, AttributeValue)
     /// An object ID URI (`x-coredata://…/Author/p12`), for a key path ending in a to-one relationship.
     case object(String)
+    /// `IN {<ID>, <ID>, …}`: object ID URIs, for a key path ending in a to-one relationship.
+    case objects([String])
+    /// Another attribute of the same record: `lastServerTimeStamp > clearedTimeStamp`.
+    case keyPath(FilterKeyPath)
 }
 
 /// `ANY`, `ALL`, `NONE` over a to-many relationship.

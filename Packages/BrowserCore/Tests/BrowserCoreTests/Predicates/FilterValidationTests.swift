@@ -93,8 +93,8 @@ struct FilterValidationTests {
         ("author.@count == 1", "In author.@count == 1: Book.author is a to-one relationship: compare its key path directly (author.attribute), without ANY, ALL, NONE or @count"),
         ("title.@count == 1", "In title.@count == 1: title is an attribute, not a relationship"),
         ("title.length == 1", "In title.length == 1: Book.title is an attribute; nothing can follow it in a key path"),
-        ("author CONTAINS \"x\"", "In author CONTAINS \"x\": author is a to-one relationship: compare it with == or != and a record's ID, or nil"),
-        ("author == 3", "In author == 3: author is a to-one relationship: compare it with a record's ID (x-coredata://…) or nil"),
+        ("author CONTAINS \"x\"", "In author CONTAINS \"x\": author is a to-one relationship: compare it with == or != and a record's ID (x-coredata://…), with IN and a list of IDs, or with nil"),
+        ("author == 3", "In author == 3: author is a to-one relationship: compare it with == or != and a record's ID (x-coredata://…), with IN and a list of IDs, or with nil"),
         ("author == \"x-coredata://S/Tag/p1\"", "In author == \"x-coredata://S/Tag/p1\": author leads to Author, and Tag p1 is not one"),
         ("author == \"p1\"", "In author == \"p1\": Malformed id \"p1\": expected x-coredata://<store>/<Entity>/p<number>"),
     ]

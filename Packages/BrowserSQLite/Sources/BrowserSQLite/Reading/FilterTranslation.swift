@@ -93,23 +93,43 @@ struct FilterTranslation {
             case .all: (true, negated)
             case .none: (false, negated)
             }
-            let inner = try self.comparison(comparison, path: comparison.keyPath.components[...], related.destination,
-                                            row: related.alias, negated: failing)
+            // An empty key path is the related record itself, compared with records (`ANY tags == <ID>`).
+            let inner = comparison.keyPath.components.isEmpty
+                ? try recordCondition(comparison, related.destination, row: related.alias, negated: failing)
+                : try self.comparison(comparison, path: comparison.keyPath.components[...], related.destination,
+                                      row: related.alias, negated: failing)
             return owners(row: row, in: related, where: inner, groupedBy: nil, included: exists)
-        case .count(let name, let op, let number):
-            let related = try relatedRows(name, of: entity)
-            let op = negated ? try Self.complement(of: op) : op
-            // A record with no related rows has no group: when the comparison holds for 0, select the owners for
-            // which it fails instead, and keep the rows not among them.
-            let holdsForNone = try Self.compare(0, op, number)
-            let having = holdsForNone ? try Self.complement(of: op) : op
-            // Every owner that has a related row has a count of 1 or more: when that is all `having` asks
-            // (`@count == 0`, `@count > 0`), the owners themselves answer, with no grouping.
-            let everyOwner = try Self.compare(1, having, number) && (having == .greaterThan || having == .greaterThanOrEqual
-                                                                       || having == .notEquals && number < 1)
-            let count = everyOwner ? nil : Fragment(sql: "COUNT(*) \(having.rawValue) ?", arguments: [.integer(Int64(number))])
-            return owners(row: row, in: related, where: nil, groupedBy: count, included: !holdsForNone)
+        case .count(let path, let op, let number):
+            // To-one steps first (`series.study.albums`): through a nil one the count is missing, which satisfies
+            // `!=` only.
+            let steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            return try self.count(steps[...], op, number, entity, row: row, negated: negated)
         }
+    }
+
+    /// `@count` of the to-many relationship at the end of `steps` (to-one relationships before it).
+    private mutating func count(_ steps: ArraySlice<String>, _ op: FilterOperator, _ number: Int, _ entity: EntityMapping,
+                                row: String, negated: Bool) throws -> Fragment {
+        if steps.count > 1, let first = steps.first {
+            let holdsWhenMissing = (op == .notEquals) != negated
+            return try throughToOne(first, of: entity, row: row, holdsWhenMissing: holdsWhenMissing) { translation, destination, alias in
+                try translation.count(steps.dropFirst(), op, number, destination, row: alias,
+                                      negated: holdsWhenMissing ? !negated : negated)
+            }
+        }
+        let name = steps.first ?? ""
+        let related = try relatedRows(name, of: entity)
+        let op = negated ? try Self.complement(of: op) : op
+        // A record with no related rows has no group: when the comparison holds for 0, select the owners for
+        // which it fails instead, and keep the rows not among them.
+        let holdsForNone = try Self.compare(0, op, number)
+        let having = holdsForNone ? try Self.complement(of: op) : op
+        // Every owner that has a related row has a count of 1 or more: when that is all `having` asks
+        // (`@count == 0`, `@count > 0`), the owners themselves answer, with no grouping.
+        let everyOwner = try Self.compare(1, having, number) && (having == .greaterThan || having == .greaterThanOrEqual
+                                                                   || having == .notEquals && number < 1)
+        let count = everyOwner ? nil : Fragment(sql: "COUNT(*) \(having.rawValue) ?", arguments: [.integer(Int64(number))])
+        return owners(row: row, in: related, where: nil, groupedBy: count, included: !holdsForNone)
     }
 
     private mutating func group(_ parts: [RecordFilter], _ entity: EntityMapping, row: String, negated: Bool,
@@ -143,6 +163,12 @@ struct FilterTranslation {
         guard let name = path.first else { throw BrowserError.badRequest("A condition names no attribute") }
         if path.count == 1 {
             if let attribute = entity.attribute(named: name) {
+                if case .keyPath(let other) = comparison.operand {
+                    guard let right = entity.attribute(named: other.description) else {
+                        throw BrowserError.badRequest("\(entity.name) has no attribute \"\(other)\"")
+                    }
+                    return try keyPathCondition(comparison, attribute, right, row: row, negated: negated)
+                }
                 return try attributeCondition(comparison, attribute, row: row, negated: negated)
             }
             if let relationship = entity.relationships[name], !relationship.isToMany {
@@ -150,16 +176,25 @@ struct FilterTranslation {
             }
             throw BrowserError.badRequest("\(entity.name) has no attribute or to-one relationship \"\(name)\"")
         }
+        let holdsWhenMissing = Self.holdsForMissing(comparison) != negated
+        return try throughToOne(name, of: entity, row: row, holdsWhenMissing: holdsWhenMissing) { translation, destination, alias in
+            try translation.comparison(comparison, path: path.dropFirst(), destination, row: alias,
+                                       negated: holdsWhenMissing ? !negated : negated)
+        }
+    }
+
+    /// A condition on the record the to-one relationship `name` reaches from the current row: `inner` is the
+    /// condition on the destination's row `alias`. When a missing target makes the answer true
+    /// (`holdsWhenMissing`), `inner` must be the condition's negation: the row holds unless its target fails, so
+    /// the targets that fail are selected and the rows whose target is not among them kept.
+    private mutating func throughToOne(_ name: String, of entity: EntityMapping, row: String, holdsWhenMissing: Bool,
+                                       _ condition: (inout FilterTranslation, EntityMapping, String) throws -> Fragment) throws -> Fragment {
         guard let relationship = entity.relationships[name], !relationship.isToMany,
               let destination = mapping.entities[relationship.destination] else {
             throw BrowserError.badRequest("\(entity.name) has no to-one relationship \"\(name)\"")
         }
-        // When a missing target makes the answer true, the row holds unless its target fails: select the targets
-        // that fail, and keep the rows whose target is not among them.
-        let holdsWhenMissing = Self.holdsForMissing(comparison) != negated
         let alias = nextAlias()
-        let inner = try self.comparison(comparison, path: path.dropFirst(), destination, row: alias,
-                                        negated: holdsWhenMissing ? !negated : negated)
+        let inner = try condition(&self, destination, alias)
         let targets = [destinationRestriction(relationship, destination, alias: alias), inner].compactMap { $0 }
         let table = "\(quoteIdentifier(destination.table)) AS \(alias)"
         switch relationship.storage {
@@ -183,10 +218,10 @@ struct FilterTranslation {
     /// A to-one relationship compared with an object ID or nil.
     private mutating func referenceCondition(_ comparison: FilterComparison, _ relationship: RelationshipMapping,
                                              of entity: EntityMapping, row: String, negated: Bool) throws -> Fragment {
-        guard comparison.op == .equals || comparison.op == .notEquals else {
-            throw BrowserError.badRequest("\(entity.name).\(relationship.name) can only be compared with == or !=")
+        guard [.equals, .notEquals, .in].contains(comparison.op) else {
+            throw BrowserError.badRequest("\(entity.name).\(relationship.name) can only be compared with ==, != or IN")
         }
-        let equal = (comparison.op == .equals) != negated
+        let equal = (comparison.op != .notEquals) != negated
         guard let destination = mapping.entities[relationship.destination] else { return equal ? .never : .always }
         let table = quoteIdentifier(destination.table)
         // The targets the row may be related to: every row of the destination, or the one the ID names.
@@ -200,12 +235,12 @@ struct FilterTranslation {
                 destination.coversWholeTable && relationship.destinationSubtree == destination.subtreeNumbers
                     ? nil : relationship.destinationSubtree, arguments: &arguments)
             targets = Fragment(sql: restriction ?? "1", arguments: arguments)
-        case .object(let uri):
+        case .object, .objects:
             isNil = false
-            let id = try ObjectID(uri: uri)
-            guard id.storeIdentifier == storeIdentifier, let concrete = mapping.entities[id.entity],
-                  relationship.destinationSubtree.contains(concrete.number) else { return equal ? .never : .always }
-            targets = Fragment(sql: "\"Z_PK\" = ? AND \"Z_ENT\" = ?", arguments: [.integer(id.primaryKey), .integer(concrete.number)])
+            guard let named = try records(comparison.operand, among: relationship.destinationSubtree, alias: nil) else {
+                return equal ? .never : .always
+            }
+            targets = named
         default:
             throw BrowserError.badRequest("\(entity.name).\(relationship.name) can only be compared with an object ID or nil")
         }
@@ -227,6 +262,66 @@ struct FilterTranslation {
         case .targetsReferToSource, .joinTable:
             throw BrowserError.badRequest("\(entity.name).\(relationship.name) is not a to-one relationship")
         }
+    }
+
+    /// The rows of the records an `.object` / `.objects` operand names, of this store and among `subtree`
+    /// (`Z_PK = ? AND Z_ENT = ?` each, on `alias`'s columns or unqualified); nil when it names none.
+    private func records(_ operand: FilterOperand, among subtree: [Int64], alias: String?) throws -> Fragment? {
+        let uris: [String]
+        switch operand {
+        case .object(let uri): uris = [uri]
+        case .objects(let list): uris = list
+        default: throw BrowserError.badRequest("Records are named by their IDs")
+        }
+        let prefix = alias.map { "\($0)." } ?? ""
+        var parts: [Fragment] = []
+        for uri in uris {
+            let id = try ObjectID(uri: uri)
+            guard id.storeIdentifier == storeIdentifier, let concrete = mapping.entities[id.entity],
+                  subtree.contains(concrete.number) else { continue }
+            parts.append(Fragment(sql: "(\(prefix)\"Z_PK\" = ? AND \(prefix)\"Z_ENT\" = ?)",
+                                  arguments: [.integer(id.primaryKey), .integer(concrete.number)]))
+        }
+        guard !parts.isEmpty else { return nil }
+        return parts.count == 1 ? parts[0] : Fragment(sql: "(" + parts.map(\.sql).joined(separator: " OR ") + ")",
+                                                      arguments: parts.flatMap(\.arguments))
+    }
+
+    /// The related row itself compared with records (`ANY tags == <ID>`, `… IN {<ID>, …}`, `… != <ID>`).
+    private func recordCondition(_ comparison: FilterComparison, _ destination: EntityMapping, row: String,
+                                 negated: Bool) throws -> Fragment {
+        let equal = (comparison.op != .notEquals) != negated
+        guard let named = try records(comparison.operand, among: destination.subtreeNumbers, alias: row) else {
+            return equal ? .never : .always
+        }
+        // Z_PK and Z_ENT are never NULL: NOT is plain negation here.
+        return equal ? named : Fragment(sql: "NOT \(named.sql)", arguments: named.arguments)
+    }
+
+    /// Two attributes of the current row compared (`lastServerTimeStamp > clearedTimeStamp`). `==` and `!=` are
+    /// SQLite's `IS` and `IS NOT`, which treat two NULLs as equal and never give NULL; an order is false when either
+    /// is missing.
+    private func keyPathCondition(_ comparison: FilterComparison, _ left: AttributeMapping, _ right: AttributeMapping,
+                                  row: String, negated: Bool) throws -> Fragment {
+        func reference(_ attribute: AttributeMapping) -> String {
+            guard let column = attribute.column else { return "NULL" }
+            let qualified = "\(row).\(quoteIdentifier(column))"
+            // A Boolean is true when non-zero, as the reader decodes it.
+            return attribute.kind.attributeType == .boolean ? "(\(qualified) <> 0)" : qualified
+        }
+        let l = reference(left), r = reference(right)
+        let operators: (core: String, complement: String)
+        switch comparison.op {
+        case .equals: return Fragment(sql: "\(l) IS \(negated ? "NOT " : "")\(r)")
+        case .notEquals: return Fragment(sql: "\(l) IS \(negated ? "" : "NOT ")\(r)")
+        case .lessThan: operators = ("<", ">=")
+        case .lessThanOrEqual: operators = ("<=", ">")
+        case .greaterThan: operators = (">", "<=")
+        case .greaterThanOrEqual: operators = (">=", "<")
+        default: throw BrowserError.badRequest("\(left.name) and \(right.name) can only be compared with ==, !=, <, <=, > or >=")
+        }
+        return Fragment(sql: negated ? "(\(l) \(operators.complement) \(r) OR \(l) IS NULL OR \(r) IS NULL)"
+                                     : "\(l) \(operators.core) \(r)")
     }
 
     /// An attribute of the current row compared with a constant.

@@ -35,8 +35,10 @@ struct ValueTest {
         case .value(let value): values = [value]
         case .list(let list): values = list
         case .range(let low, let high): values = [low, high]
-        case .object:
+        case .object, .objects:
             throw BrowserError.badRequest("\(attribute.name) is an attribute: it cannot be compared with an object ID")
+        case .keyPath:
+            throw BrowserError.badRequest("\(attribute.name) is compared with another attribute, not a value")
         }
         let builder = Builder(attribute: attribute, reference: reference, op: comparison.op)
         switch attribute.kind.attributeType {

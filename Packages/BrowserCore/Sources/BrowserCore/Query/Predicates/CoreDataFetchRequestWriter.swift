@@ -61,7 +61,8 @@ struct CoreDataFetchRequestWriter {
             append(comparison, prefix: "", keyPath: nil)
             format += ")).@count == 0"
         case .quantified(let quantifier, let relationship, let comparison):
-            append(comparison, prefix: quantifier.rawValue + " ", keyPath: relationship + "." + comparison.keyPath.description)
+            append(comparison, prefix: quantifier.rawValue + " ",
+                   keyPath: relationship + (comparison.keyPath.components.isEmpty ? "" : "." + comparison.keyPath.description))
         case .count(let relationship, let op, let number):
             format += "%K \(op.rawValue) %@"
             arguments += [SwiftLiteral.string(relationship + ".@count"), String(number)]
@@ -70,12 +71,17 @@ struct CoreDataFetchRequestWriter {
 
     /// - Parameter keyPath: the `%K` argument; nil inside a SUBQUERY, where the path starts at its variable and is
     ///   written into the format (`$x.name`, reserved words escaped with `#` as in `PredicateText`).
+    private static func objectID(_ uri: String) -> String {
+        "context.persistentStoreCoordinator!.managedObjectID(forURIRepresentation: URL(string: \(SwiftLiteral.string(uri)))!)!"
+    }
+
     private mutating func append(_ comparison: FilterComparison, prefix: String, keyPath: String?) {
         if let keyPath {
             format += prefix + "%K "
             arguments.append(SwiftLiteral.string(keyPath))
         } else {
-            format += prefix + "$x." + PredicateText.keyPath(comparison.keyPath) + " "
+            // An empty key path is the related record itself: `$x == %@`.
+            format += prefix + "$x" + (comparison.keyPath.components.isEmpty ? "" : "." + PredicateText.keyPath(comparison.keyPath)) + " "
         }
         format += comparison.op.rawValue + PredicateText.options(comparison.options) + " "
         switch comparison.operand {
@@ -88,7 +94,13 @@ struct CoreDataFetchRequestWriter {
             arguments.append(values.isEmpty ? "[] as [Any]" : "[" + values.map(SwiftLiteral.value).joined(separator: ", ") + "]")
         case .range(let low, let high): arguments.append("[\(SwiftLiteral.value(low)), \(SwiftLiteral.value(high))]")
         case .object(let uri):
-            arguments.append("context.persistentStoreCoordinator!.managedObjectID(forURIRepresentation: URL(string: \(SwiftLiteral.string(uri)))!)!")
+            arguments.append(Self.objectID(uri))
+        case .objects(let uris):
+            arguments.append(uris.isEmpty ? "[] as [NSManagedObjectID]" : "[" + uris.map(Self.objectID).joined(separator: ", ") + "]")
+        case .keyPath(let other):
+            format += "%K"
+            arguments.append(SwiftLiteral.string(other.description))
+            return
         }
         format += "%@"
     }

@@ -59,8 +59,10 @@ struct PredicateLexer {
         isIdentifierStart(scalar) || scalar.properties.numericType != nil
     }
 
+    /// Whether `name` reads back as one plain word: a name starting with `$` is written `#$name`, since a bare
+    /// `$name` is read as a substitution variable.
     static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, isIdentifierStart(first) else { return false }
+        guard let first = name.unicodeScalars.first, isIdentifierStart(first), first != "$" else { return false }
         return name.unicodeScalars.allSatisfy(isIdentifierPart)
     }
 
@@ -75,6 +77,9 @@ struct PredicateLexer {
             }
             let start = index
             let scalar = scalars[index]
+            if scalar == "%" || scalar == "$" {
+                throw placeholderError(at: start)
+            }
             if Self.isIdentifierStart(scalar) {
                 while index < scalars.count, Self.isIdentifierPart(scalars[index]) { index += 1 }
                 result.append(PredicateToken(kind: .word(text(start, index)), start: start, end: index))
@@ -109,6 +114,32 @@ struct PredicateLexer {
                                 found: "\"\(String(scalar))\"")
                 }
             }
+        }
+    }
+
+    /// What a format placeholder (`%@`, `%K`, `%d`…) or a substitution variable (`$VAR`) pasted from code is, and
+    /// what to write instead: the text is the predicate itself, with no arguments to fill it in.
+    private func placeholderError(at start: Int) -> PredicateSyntaxError {
+        var end = start + 1
+        if scalars[start] == "$" {
+            while end < scalars.count, Self.isIdentifierPart(scalars[end]) { end += 1 }
+            let name = text(start, end)
+            return error(at: start, end, expected: "a value: \(name) is a substitution variable, which is not supported; "
+                + "write the value in (a string in quotes, a number, CAST(…, \"NSDate\") for a date)")
+        }
+        // A printf length modifier (`%ld`, `%lld`, `%lu`, `%hd`, `%zd`, `%qd`) and its conversion.
+        while end < scalars.count, end - start < 4, "lhqz".unicodeScalars.contains(scalars[end]) { end += 1 }
+        if end < scalars.count, scalars[end].properties.isAlphabetic || scalars[end] == "@" { end += 1 }
+        let placeholder = text(start, end)
+        let conversion = end > start + 1 ? scalars[end - 1] : "%"
+        switch conversion {
+        case "K":
+            return error(at: start, end, expected: "a key path: %K is a format placeholder for one; write the key path in (author.name)")
+        case "@", "%":
+            return error(at: start, end, expected: "a value: \(placeholder) is a format placeholder; write the value in "
+                + "(a string in quotes, a number, CAST(…, \"NSDate\") for a date)")
+        default:
+            return error(at: start, end, expected: "a value: \(placeholder) is a format placeholder for a number; write the number in")
         }
     }
 

@@ -10,8 +10,9 @@ public struct ParsedPredicate: Sendable, Hashable {
 }
 
 /// Reads the documented subset of Core Data's predicate format syntax (docs/API.md "Predicates") into a
-/// `RecordFilter`. No `%@`, no `SELF`, no functions, no `MATCHES`: values are literals, so text from a URL can
-/// never be a format string. Errors say where and what was expected (`PredicateSyntaxError`).
+/// `RecordFilter`. No `%@` or `$VAR` (the lexer says what a placeholder is and what to write instead), no
+/// `SUBQUERY`, no functions, no `MATCHES`: values are literals, so text from a URL can never be a format string.
+/// Errors say where and what was expected (`PredicateSyntaxError`).
 ///
 /// ```
 /// predicate  := or
@@ -20,8 +21,11 @@ public struct ParsedPredicate: Sendable, Hashable {
 /// not        := ("NOT" | "!") not | primary
 /// primary    := "(" predicate ")" | "TRUEPREDICATE" | "FALSEPREDICATE" | condition
 /// condition  := [ "ANY" | "SOME" | "ALL" | "NONE" ] keypath operator [ "[" ("c" | "d" | "cd") "]" ] operand
-///             | keypath "." "@count" comparison-operator integer
-/// operand    := value | "{" [ value ("," value)* ] "}"       (a list for IN, two values for BETWEEN)
+///             | keypath "." "@count" comparison-operator integer      (keypath: to-one steps, then a to-many)
+///             | value comparison-operator [options] keypath          (flipped: `CAST(…) < date` is `date > CAST(…)`)
+///             | value "IN" keypath                                   (`ANY keypath == value`: record membership)
+///             | "{" values "}" "CONTAINS" [options] keypath          (`keypath IN {values}`)
+/// operand    := value | keypath | "{" [ value ("," value)* ] "}"     (a list for IN, two values for BETWEEN)
 /// value      := string | number | TRUE | FALSE | YES | NO | NIL | NULL | CAST(number-or-string, "NSDate")
 /// ```
 /// Keywords are case-insensitive; a chain of one operator is one group (`a AND b AND c` is `all([a, b, c])`),
@@ -110,46 +114,106 @@ public enum PredicateParser {
 
         mutating func parseCondition() throws(PredicateSyntaxError) -> RecordFilter {
             let start = current.start
-            var quantifier: FilterQuantifier?
-            if isWord("ANY", "SOME") { quantifier = .any } else if isWord("ALL") { quantifier = .all } else if isWord("NONE") { quantifier = FilterQuantifier.none }
-            if quantifier != nil { _ = advance() }
-
-            let (components, counted) = try parseKeyPath(quantified: quantifier != nil)
             let filter: RecordFilter
-            if counted {
-                let relationship = components.joined(separator: ".")
-                guard components.count == 1 else {
-                    throw lexer.error(at: start, current.start, expected: "@count right after a to-many relationship's name",
-                                      found: "\"\(relationship).@count\"")
-                }
-                guard case .symbol(let symbol) = current.kind, let op = FilterOperator(rawValue: symbol),
-                      [.equals, .notEquals, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(op) else {
-                    throw error(expected: "==, !=, <, <=, > or >= after @count")
-                }
-                _ = advance()
-                guard case .number(let numeral) = current.kind, let number = Int(numeral) else {
-                    throw error(expected: "a whole number to compare @count with")
-                }
-                _ = advance()
-                filter = .count(relationship: relationship, op, number)
+            if startsValue {
+                filter = try parseValueFirst(start: start)
             } else {
-                let op = try parseOperator()
-                let options = try parseOptions()
-                let operand = try parseOperand(for: op)
-                if let quantifier {
-                    guard components.count > 1 else {
-                        throw lexer.error(at: start, current.start, expected: "a key path after \(quantifier.rawValue): the to-many relationship, a dot and the attribute (ANY tags.name == \"x\")",
-                                          found: "\"\(components.joined(separator: "."))\"")
-                    }
-                    filter = .quantified(quantifier, relationship: components[0],
-                                         FilterComparison(FilterKeyPath(Array(components.dropFirst())), op, options: options, operand))
+                var quantifier: FilterQuantifier?
+                if isWord("ANY", "SOME") { quantifier = .any } else if isWord("ALL") { quantifier = .all } else if isWord("NONE") { quantifier = FilterQuantifier.none }
+                if quantifier != nil { _ = advance() }
+                let (components, counted) = try parseKeyPath(quantified: quantifier != nil)
+                if counted {
+                    let (op, number) = try parseCountComparison()
+                    filter = .count(relationship: components.joined(separator: "."), op, number)
                 } else {
-                    filter = .comparison(FilterComparison(FilterKeyPath(components), op, options: options, operand))
+                    let op = try parseOperator()
+                    let options = try parseOptions()
+                    let operand = try parseOperand(for: op)
+                    if let quantifier {
+                        // `ANY tags == <ID>`: an empty key path is the related record itself.
+                        filter = .quantified(quantifier, relationship: components[0],
+                                             FilterComparison(FilterKeyPath(Array(components.dropFirst())), op, options: options, operand))
+                    } else {
+                        filter = .comparison(FilterComparison(FilterKeyPath(components), op, options: options, operand))
+                    }
                 }
             }
             let end = tokens[max(position - 1, 0)].end
             spans.append(lexer.utf16Offsets[start]..<lexer.utf16Offsets[end])
             return filter
+        }
+
+        /// Whether the condition starts with a value (`CAST(…) < modificationDate`, `{"a", "b"} CONTAINS name`).
+        var startsValue: Bool {
+            switch current.kind {
+            case .string, .number, .symbol("{"): return true
+            case .word(let word): return ["CAST", "TRUE", "YES", "FALSE", "NO", "NIL", "NULL"].contains(word.uppercased())
+            default: return false
+            }
+        }
+
+        /// A condition written value first, as apps write them, read as the same condition with the key path first:
+        /// `v < kp` is `kp > v`, `{a, b} CONTAINS kp` is `kp IN {a, b}`, `v IN kp` is `ANY kp == v` (for a to-many
+        /// relationship, record membership: `"x-coredata://…" IN tags`).
+        mutating func parseValueFirst(start: Int) throws(PredicateSyntaxError) -> RecordFilter {
+            if isSymbol("{") {
+                let values = try parseList(after: "the start of the condition")
+                guard case .word(let word) = current.kind, word.uppercased() == "CONTAINS" else {
+                    throw error(expected: "CONTAINS after a {…} list written first ({\"a\", \"b\"} CONTAINS name)")
+                }
+                _ = advance()
+                let options = try parseOptions()
+                let (components, _) = try parseKeyPath(quantified: true)
+                return .comparison(FilterComparison(FilterKeyPath(components), .in, options: options, .list(values)))
+            }
+            let value = try parseValue(after: "the start of the condition")
+            let opToken = current
+            let op = try parseOperator()
+            let options = try parseOptions()
+            let (components, counted) = try parseKeyPath(quantified: false)
+            if op == .in {
+                guard !counted else { throw lexer.error(at: opToken.start, opToken.end, expected: "a to-many relationship after IN") }
+                // `v IN tags` is `ANY tags == v`; `v IN tags.name` is `ANY tags.name == v` (Core Data reads both so).
+                return .quantified(.any, relationship: components[0],
+                                   FilterComparison(FilterKeyPath(Array(components.dropFirst())), .equals, options: options, .value(value)))
+            }
+            guard let flipped = Self.flipped(op) else {
+                throw lexer.error(at: opToken.start, opToken.end, expected: "==, !=, <, <=, >, >= or IN after a value written first "
+                    + "(or the key path first: name \(op.rawValue) \"…\")")
+            }
+            if counted {
+                guard case .integer(let whole) = value, let number = Int(exactly: whole), options.isEmpty else {
+                    throw lexer.error(at: start, opToken.start, expected: "a whole number to compare @count with")
+                }
+                return .count(relationship: components.joined(separator: "."), flipped, number)
+            }
+            return .comparison(FilterComparison(FilterKeyPath(components), flipped, options: options, .value(value)))
+        }
+
+        /// The operator that holds for `b op' a` exactly when `op` holds for `a op b`; nil for the text operators.
+        static func flipped(_ op: FilterOperator) -> FilterOperator? {
+            switch op {
+            case .equals, .notEquals: op
+            case .lessThan: .greaterThan
+            case .lessThanOrEqual: .greaterThanOrEqual
+            case .greaterThan: .lessThan
+            case .greaterThanOrEqual: .lessThanOrEqual
+            default: nil
+            }
+        }
+
+        /// `== 3` after `@count`.
+        mutating func parseCountComparison() throws(PredicateSyntaxError) -> (FilterOperator, Int) {
+            guard case .symbol(let symbol) = current.kind, let op = FilterOperator(rawValue: symbol),
+                  [.equals, .notEquals, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(op) else {
+                throw error(expected: "==, !=, <, <=, > or >= after @count")
+            }
+            _ = advance()
+            guard case .number(let numeral) = current.kind, let number = Int(numeral) else {
+                throw error(expected: "a whole number to compare @count with")
+            }
+            _ = advance()
+            return (op, number)
         }
 
         /// Names separated by dots, possibly ending in `@count`.
@@ -204,7 +268,8 @@ public enum PredicateParser {
         }
 
         mutating func parseOptions() throws(PredicateSyntaxError) -> FilterOptions {
-            guard isSymbol("["), current.start == tokens[position - 1].end else { return [] }
+            // `==[c]` and `== [c]` alike: Core Data reads the options after the operator, spaces or not.
+            guard isSymbol("[") else { return [] }
             _ = advance()
             guard case .word(let letters) = current.kind else { throw error(expected: "c, d or cd inside [ ]") }
             var options: FilterOptions = []
@@ -234,7 +299,20 @@ public enum PredicateParser {
                 return .range(values[0], values[1])
             default:
                 if isSymbol("{") { throw error(expected: "one value after \(op.rawValue) ({…} lists go with IN and BETWEEN)") }
+                if startsKeyPath {
+                    // Two key paths compared: `lastServerTimeStamp > clearedTimeStamp`.
+                    return .keyPath(FilterKeyPath(try parseKeyPath(quantified: true).0))
+                }
                 return .value(try parseValue(after: op.rawValue))
+            }
+        }
+
+        /// Whether an operand is a name rather than a value.
+        var startsKeyPath: Bool {
+            switch current.kind {
+            case .escapedWord: return true
+            case .word(let word): return !PredicateLexer.isReserved(word)
+            default: return false
             }
         }
 

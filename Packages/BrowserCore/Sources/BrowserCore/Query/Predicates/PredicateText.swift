@@ -15,7 +15,7 @@ import Foundation
 ///   `CAST(604670400.123456, "NSDate")` (seconds since 2001-01-01, Core Data's own `CAST`), so a printed date
 ///   always reads back as the same instant;
 /// - UUIDs, URIs and object IDs as quoted strings (validation gives them their
-///   attribute's type back);
+///   attribute's type back); record membership as `ANY tags == "x-coredata://…"`; a key path operand as written;
 /// - a key path component that is a reserved word (`IN`, `ANY`…) or not a plain identifier with a `#` before
 ///   it, as Core Data escapes reserved words.
 public enum PredicateText {
@@ -37,7 +37,8 @@ public enum PredicateText {
         case .comparison(let comparison):
             append(comparison, to: &text)
         case .quantified(let quantifier, let relationship, let comparison):
-            text += quantifier.rawValue + " " + component(relationship) + "."
+            // An empty key path is the related record itself: `ANY tags == "x-coredata://…"`.
+            text += quantifier.rawValue + " " + component(relationship) + (comparison.keyPath.components.isEmpty ? "" : ".")
             append(comparison, to: &text)
         case .count(let relationship, let op, let number):
             text += component(relationship) + ".@count " + op.rawValue + " " + String(number)
@@ -64,12 +65,15 @@ public enum PredicateText {
     }
 
     private static func append(_ comparison: FilterComparison, to text: inout String) {
-        text += keyPath(comparison.keyPath) + " " + comparison.op.rawValue + options(comparison.options) + " "
+        if !comparison.keyPath.components.isEmpty { text += keyPath(comparison.keyPath) }
+        text += " " + comparison.op.rawValue + options(comparison.options) + " "
         switch comparison.operand {
         case .value(let value): text += literal(value)
         case .list(let values): text += "{" + values.map(literal).joined(separator: ", ") + "}"
         case .range(let low, let high): text += "{" + literal(low) + ", " + literal(high) + "}"
         case .object(let uri): text += quoted(uri)
+        case .objects(let uris): text += "{" + uris.map(quoted).joined(separator: ", ") + "}"
+        case .keyPath(let other): text += keyPath(other)
         }
     }
 

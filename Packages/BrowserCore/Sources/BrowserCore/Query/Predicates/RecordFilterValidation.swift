@@ -54,8 +54,10 @@ extension RecordFilter {
         conditions.contains { condition in
             switch condition {
             case .comparison(let comparison), .quantified(_, _, let comparison):
-                if case .object = comparison.operand { return true }
-                return false
+                switch comparison.operand {
+                case .object, .objects: return true
+                default: return false
+                }
             default: return false
             }
         }
@@ -71,8 +73,13 @@ extension RecordFilter {
             case .comparison(let compared), .quantified(_, _, let compared): comparison = compared
             default: continue
             }
-            guard case .object(let uri) = comparison.operand, let id = try? ObjectID(uri: uri),
-                  id.storeIdentifier != storeIdentifier else { continue }
+            let uris: [String]
+            switch comparison.operand {
+            case .object(let uri): uris = [uri]
+            case .objects(let list): uris = list
+            default: continue
+            }
+            guard let id = uris.lazy.compactMap({ try? ObjectID(uri: $0) }).first(where: { $0.storeIdentifier != storeIdentifier }) else { continue }
             return FilterProblem(conditionIndex: index, message: "In \(PredicateText.format(condition)): \(id.entity) "
                 + "\(id.shortForm) is a record of another store (\(id.storeIdentifier)); this store is \(storeIdentifier)")
         }
@@ -130,15 +137,40 @@ private struct FilterValidator {
             return .not(try node(part, entity: entity))
         case .comparison(let comparison):
             let index = nextCondition()
+            // `tags CONTAINS <ID>`: the record is related to that one, as Core Data reads it (`ANY tags == <ID>`).
+            if comparison.keyPath.components.count == 1, comparison.op == .contains, comparison.options.isEmpty,
+               entity.relationship(named: comparison.keyPath.last)?.isToMany == true {
+                let destination = try toMany(comparison.keyPath.last, of: entity, condition: filter, index: index)
+                var member = comparison
+                member.keyPath = FilterKeyPath([])
+                member.op = .equals
+                return .quantified(.any, relationship: comparison.keyPath.last,
+                                   try checkMembership(member, of: comparison.keyPath.last, in: destination, condition: filter, index: index))
+            }
             return .comparison(try check(comparison, from: entity, condition: filter, index: index))
         case .quantified(let quantifier, let name, let comparison):
             let index = nextCondition()
             let destination = try toMany(name, of: entity, condition: filter, index: index)
+            if comparison.keyPath.components.isEmpty {
+                return .quantified(quantifier, relationship: name,
+                                   try checkMembership(comparison, of: name, in: destination, condition: filter, index: index))
+            }
             return .quantified(quantifier, relationship: name,
                                try check(comparison, from: destination, condition: filter, index: index))
         case .count(let name, let op, let number):
             let index = nextCondition()
-            _ = try toMany(name, of: entity, condition: filter, index: index)
+            // To-one steps, then the to-many relationship counted: `series.study.albums.@count`.
+            var owner = entity
+            let steps = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            for step in steps.dropLast() {
+                guard let relationship = owner.relationship(named: step), !relationship.isToMany,
+                      let next = schema.entity(named: relationship.destination) else {
+                    throw problem(filter, index, "\(owner.name).\(step) is not a to-one relationship: @count follows to-one "
+                        + "relationships to the to-many relationship it counts")
+                }
+                owner = next
+            }
+            _ = try toMany(steps.last ?? name, of: owner, condition: filter, index: index)
             guard [.equals, .notEquals, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(op) else {
                 throw problem(filter, index, "@count is compared with ==, !=, <, <=, > or >=, not \(op.rawValue)")
             }
@@ -224,21 +256,11 @@ private struct FilterValidator {
         case .relationship(let relationship, let components):
             result.keyPath = FilterKeyPath(components)
             let name = components.joined(separator: ".")
-            guard op == .equals || op == .notEquals, comparison.options.isEmpty else {
-                throw fail("\(name) is a to-one relationship: compare it with == or != and a record's ID, or nil")
+            if case .value(.null) = comparison.operand, op == .equals || op == .notEquals, comparison.options.isEmpty {
+                return result
             }
-            let uri: String
-            switch comparison.operand {
-            case .value(.null): return result
-            case .object(let text), .value(.string(let text)), .value(.uri(let text)): uri = text
-            default: throw fail("\(name) is a to-one relationship: compare it with a record's ID (x-coredata://…) or nil")
-            }
-            let id: ObjectID
-            do { id = try ObjectID(uri: uri) } catch { throw fail(error.message) }
-            guard schema.subtree(of: relationship.destination).contains(id.entity) else {
-                throw fail("\(name) leads to \(relationship.destination), and \(id.entity) \(id.shortForm) is not one")
-            }
-            result.operand = .object(id.uri)
+            result.operand = try recordIDs(comparison, subject: "\(name) is a to-one relationship", name: name,
+                                           destination: relationship.destination, fail: fail)
             return result
         case .attribute(let attribute, let components):
             result.keyPath = FilterKeyPath(components)
@@ -279,6 +301,10 @@ private struct FilterValidator {
             case .equals, .notEquals:
                 break
             }
+            if case .keyPath(let other) = comparison.operand {
+                try checkKeyPathOperand(comparison, left: attribute, components: components, other: other, in: entity, fail: fail)
+                return result
+            }
             switch (op, comparison.operand) {
             case (.in, .list(let values)):
                 var coerced: [AttributeValue] = []
@@ -295,10 +321,98 @@ private struct FilterValidator {
                 result.operand = .value(try FilterValueCoercion.coerce(value, to: attribute, name: name, fail: fail))
             case (_, .list), (_, .range):
                 throw fail("\(op.rawValue) takes one value; lists go with IN and BETWEEN")
-            case (_, .object):
-                throw fail("\(name) is an attribute; record IDs are compared with to-one relationships")
+            case (_, .object), (_, .objects):
+                throw fail("\(name) is an attribute; record IDs are compared with relationships")
+            case (_, .keyPath):
+                return result
             }
             return result
+        }
+    }
+}
+
+extension FilterValidator {
+    /// The operand of a relationship compared with records: one ID for `==`/`!=`, a list of them for `IN`, each
+    /// a record of the relationship's destination (or a sub-entity of it).
+    /// `subject` says what is compared ("author is a to-one relationship"), `name` names the relationship.
+    fileprivate func recordIDs(_ comparison: FilterComparison, subject: String, name: String, destination: String,
+                               fail: (String) -> FilterProblem) throws(FilterProblem) -> FilterOperand {
+        let forms = "compare it with == or != and a record's ID (x-coredata://…), with IN and a list of IDs, or with nil"
+        guard comparison.options.isEmpty else { throw fail("\(subject): \(forms)") }
+        var uris: [String] = []
+        switch (comparison.op, comparison.operand) {
+        case (.equals, .object(let text)), (.equals, .value(.string(let text))), (.equals, .value(.uri(let text))),
+             (.notEquals, .object(let text)), (.notEquals, .value(.string(let text))), (.notEquals, .value(.uri(let text))):
+            uris = [text]
+        case (.in, .objects(let list)):
+            uris = list
+        case (.in, .list(let values)):
+            for value in values {
+                switch value {
+                case .string(let text), .uri(let text): uris.append(text)
+                default: throw fail("\(name) IN takes a list of record IDs ({\"x-coredata://…\", …}), not \(PredicateText.literal(value))")
+                }
+            }
+        default:
+            throw fail("\(subject): \(forms)")
+        }
+        var checked: [String] = []
+        for uri in uris {
+            let id: ObjectID
+            do { id = try ObjectID(uri: uri) } catch { throw fail(error.message) }
+            guard schema.subtree(of: destination).contains(id.entity) else {
+                throw fail("\(name) leads to \(destination), and \(id.entity) \(id.shortForm) is not one")
+            }
+            checked.append(id.uri)
+        }
+        return comparison.op == .in ? .objects(checked) : .object(checked[0])
+    }
+
+    /// `ANY tags == <ID>`, `NONE tags IN {<ID>, …}`: the related record itself compared with records.
+    fileprivate func checkMembership(_ comparison: FilterComparison, of relationship: String, in destination: EntitySchema, condition: RecordFilter,
+                                     index: Int) throws(FilterProblem) -> FilterComparison {
+        var result = comparison
+        result.operand = try recordIDs(comparison, subject: "each related \(destination.name) record", name: relationship,
+                                       destination: destination.name) { reason in
+            problem(condition, index, reason)
+        }
+        return result
+    }
+
+    /// Two attributes of the same record compared (`lastServerTimeStamp > clearedTimeStamp`): both named directly
+    /// (no relationship step: each store compares two columns of one row), of comparable types.
+    fileprivate func checkKeyPathOperand(_ comparison: FilterComparison, left: AttributeSchema, components: [String],
+                                         other: FilterKeyPath, in entity: EntitySchema,
+                                         fail: (String) -> FilterProblem) throws(FilterProblem) {
+        let name = components.joined(separator: ".")
+        if entity.attribute(named: other.description) == nil, other.components.count == 1,
+           entity.relationship(named: other.description) == nil {
+            throw fail("\(entity.name) has no attribute \"\(other)\" to compare \(name) with (a text value goes in quotes: \"\(other)\")")
+        }
+        guard components.count == 1, let right = entity.attribute(named: other.description) else {
+            throw fail("two key paths are compared only as attributes of the same record (\(name) and \(other) must both "
+                + "be attributes of \(entity.name), without relationship steps)")
+        }
+        guard comparison.options.isEmpty else { throw fail("[c] and [d] apply to a value, not to a second key path") }
+        let family: (AttributeType) -> String = { type in
+            type.isNumeric ? "number" : type.rawValue
+        }
+        guard family(left.type) == family(right.type) else {
+            throw fail("\(name) is a \(left.type.rawValue) attribute and \(other) a \(right.type.rawValue) one: they cannot be compared")
+        }
+        switch left.type {
+        case .binary, .transformable, .objectID, .undefined:
+            throw fail("\(name) is a \(left.type.rawValue) attribute: it cannot be compared with another attribute")
+        default: break
+        }
+        switch comparison.op {
+        case .equals, .notEquals: break
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            guard left.type.isNumeric || left.type == .date else {
+                throw fail("\(comparison.op.rawValue) orders numbers and dates, and \(name) is a \(left.type.rawValue) attribute")
+            }
+        default:
+            throw fail("two attributes are compared with ==, !=, <, <=, > or >=, not \(comparison.op.rawValue)")
         }
     }
 }

@@ -65,8 +65,13 @@ struct SwiftDataFetchDescriptorWriter {
         case .all(let parts): return "(" + parts.map { expression($0, on: variable, entity: entity) }.joined(separator: " && ") + ")"
         case .any(let parts): return "(" + parts.map { expression($0, on: variable, entity: entity) }.joined(separator: " || ") + ")"
         case .not(let part): return "!(" + expression(part, on: variable, entity: entity) + ")"
-        case .count(let relationship, let op, let number):
-            return "\(variable).\(relationship).count \(op.rawValue) \(number)"
+        case .count(let path, let op, let number):
+            // Through to-one relationships (`series.study.albums`): each step is optional, as in a comparison; a nil
+            // one leaves the count missing, which satisfies `!=` only.
+            let steps = path.split(separator: ".").map(String.init)
+            return throughToOne(steps.dropLast(), from: variable, entity: entity, missing: op == .notEquals) { _, subject, _ in
+                "\(subject).\(steps.last ?? path).count \(op.rawValue) \(number)"
+            }
         case .quantified(let quantifier, let relationship, let comparison):
             let destination = entity?.relationship(named: relationship)?.destination
             let inner = name(for: destination ?? "item")
@@ -83,27 +88,34 @@ struct SwiftDataFetchDescriptorWriter {
 
     /// Follows the key path's to-one relationships with `flatMap` (each is optional), then tests the last name.
     private mutating func comparison(_ comparison: FilterComparison, on variable: String, entity: EntitySchema?) -> String {
+        // A nil relationship on the way leaves the value missing: it satisfies `== nil` and `!= value` only.
+        let comparesWithNil: Bool
+        if case .value(.null) = comparison.operand { comparesWithNil = true } else { comparesWithNil = false }
+        let missing = comparison.op == .equals ? comparesWithNil : comparison.op == .notEquals ? !comparesWithNil : false
+        return throughToOne(comparison.keyPath.relationships, from: variable, entity: entity, missing: missing) { writer, subject, current in
+            writer.leaf(comparison, subject: subject, name: comparison.keyPath.last, entity: current)
+        }
+    }
+
+    /// `test` on the record the to-one `relationships` reach, `missing` when one of them is nil:
+    /// `(book.author.flatMap { author in <test> } ?? false)`, innermost first.
+    private mutating func throughToOne(_ relationships: ArraySlice<String>, from variable: String, entity: EntitySchema?,
+                                       missing: Bool, _ test: (inout Self, String, EntitySchema?) -> String) -> String {
         var current = entity
         var chain: [(String, String)] = []  // (closure parameter, property reached)
         var subject = variable
-        for relationship in comparison.keyPath.relationships {
+        for relationship in relationships {
             let destination = current?.relationship(named: relationship)?.destination ?? relationship
             let parameter = name(for: destination)
             chain.append((parameter, "\(subject).\(relationship)"))
             subject = parameter
             current = schema.entity(named: destination)
         }
-        let last = comparison.keyPath.last
-        var test = leaf(comparison, subject: subject, name: last, entity: current)
-        // Innermost first: `book.author.flatMap { author in <test> } ?? false`.
-        // A nil relationship on the way leaves the value missing: it satisfies `== nil` and `!= value` only.
-        let comparesWithNil: Bool
-        if case .value(.null) = comparison.operand { comparesWithNil = true } else { comparesWithNil = false }
-        let missing = comparison.op == .equals ? comparesWithNil : comparison.op == .notEquals ? !comparesWithNil : false
+        var result = test(&self, subject, current)
         for (parameter, property) in chain.reversed() {
-            test = "(\(property).flatMap { \(parameter) in \(test) } ?? \(missing))"
+            result = "(\(property).flatMap { \(parameter) in \(result) } ?? \(missing))"
         }
-        return test
+        return result
     }
 
     private mutating func leaf(_ comparison: FilterComparison, subject: String, name: String, entity: EntitySchema?) -> String {
@@ -111,9 +123,22 @@ struct SwiftDataFetchDescriptorWriter {
         if name.contains(".") {
             problems.append("\(comparison.keyPath) is an element of a composite attribute, which #Predicate cannot reach this way")
         }
-        if case .object = comparison.operand {
-            problems.append("\(comparison.keyPath) is compared with a record ID; #Predicate has no literal for a PersistentIdentifier")
+        switch comparison.operand {
+        case .object, .objects:
+            let subject = comparison.keyPath.components.isEmpty ? "the related record" : comparison.keyPath.description
+            problems.append("\(subject) is compared with a record ID; #Predicate has no literal for a PersistentIdentifier")
             return "false"
+        case .keyPath(let other):
+            // Two attributes of one record; optional ones compare as optionals with == and !=, and are unwrapped for
+            // an order (a nil one fails it).
+            let right = "\(subject).\(other.description)"
+            let optional = (entity?.attribute(named: name)?.isOptional ?? true) || (entity?.attribute(named: other.description)?.isOptional ?? true)
+            guard comparison.op != .equals, comparison.op != .notEquals, optional else {
+                return "\(property) \(comparison.op.rawValue) \(right)"
+            }
+            return "(\(property).flatMap { left in \(right).flatMap { right in left \(comparison.op.rawValue) right } } ?? false)"
+        default:
+            break
         }
         if case .value(.null) = comparison.operand {
             return "\(property) \(comparison.op.rawValue) nil"

@@ -16,7 +16,11 @@ documentation, implemented here directly over Python values:
     code point too. One known gap: the Swift side's CONTAINS[cd] is the search box's `TextFolding.containsFolded`,
     which matches Swift Characters (grapheme clusters: "👍🏽" does not contain "👍", "a\r\nb" does not contain
     "\r"); the data avoids grapheme clusters that a needle could split, as RecordFilter does not say which it means;
-  - LIKE: `*` any run, `?` one code point, the whole value; BETWEEN inclusive; @count the related rows.
+  - LIKE: `*` any run, `?` one code point, the whole value; BETWEEN inclusive; @count the related rows (through
+    to-one steps; through a nil one a missing value, which satisfies != only);
+  - record membership: an empty path is the (related) record itself, compared with object IDs; a to-one IN a
+    list of IDs; two attributes of one record: == when both missing or both equal, an order false when either is
+    missing.
 
 Usage (the Swift test runs it; `predicates.py` makes the trees):
     oracle.py --store S.sqlite --description stores/synthetic.json --out cases.json
@@ -226,8 +230,30 @@ def holds_for_missing(comparison: dict) -> bool:
     return (comparison["op"] == "==" and is_nil) or (comparison["op"] == "!=" and not is_nil)
 
 
+def record_ids(operand: dict) -> list:
+    """The object ID URIs of an {"object": …} or {"objects": […]} operand."""
+    return [operand["object"]] if "object" in operand else list(operand["objects"])
+
+
+def compare_attributes(left, op: str, right) -> bool:
+    """Two attributes of one record: == holds when both are missing or both equal, != when not; an order is false
+    when either is missing."""
+    if left is None or right is None:
+        both = left is None and right is None
+        return both if op == "==" else (not both if op == "!=" else False)
+    if op == "==":
+        return left == right
+    if op == "!=":
+        return left != right
+    return {"<": left < right, "<=": left <= right, ">": left > right, ">=": left >= right}[op]
+
+
 def compare(store: Store, row: dict, entity: dict, comparison: dict) -> bool:
     path = comparison["path"]
+    op, operand = comparison["op"], comparison.get("value")
+    if not path:  # the (related) record itself, compared with records
+        member = store.object_id(row) in record_ids(operand)
+        return not member if op == "!=" else member
     for name in path[:-1]:
         relationship = entity["relationships"][name]
         row = store.target(row, relationship)
@@ -235,16 +261,18 @@ def compare(store: Store, row: dict, entity: dict, comparison: dict) -> bool:
             return holds_for_missing(comparison)
         entity = store.entities[relationship["destination"]]
     last = path[-1]
-    op, operand = comparison["op"], comparison.get("value")
-    if last in entity["relationships"]:  # a to-one compared with an object ID or nil
+    if last in entity["relationships"]:  # a to-one compared with an object ID (or a list of them) or nil
         target = store.target(row, entity["relationships"][last])
         if operand == {"null": True}:
             equal = target is None
         else:
-            equal = target is not None and store.object_id(target) == operand["object"]
-        return equal if op == "==" else not equal
+            equal = target is not None and store.object_id(target) in record_ids(operand)
+        return not equal if op == "!=" else equal
     attribute = entity["attributes"][last]
     value = decode(row.get(attribute["column"]), attribute["type"])
+    if "keyPath" in comparison:  # another attribute of the same record
+        other = entity["attributes"][comparison["keyPath"][-1]]
+        return compare_attributes(value, op, decode(row.get(other["column"]), other["type"]))
     if value is None:
         return holds_for_missing(comparison)
     if operand == {"null": True}:
@@ -268,7 +296,14 @@ def evaluate(store: Store, row: dict, entity: dict, tree: dict) -> bool:
         answers = [compare(store, r, destination, body["cmp"]) for r in store.related(row, relationship)]
         return {"ANY": any(answers), "ALL": all(answers), "NONE": not any(answers)}[body["quantifier"]]
     if tag == "count":
-        count = len(store.related(row, entity["relationships"][body["relationship"]]))
+        steps = body["relationship"].split(".")
+        for name in steps[:-1]:  # to-one steps: through a nil one the count is missing, which satisfies != only
+            relationship = entity["relationships"][name]
+            row = store.target(row, relationship)
+            if row is None:
+                return body["op"] == "!="
+            entity = store.entities[relationship["destination"]]
+        count = len(store.related(row, entity["relationships"][steps[-1]]))
         return compare_value(count, body["op"], "", {"integer": body["value"]}, "Integer 64")
     raise ValueError(f"unknown node {tag}")
 

@@ -6,10 +6,12 @@ A tree is JSON, one key per node:
     {"all": [tree…]}  {"any": [tree…]}  {"not": tree}
     {"cmp": {"path": ["author", "name"], "op": "BEGINSWITH", "options": "c", "value": operand}}
     {"quantified": {"quantifier": "ANY", "relationship": "tags", "cmp": {…}}}
-    {"count": {"relationship": "tags", "op": ">", "value": 2}}
+    {"count": {"relationship": "tags", "op": ">", "value": 2}}      (through to-ones: "author.books")
+    {"cmp": {"path": ["pageCount"], "op": ">", "keyPath": ["wordCount"]}}   (two attributes of one record)
+    {"cmp": {"path": [], "op": "==", "value": {"object": …}}}      (in a quantifier: the related record itself)
 and an operand one of {"null": true}, {"string": s}, {"integer": n}, {"double": x}, {"decimal": "1.5"},
 {"date": seconds since 2001}, {"boolean": b}, {"uuid": "…"}, {"uri": s}, {"object": "x-coredata://…"},
-{"list": [operand…]} (IN) or {"range": [low, high]} (BETWEEN). Values have their attribute type's case, as
+{"objects": [uri…]} (IN, record IDs), {"list": [operand…]} (IN) or {"range": [low, high]} (BETWEEN). Values have their attribute type's case, as
 validation guarantees a store. Every adapter can run the same cases: `generate(store)` gives
 [{"entity", "filter", "label"}], and `oracle.py` adds what each matches.
 """
@@ -174,13 +176,56 @@ def quantified_cases(store, entity: dict, rng: random.Random) -> list[dict]:
     return cases
 
 
+def app_form_cases(store, entity: dict, rng: random.Random) -> list[dict]:
+    """The forms apps write beyond one attribute against one value: two attributes of one record compared, a to-one
+    IN a list of record IDs, record membership in a to-many (ANY/ALL/NONE, == / != / IN), and @count after to-one
+    steps."""
+    cases = []
+    numbers = sorted(n for n, a in entity["attributes"].items()
+                     if a["type"] in ("Integer 16", "Integer 32", "Integer 64", "Double", "Float"))
+    for left in numbers:
+        for right in numbers:
+            for op in ORDER_OPERATORS:
+                if left != right or op in ("==", "!="):
+                    cases.append({"cmp": {"path": [left], "op": op, "keyPath": [right]}})
+    for kind in ("String", "Date", "Boolean"):
+        same = sorted(n for n, a in entity["attributes"].items() if a["type"] == kind)
+        for left in same:
+            for right in same:
+                for op in (ORDER_OPERATORS if kind == "Date" else ["==", "!="]):
+                    cases.append({"cmp": {"path": [left], "op": op, "keyPath": [right]}})
+    for name, relationship in sorted(entity["relationships"].items()):
+        destination = store.entities[relationship["destination"]]
+        targets = [store.object_id(r) for r in store.records(destination["name"])]
+        picks = rng.sample(targets, min(3, len(targets)))
+        unknown = f"x-coredata://{store.uuid}/{destination['name']}/p999999"
+        if not relationship.get("toMany"):
+            cases += [cmp([name], "IN", {"objects": picks + [unknown]}), cmp([name], "IN", {"objects": []}),
+                      cmp([name], "IN", {"objects": picks[:1]})]
+            # @count of the destination's to-many relationships, through this to-one.
+            for far, farRelationship in sorted(destination["relationships"].items()):
+                if farRelationship.get("toMany"):
+                    for op, value in (("==", 0), (">", 0), ("!=", 1), (">=", 2)):
+                        cases.append({"count": {"relationship": f"{name}.{far}", "op": op, "value": value}})
+            continue
+        for quantifier in ("ANY", "ALL", "NONE"):
+            for target in picks[:2]:
+                for op in ("==", "!="):
+                    cases.append({"quantified": {"quantifier": quantifier, "relationship": name,
+                                                 "cmp": {"path": [], "op": op, "value": {"object": target}}}})
+            cases.append({"quantified": {"quantifier": quantifier, "relationship": name,
+                                         "cmp": {"path": [], "op": "IN", "value": {"objects": picks + [unknown]}}}})
+    return cases
+
+
 def generate(store) -> list[dict]:
     """The cases of every entity of the store: atoms, their negations, and groups of them."""
     rng = random.Random(14)
     cases = []
     for entity_name in sorted(store.entities):
         entity = store.entities[entity_name]
-        atoms = comparisons(store, entity, [], rng, 0) + quantified_cases(store, entity, rng)
+        atoms = comparisons(store, entity, [], rng, 0) + quantified_cases(store, entity, rng) \
+            + app_form_cases(store, entity, random.Random(29))
         trees = list(atoms)
         trees += [{"not": atom} for atom in rng.sample(atoms, min(len(atoms), len(atoms) // 3))]
         for _ in range(min(40, len(atoms) // 4)):
