@@ -32,7 +32,7 @@ struct ExplainTests {
     @Test func anUnindexedSortIsExplainedAndItsIndexSuggested() async throws {
         let synthetic = try ItemStore.make((1...3_000).map { ItemRow(key: Int64($0), title: "item \($0 % 97)", special: $0 % 5 == 0) })
         let store = try SQLiteStore.open(storeAt: synthetic.storeURL)
-        let query = RecordQuery(entity: "Item", sort: SortKey(attribute: "title", order: .ascending), limit: 25, offset: 50)
+        let query = RecordQuery(entity: "Item", sortKeys: [SortKey(attribute: "title", order: .ascending)], limit: 25, offset: 50)
 
         let first = try await store.explain(query)
         #expect(first.engine.hasPrefix("SQLite 3."))
