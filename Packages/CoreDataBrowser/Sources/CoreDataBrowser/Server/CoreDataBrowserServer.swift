@@ -133,11 +133,12 @@ public final class CoreDataBrowserServer: Sendable {
 
     private let options: Options
     /// Every store served, each opened on first use with its own API router and change feed.
-    private let catalog: StoreCatalog
-    private let state = ServerState()
+    private let servedStores: ServedStores
+    /// The running server: `start()` and `stop()` may race from different threads.
+    private let state = Locked<RunningServer?>(nil)
     /// Used when no token file is set (or it is unusable): kept for the life of this object, so `stop()` then
     /// `start()` keeps the browser's cookie valid; replaced only by `renewPairingToken()`.
-    private let sessionToken = SessionTokenBox(PairingToken.generate())
+    private let sessionToken = Locked(PairingToken.generate())
 
     /// Serves one store (the `/api/…` routes, and `/api/stores/<id>/…` as for several).
     public convenience init(store: any BrowserStore, options: Options = .init()) {
@@ -157,7 +158,7 @@ public final class CoreDataBrowserServer: Sendable {
         let facetTimeBudget = options.facetTimeBudget
         let pollInterval = options.changePollInterval
         let heartbeatInterval = options.eventHeartbeatInterval
-        self.catalog = StoreCatalog(stores: stores, rescan: rescan) { store in
+        self.servedStores = ServedStores(stores: stores, rescan: rescan) { store in
             BrowserRoutes.router(
                 service: BrowserService(store: store, readOnly: readOnly, facetTimeBudget: facetTimeBudget),
                 changes: ChangeFeed(store: store, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval))
@@ -194,7 +195,7 @@ public final class CoreDataBrowserServer: Sendable {
             let credentials = PairingCredentials(token: token, expires: tokenExpires)
             let codes = makePairingCodes(addresses: addresses)
             let policy = AccessPolicy(
-                next: StoreRouting(catalog: catalog, assets: BrowserRoutes.assetRouter(assets: assets)),
+                next: StoreRouting(servedStores: servedStores, assets: BrowserRoutes.assetRouter(assets: assets)),
                 hosts: ServerHostNames.allowList(addresses: addresses, additional: options.allowedHostNames),
                 credentials: credentials,
                 codes: codes,
@@ -208,7 +209,7 @@ public final class CoreDataBrowserServer: Sendable {
             // the same protective headers as every other response.
             configuration.errorRenderer = { status, message in
                 var response = JSONResponses.error(status, message)
-                AccessPolicy.addProtectiveHeaders(&response)
+                AccessPolicy.addProtectiveHeaders(&response, isAPI: true)
                 return response
             }
             let server = HTTPServer(
@@ -312,7 +313,7 @@ public final class CoreDataBrowserServer: Sendable {
                 guard options.bindAddress == .allInterfaces else { throw RenewalError.noTokenRequired }
             }
             let fresh = PairingToken.generate()
-            sessionToken.value = fresh
+            sessionToken.withLock { $0 = fresh }
             let expires = options.pairingTokenFile.flatMap { PairingTokenFile.replace(at: $0, with: fresh) }
             current.credentials.replace(token: fresh, expires: expires)
             // Links printed for the old token die with it.
@@ -336,9 +337,9 @@ public final class CoreDataBrowserServer: Sendable {
             return (token, nil)
         case .automatic:
             guard options.bindAddress == .allInterfaces else { return (nil, nil) }
-            guard let file = options.pairingTokenFile else { return (sessionToken.value, nil) }
+            guard let file = options.pairingTokenFile else { return (sessionToken.withLock { $0 }, nil) }
             // Not remembered (no usable file): the session token, so stop() then start() keeps the cookie valid.
-            let remembered = PairingTokenFile.load(from: file, generate: { sessionToken.value })
+            let remembered = PairingTokenFile.load(from: file, generate: { sessionToken.withLock { $0 } })
             return (remembered.token, remembered.expires)
         }
     }
@@ -408,7 +409,7 @@ public final class CoreDataBrowserServer: Sendable {
 
     /// The stores' names as the Bonjour advertisement lists them (`AdvertisedStoreNames`).
     func advertisedStoreNames() async -> [String] {
-        await catalog.advertisedStoreNames()
+        await servedStores.advertisedStoreNames()
     }
 
     /// UIKit's `willEnterForegroundNotification`, by name: observing it needs no UIKit import (this module also
@@ -475,38 +476,3 @@ extension CoreDataBrowserServer.RunningInfo {
     var addresses: [String] { urls.dropLast().compactMap(\.host) }
 }
 
-/// The token used when none is remembered in a file, replaced by `renewPairingToken()`.
-private final class SessionTokenBox: @unchecked Sendable {
-    // @unchecked: `token` is only touched under `lock`.
-    private let lock = NSLock()
-    private var token: PairingToken
-
-    init(_ token: PairingToken) {
-        self.token = token
-    }
-
-    var value: PairingToken {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return token
-        }
-        set {
-            lock.lock()
-            token = newValue
-            lock.unlock()
-        }
-    }
-}
-
-/// The running server, guarded by a lock: `start()` and `stop()` may race from different threads.
-private final class ServerState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var running: RunningServer?
-
-    func withLock<T>(_ body: (inout RunningServer?) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&running)
-    }
-}
