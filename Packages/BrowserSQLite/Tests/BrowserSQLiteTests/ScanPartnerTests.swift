@@ -23,7 +23,7 @@ struct ScanPartnerTests {
     }
 
     static func searchTotal(_ store: SQLiteStore, _ needle: String) async throws -> Int {
-        try await store.page(RecordQuery(entity: "Item", filter: .contains("title", needle), limit: 1)).total
+        try await store.page(RecordQuery(entity: "Item", search: RecordSearch(text: needle, attributes: ["title"]), limit: 1)).total
     }
 
     @Test func aCommitBetweenRequestsIsReadOnTheRequestsConnection() async throws {
@@ -131,7 +131,7 @@ struct ScanPartnerTests {
                     try #require(store.scanPartner).minimumRows = minimumRows
                     let matching = rows.filter { $0.title.map { TextFolding.contains($0, needle) } ?? false }.map(\.key).sorted()
                     let all = descending ? Array(matching.reversed()) : matching
-                    let page = try await store.page(RecordQuery(entity: "Item", filter: .contains("title", needle), tieBreak: order,
+                    let page = try await store.page(RecordQuery(entity: "Item", search: RecordSearch(text: needle, attributes: ["title"]), tieBreak: order,
                                                                 limit: limit, offset: offset))
                     #expect(page.total == matching.count, "\(needle) from \(minimumRows)")
                     #expect(page.records.map(\.id.primaryKey) == Array(all.dropFirst(offset).prefix(limit)),
