@@ -143,7 +143,7 @@ extension RecordQuery {
         if let sort = parameters.sort, !sort.isEmpty {
             query.sortKeys = try SortKey.parse(sort, defaultOrder: order, for: entity)
         }
-        // The tie-breaker follows the first key, as it does for one key and `order`.
+        // The primary key breaks ties in the first key's direction; without keys it is the order, in `order`'s.
         query.tieBreak = query.sortKeys.first?.order ?? order
         query.search = try RecordSearch.validated(text: parameters.search, attribute: parameters.searchAttribute, for: entity)
         query.filter = try checkedPredicate(parameters, for: entity, in: schema ?? StoreSchema(entities: [entity]))
