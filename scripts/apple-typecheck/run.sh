@@ -188,9 +188,9 @@ if [ "$self_test" = 1 ]; then
     echo "$output" | grep -m1 'error:' || true
     echo "apple-typecheck self-test: $what fails the check"
   }
-  expect_assembly_fails CoreDataBrowserServer+ModelContainer.swift 's/configuration\.isStoredInMemoryOnly/configuration.isInMemoryOnly/' \
+  expect_assembly_fails Server/CoreDataBrowserServer+ModelContainer.swift 's/configuration\.isStoredInMemoryOnly/configuration.isInMemoryOnly/' \
     "a ModelConfiguration property misspelt in init(modelContainer:)"
-  expect_assembly_fails BrowserLog.swift 's/logger\.notice("\\(line, privacy: \.public)")/logger.notice(line)/' \
+  expect_assembly_fails Server/BrowserLog.swift 's/logger\.notice("\\(line, privacy: \.public)")/logger.notice(line)/' \
     "a String handed to os.Logger as a message"
   compile "$work/current" CoreDataBrowser "${c_maps[@]}" $(sources Packages/CoreDataBrowser/Sources/CoreDataBrowser)
 

@@ -34,7 +34,7 @@ enum QueryFuzzing {
         if let validated = try? RecordQuery.validated(parameters, for: book) {
             precondition((1...RecordQuery.maximumLimit).contains(validated.limit), "limit out of bounds")
             precondition(validated.offset >= 0, "negative offset")
-            precondition(validated.sort.map { book.attribute(named: $0.attribute) != nil } ?? true, "unknown sort")
+            precondition(validated.sortKeys.allSatisfy { book.attribute(named: $0.attribute) != nil }, "unknown sort")
             if let text = parameters.search, !text.isEmpty {
                 precondition(TextFolding.contains(text, text), "search text does not match itself")
                 _ = TextFolding.contains(String(decoding: bytes, as: UTF8.self), text)

@@ -12,30 +12,25 @@ struct RecordQueryValidationTests {
         (["limit": "1000000"], RecordQuery(entity: "Book", limit: 500)),
         (["offset": "0"], RecordQuery(entity: "Book")),
         (["offset": "300"], RecordQuery(entity: "Book", offset: 300)),
-        (["order": "desc"], RecordQuery(entity: "Book", order: .descending)),
-        (["sort": "pageCount"], RecordQuery(entity: "Book", sort: SortKey(attribute: "pageCount", order: .ascending))),
-        (["sort": "pageCount", "order": "desc"], RecordQuery(entity: "Book", sort: SortKey(attribute: "pageCount", order: .descending), order: .descending)),
+        (["order": "desc"], RecordQuery(entity: "Book", tieBreak: .descending)),
+        (["sort": "pageCount"], RecordQuery(entity: "Book", sortKeys: [SortKey(attribute: "pageCount", order: .ascending)])),
+        (["sort": "pageCount", "order": "desc"], RecordQuery(entity: "Book", sortKeys: [SortKey(attribute: "pageCount", order: .descending)], tieBreak: .descending)),
         (["sort": ""], RecordQuery(entity: "Book")),
-        (["sort": "pageCount:desc"], RecordQuery(entity: "Book", sort: SortKey(attribute: "pageCount", order: .descending), order: .descending)),
-        (["sort": "pageCount:desc,title"], {
-            var query = RecordQuery(entity: "Book", sort: SortKey(attribute: "pageCount", order: .descending), order: .descending)
-            query.thenSort = [SortKey(attribute: "title", order: .ascending)]
-            return query
-        }()),
-        (["sort": "title,pageCount:asc", "order": "desc"], {
-            var query = RecordQuery(entity: "Book", sort: SortKey(attribute: "title", order: .descending), order: .descending)
-            query.thenSort = [SortKey(attribute: "pageCount", order: .ascending)]
-            return query
-        }()),
+        (["sort": "pageCount:desc"], RecordQuery(entity: "Book", sortKeys: [SortKey(attribute: "pageCount", order: .descending)], tieBreak: .descending)),
+        (["sort": "pageCount:desc,title"], RecordQuery(entity: "Book", sortKeys: [
+            SortKey(attribute: "pageCount", order: .descending), SortKey(attribute: "title", order: .ascending),
+        ], tieBreak: .descending)),
+        (["sort": "title,pageCount:asc", "order": "desc"], RecordQuery(entity: "Book", sortKeys: [
+            SortKey(attribute: "title", order: .descending), SortKey(attribute: "pageCount", order: .ascending),
+        ], tieBreak: .descending)),
+        // The tie-break follows the first key, whatever `order` says.
+        (["sort": "pageCount:asc", "order": "desc"], RecordQuery(entity: "Book", sortKeys: [SortKey(attribute: "pageCount", order: .ascending)],
+                                                                 tieBreak: .ascending)),
         (["search": ""], RecordQuery(entity: "Book")),
         (["search": "", "searchAttr": "title"], RecordQuery(entity: "Book")),
         (["search": "café", "searchAttr": "title"],
-         RecordQuery(entity: "Book", filter: RecordFilter.contains("title", "café"))),
-        (["search": "x"],
-         RecordQuery(entity: "Book", filter: .any([
-            RecordFilter.contains("summary", "x"),
-            RecordFilter.contains("title", "x"),
-         ]))),
+         RecordQuery(entity: "Book", search: RecordSearch(text: "café", attributes: ["title"]))),
+        (["search": "x"], RecordQuery(entity: "Book", search: RecordSearch(text: "x", attributes: ["summary", "title"]))),
     ]
 
     @Test("accepted parameters become the expected query", arguments: accepted)
@@ -85,12 +80,13 @@ struct RecordQueryValidationTests {
 
     @Test func aToManyRelationshipsCountIsASortKeyMixedWithAttributes() throws {
         let query = try RecordQuery.validated(Make.parameters(["sort": "tags.@count:desc,title"]), for: Self.bookWithTags())
-        var expected = RecordQuery(entity: "Book", sort: SortKey(countOf: "tags", order: .descending), order: .descending)
-        expected.thenSort = [SortKey(attribute: "title", order: .ascending)]
+        let expected = RecordQuery(entity: "Book", sortKeys: [
+            SortKey(countOf: "tags", order: .descending), SortKey(attribute: "title", order: .ascending),
+        ], tieBreak: .descending)
         #expect(query == expected)
         #expect(query.sortKeys.map(\.keyPath) == ["tags.@count", "title"])
         let second = try RecordQuery.validated(Make.parameters(["sort": "pageCount,tags.@count", "order": "desc"]), for: Self.bookWithTags())
-        #expect(second.thenSort == [SortKey(countOf: "tags", order: .descending)])
+        #expect(second.sortKeys.dropFirst() == [SortKey(countOf: "tags", order: .descending)])
     }
 
     static let refusedCountSorts: [(String, String)] = [
@@ -113,7 +109,8 @@ struct RecordQueryValidationTests {
     @Test func searchWithoutStringAttributesMatchesNothing() throws {
         let entity = EntitySchema(name: "Counter", attributes: [AttributeSchema(name: "value", type: .integer64)])
         let query = try RecordQuery.validated(Make.parameters(["search": "x"]), for: entity)
-        #expect(query.filter == .any([]))
+        #expect(query.search?.filter == .any([]))
+        #expect(query.matchFilter == .any([]))
     }
 
     @Test("bytes and unknown types cannot be sorted by", arguments: [
@@ -132,12 +129,13 @@ struct RecordQueryValidationTests {
         ])
         let text = "31d0046d-3c85-410e-bbb0-141fc0105e06"
         let query = try RecordQuery.validated(Make.parameters(["search": text]), for: entity)
-        #expect(query.filter == .any([
+        #expect(query.search == RecordSearch(text: text, attributes: ["caption"], uuidAttributes: ["uuid"]))
+        #expect(query.matchFilter == .any([
             RecordFilter.contains("caption", text),
             RecordFilter.equals("uuid", .uuid(try #require(UUID(uuidString: text)))),
         ]))
         // Searching one named attribute searches only it.
         let named = try RecordQuery.validated(Make.parameters(["search": text, "searchAttr": "caption"]), for: entity)
-        #expect(named.filter == RecordFilter.contains("caption", text))
+        #expect(named.matchFilter == RecordFilter.contains("caption", text))
     }
 }

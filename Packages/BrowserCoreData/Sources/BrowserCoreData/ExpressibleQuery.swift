@@ -38,7 +38,7 @@ enum ExpressibleQuery {
                     "Cannot sort \(query.entity) by \(sort.attribute): its type (\(type.rawValue)) has no order to sort by")
             }
         }
-        if let filter = query.filter { try check(filter, on: entity) }
+        if let filter = query.matchFilter { try check(filter, on: entity) }
     }
 
     private static func check(_ filter: RecordFilter, on entity: NSEntityDescription) throws {

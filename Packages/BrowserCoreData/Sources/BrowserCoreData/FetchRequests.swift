@@ -13,8 +13,8 @@ enum FetchRequests {
         request.includesSubentities = true
         // Unsaved inserts have temporary IDs that cannot be linked to; both reading modes leave them out.
         request.includesPendingChanges = false
-        request.predicate = try query.filter.map { try FilterPredicate.make($0, coordinator: coordinator) }
-        let ascending = query.order == .ascending
+        request.predicate = try query.matchFilter.map { try FilterPredicate.make($0, coordinator: coordinator) }
+        let ascending = query.tieBreak == .ascending
         var sort: [NSSortDescriptor] = []
         // `ExpressibleQuery` refused a sort by a relationship's count before a request is built.
         for key in query.sortKeys where !key.countsRelationship {
@@ -62,7 +62,7 @@ enum FetchRequests {
     /// The query's filter, and with a relationship scope `SELF IN` the scope's targets.
     static func predicate(_ query: RecordQuery, restrictedTo ids: [NSManagedObjectID]?,
                           coordinator: NSPersistentStoreCoordinator?) throws -> NSPredicate? {
-        let filter = try query.filter.map { try FilterPredicate.make($0, coordinator: coordinator) }
+        let filter = try query.matchFilter.map { try FilterPredicate.make($0, coordinator: coordinator) }
         guard let ids else { return filter }
         let scope = FilterPredicate.objects(in: ids)
         return filter.map { NSCompoundPredicate(andPredicateWithSubpredicates: [$0, scope]) } ?? scope

@@ -137,7 +137,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
             var targets: [NSManagedObjectID]?
             if let scope = query.scope {
                 guard let reached = try Self.targets(of: scope, in: context) else { return RecordPage(total: 0, records: []) }
-                if query.sort == nil, scope.isOrdered {
+                if query.sortKeys.isEmpty, scope.isOrdered {
                     return try Self.orderedPage(query, targets: reached, in: context)
                 }
                 targets = reached
@@ -173,7 +173,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
             guard let reached = try Self.targets(of: scope, in: context) else {
                 return ["The record \(scope.source.uri) is not in the store: the list is empty."]
             }
-            if query.sort == nil, scope.isOrdered {
+            if query.sortKeys.isEmpty, scope.isOrdered {
                 return ["Page: the \(reached.count) records of the ordered relationship \(scope.relationship), in its order, "
                     + "fetched by object ID for offset \(query.offset) and limit \(query.limit) (a fetch request cannot sort by "
                     + "an ordered relationship's order)."]
@@ -207,7 +207,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
             var targets: [NSManagedObjectID]?
             if let scope = query.scope {
                 guard let reached = try Self.targets(of: scope, in: context) else { return nil }
-                if query.sort == nil, scope.isOrdered {
+                if query.sortKeys.isEmpty, scope.isOrdered {
                     return try Self.ordered(query, targets: reached, in: context).firstIndex(of: wanted)
                 }
                 targets = reached
@@ -308,11 +308,11 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
     private static func ordered(_ query: RecordQuery, targets: [NSManagedObjectID],
                                 in context: NSManagedObjectContext) throws -> [NSManagedObjectID] {
         var kept = targets
-        if query.filter != nil {
+        if query.matchFilter != nil {
             let matching = Set(try context.fetch(FetchRequests.recordIDs(query, restrictedTo: targets, coordinator: context.persistentStoreCoordinator)))
             kept.removeAll { !matching.contains($0) }
         }
-        return query.order == .descending ? kept.reversed() : kept
+        return query.tieBreak == .descending ? kept.reversed() : kept
     }
 
     private static func orderedPage(_ query: RecordQuery, targets: [NSManagedObjectID],

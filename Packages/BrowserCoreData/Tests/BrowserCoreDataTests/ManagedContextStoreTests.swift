@@ -364,22 +364,22 @@ import Testing
         let store = ManagedContextStore(context: stack.container.viewContext)
         let named = FilterComparison(FilterKeyPath("name"), .equals, .value(.string("x")))
         let refused: [RecordQuery] = [
-            RecordQuery(entity: "Sample", sort: SortKey(attribute: "scratch", order: .ascending)),  // transient
-            RecordQuery(entity: "Sample", sort: SortKey(attribute: "blob", order: .ascending)),  // bytes: no order
-            RecordQuery(entity: "Sample", sort: SortKey(attribute: "nothing", order: .ascending)),
+            RecordQuery(entity: "Sample", sortKeys: [SortKey(attribute: "scratch", order: .ascending)]),  // transient
+            RecordQuery(entity: "Sample", sortKeys: [SortKey(attribute: "blob", order: .ascending)]),  // bytes: no order
+            RecordQuery(entity: "Sample", sortKeys: [SortKey(attribute: "nothing", order: .ascending)]),
             RecordQuery(entity: "Sample", filter: .comparison(FilterComparison(FilterKeyPath("scratch"), .equals, .value(.null)))),
             RecordQuery(entity: "Book", filter: .any([.comparison(FilterComparison(FilterKeyPath(["publisher", "name"]), .equals, .value(.string("x"))))])),
             RecordQuery(entity: "Book", filter: .not(.quantified(.any, relationship: "author", named))),  // a to-one
             RecordQuery(entity: "Book", filter: .count(relationship: "nope", .equals, 0)),
             // A relationship's count: no documented sort descriptor for a fetch (see ExpressibleQuery).
-            RecordQuery(entity: "Author", sort: SortKey(countOf: "books", order: .descending), order: .descending),
+            RecordQuery(entity: "Author", sortKeys: [SortKey(countOf: "books", order: .descending)], tieBreak: .descending),
         ]
         for query in refused {
             await #expect("\(query)") { _ = try await store.page(query) } throws: { ($0 as? BrowserError)?.statusCode == 400 }
             await #expect("\(query)") { _ = try await store.explain(query) } throws: { ($0 as? BrowserError)?.statusCode == 400 }
         }
         // What Core Data can run still runs.
-        #expect(try await store.page(RecordQuery(entity: "Book", sort: SortKey(attribute: "title", order: .ascending))).total > 0)
+        #expect(try await store.page(RecordQuery(entity: "Book", sortKeys: [SortKey(attribute: "title", order: .ascending)])).total > 0)
     }
 
     // MARK: Relationship lists, positions, find by ID (the same answers as BrowserMemory and BrowserSQLite)

@@ -156,7 +156,7 @@ public actor InMemoryStore: BrowserStore {
     /// ordered relationship without a sort, which keeps its own order (reversed for `desc`).
     private func orderedRows(_ query: RecordQuery) throws -> [Row] {
         let members = storeSchema.subtree(of: query.entity)
-        let matcher = FilterMatcher(query.filter, entity: query.entity, schema: storeSchema)
+        let matcher = FilterMatcher(query.matchFilter, entity: query.entity, schema: storeSchema)
         let candidates: [Row]
         if let scope = query.scope {
             guard rowExists(scope.source), let source = tables[storeSchema.root(of: scope.source.entity)]?[scope.source.primaryKey] else {
@@ -167,8 +167,8 @@ public actor InMemoryStore: BrowserStore {
             candidates = Array((tables[storeSchema.root(of: query.entity)] ?? [:]).values)
         }
         var rows = candidates.filter { members.contains($0.id.entity) && matcher.matches($0, resolve: row(for:)) }
-        let descending = query.order == .descending
-        if query.sort == nil, query.scope?.isOrdered == true {
+        let descending = query.tieBreak == .descending
+        if query.sortKeys.isEmpty, query.scope?.isOrdered == true {
             return descending ? rows.reversed() : rows
         }
         rows.sort { left, right in

@@ -39,11 +39,11 @@ struct InMemoryStoreTests {
 
     @Test func sortPutsNullsFirstComparesStringsByBytesAndBreaksTiesByKey() async throws {
         let (store, _) = try await makeStore()
-        let byYear = try await store.page(RecordQuery(entity: "Car", sort: SortKey(attribute: "year", order: .ascending)))
+        let byYear = try await store.page(RecordQuery(entity: "Car", sortKeys: [SortKey(attribute: "year", order: .ascending)]))
         #expect(byYear.records.map(\.id.primaryKey) == [5, 2, 4, 1, 3])
-        let byYearDesc = try await store.page(RecordQuery(entity: "Car", sort: SortKey(attribute: "year", order: .descending), order: .descending))
+        let byYearDesc = try await store.page(RecordQuery(entity: "Car", sortKeys: [SortKey(attribute: "year", order: .descending)], tieBreak: .descending))
         #expect(byYearDesc.records.map(\.id.primaryKey) == [3, 1, 4, 2, 5])
-        let byModel = try await store.page(RecordQuery(entity: "Car", sort: SortKey(attribute: "model", order: .ascending)))
+        let byModel = try await store.page(RecordQuery(entity: "Car", sortKeys: [SortKey(attribute: "model", order: .ascending)]))
         #expect(byModel.records.compactMap { $0.values["model"]?.searchableText } == ["Beta", "CAFE GT", "Café Racer", "Zeta", "alpha"])
     }
 

@@ -87,7 +87,7 @@ struct ConcurrentWriterTests {
         let lines = LineReader(fromWriter.fileHandleForReading)
         func proceed() { toWriter.fileHandleForWriting.write(Data("\n".utf8)) }
         func newest() async throws -> RecordPage {
-            try await store.page(RecordQuery(entity: "Item", order: .descending, limit: 1))
+            try await store.page(RecordQuery(entity: "Item", tieBreak: .descending, limit: 1))
         }
 
         for step in 0..<Self.steps {

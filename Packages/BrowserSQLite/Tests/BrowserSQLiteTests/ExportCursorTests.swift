@@ -58,8 +58,8 @@ struct ExportCursorFixtureTests {
             try await ExportCursorCheck.expectCursorMatchesPages(
                 opened.store, RecordQuery(entity: entity.name), batchSize: batchSize, "\(fixture) \(entity.name)")
             if let sortable = entity.attributes.first(where: { $0.type.isSortable && $0.type != .boolean }) {
-                let query = RecordQuery(entity: entity.name, sort: SortKey(attribute: sortable.name, order: .descending),
-                                        order: .descending)
+                let query = RecordQuery(entity: entity.name, sortKeys: [SortKey(attribute: sortable.name, order: .descending)],
+                                        tieBreak: .descending)
                 try await ExportCursorCheck.expectCursorMatchesPages(
                     opened.store, query, batchSize: batchSize, relatedChecks: 20, "\(fixture) \(entity.name) by \(sortable.name) desc")
             }

@@ -97,7 +97,7 @@ struct FixtureStoreTests {
             var previous: String?
             var offset = 0
             while true {
-                let query = RecordQuery(entity: "Color", sort: SortKey(attribute: "hex", order: order), order: order,
+                let query = RecordQuery(entity: "Color", sortKeys: [SortKey(attribute: "hex", order: order)], tieBreak: order,
                                         limit: 500, offset: offset)
                 let page = try await opened.store.page(query)
                 #expect(page.total == 7995)
@@ -121,7 +121,7 @@ struct FixtureStoreTests {
     @Test func primaryKeyOrderWithoutSort() async throws {
         let opened = try OpenedFixture("wibosco-revised/CoreDataMigration_Example_3.sqlite")
         let ascending = try await opened.store.page(RecordQuery(entity: "Section")).records.map(\.id.primaryKey)
-        let descending = try await opened.store.page(RecordQuery(entity: "Section", order: .descending)).records.map(\.id.primaryKey)
+        let descending = try await opened.store.page(RecordQuery(entity: "Section", tieBreak: .descending)).records.map(\.id.primaryKey)
         #expect(ascending == ascending.sorted())
         #expect(descending == ascending.reversed())
         #expect(ascending.count == 14)

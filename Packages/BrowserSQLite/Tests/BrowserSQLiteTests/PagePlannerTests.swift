@@ -72,7 +72,7 @@ struct PagePlannerTests {
 
     static func query(_ attribute: String, descending: Bool, offset: Int, limit: Int = 50) -> RecordQuery {
         let order: BrowserCore.SortOrder = descending ? .descending : .ascending
-        return RecordQuery(entity: "Item", sort: SortKey(attribute: attribute, order: order), order: order, limit: limit, offset: offset)
+        return RecordQuery(entity: "Item", sortKeys: [SortKey(attribute: attribute, order: order)], tieBreak: order, limit: limit, offset: offset)
     }
 
     static func check(_ store: SQLiteStore, rows: [Row], by attribute: String, descending: Bool, offset: Int) async throws {

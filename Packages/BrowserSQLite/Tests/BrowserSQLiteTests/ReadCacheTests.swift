@@ -90,7 +90,7 @@ struct ReadCacheTests {
             for offset in offsets {
                 for (order, descending) in [(SortOrder.ascending, false), (.descending, true)] {
                     for limit in [1, 7, 100] {
-                        let page = try await store.page(RecordQuery(entity: entity, order: order, limit: limit, offset: offset))
+                        let page = try await store.page(RecordQuery(entity: entity, tieBreak: order, limit: limit, offset: offset))
                         #expect(Self.keys(page) == Self.expected(keys, offset: offset, limit: limit, descending: descending),
                                 "\(entity) offset \(offset) \(order) limit \(limit)")
                         #expect(page.total == keys.count)
@@ -114,7 +114,7 @@ struct ReadCacheTests {
         let page = try await store.page(deep)
         #expect(Self.keys(page) == Self.expected(keys, offset: 1_500, limit: 10, descending: false))
         #expect(page.total == keys.count)
-        let backwards = try await store.page(RecordQuery(entity: "Item", order: .descending, limit: 10, offset: 1_000))
+        let backwards = try await store.page(RecordQuery(entity: "Item", tieBreak: .descending, limit: 10, offset: 1_000))
         #expect(Self.keys(backwards) == Self.expected(keys, offset: 1_000, limit: 10, descending: true))
     }
 }

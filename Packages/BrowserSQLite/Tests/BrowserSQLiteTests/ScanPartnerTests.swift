@@ -23,7 +23,7 @@ struct ScanPartnerTests {
     }
 
     static func searchTotal(_ store: SQLiteStore, _ needle: String) async throws -> Int {
-        try await store.page(RecordQuery(entity: "Item", filter: .contains("title", needle), limit: 1)).total
+        try await store.page(RecordQuery(entity: "Item", search: RecordSearch(text: needle, attributes: ["title"]), limit: 1)).total
     }
 
     @Test func aCommitBetweenRequestsIsReadOnTheRequestsConnection() async throws {
@@ -83,7 +83,7 @@ struct ScanPartnerTests {
             #expect(past.records.isEmpty && past.total == members.count)
         }
         #expect(partner.partCounts() == (readInHalves, 0))
-        let explained = try await store.explain(RecordQuery(entity: "Item", sort: SortKey(attribute: "title", order: .ascending), limit: 10))
+        let explained = try await store.explain(RecordQuery(entity: "Item", sortKeys: [SortKey(attribute: "title", order: .ascending)], limit: 10))
         #expect(explained.steps.contains { $0.hasPrefix("Page: SQLite sorts each half of Item's primary keys at the same time") })
         // Explained, both halves run on the request's connection, so both statements are shown.
         #expect(explained.statements.filter { $0.sql.contains("\"Z_PK\" <= ?") }.count == 1)
@@ -131,7 +131,7 @@ struct ScanPartnerTests {
                     try #require(store.scanPartner).minimumRows = minimumRows
                     let matching = rows.filter { $0.title.map { TextFolding.contains($0, needle) } ?? false }.map(\.key).sorted()
                     let all = descending ? Array(matching.reversed()) : matching
-                    let page = try await store.page(RecordQuery(entity: "Item", filter: .contains("title", needle), order: order,
+                    let page = try await store.page(RecordQuery(entity: "Item", search: RecordSearch(text: needle, attributes: ["title"]), tieBreak: order,
                                                                 limit: limit, offset: offset))
                     #expect(page.total == matching.count, "\(needle) from \(minimumRows)")
                     #expect(page.records.map(\.id.primaryKey) == Array(all.dropFirst(offset).prefix(limit)),

@@ -37,8 +37,8 @@ struct ScopedListTests {
             let sorts: [String?] = [nil] + entity.attributes.filter { $0.type != .binary && $0.type != .transformable }.map(\.name)
             for sort in sorts {
                 for order in [SortOrder.ascending, .descending] {
-                    let query = RecordQuery(entity: entity.name, sort: sort.map { SortKey(attribute: $0, order: order) },
-                                            order: order, limit: 500)
+                    let query = RecordQuery(entity: entity.name, sortKeys: sort.map { [SortKey(attribute: $0, order: order)] } ?? [],
+                                            tieBreak: order, limit: 500)
                     let list = try await opened.store.page(query).records
                     for index in Swift.stride(from: 0, to: list.count, by: max(1, list.count / 7)) {
                         let position = try await opened.store.position(of: list[index].id, in: query)
@@ -64,8 +64,8 @@ struct SyntheticScopedListTests {
         func keys(_ query: RecordQuery) async throws -> [Int64] { try await store.page(query).records.map(\.id.primaryKey) }
 
         #expect(try await keys(RecordQuery(entity: "Song", scope: scope)) == [4, 1, 3])
-        #expect(try await keys(RecordQuery(entity: "Song", scope: scope, order: .descending)) == [3, 1, 4])
-        #expect(try await keys(RecordQuery(entity: "Song", scope: scope, sort: SortKey(attribute: "title", order: .ascending))) == [1, 3, 4])
+        #expect(try await keys(RecordQuery(entity: "Song", scope: scope, tieBreak: .descending)) == [3, 1, 4])
+        #expect(try await keys(RecordQuery(entity: "Song", scope: scope, sortKeys: [SortKey(attribute: "title", order: .ascending)])) == [1, 3, 4])
         #expect(try await keys(RecordQuery(entity: "Song", scope: scope, limit: 1, offset: 1)) == [1])
         let searched = RecordQuery(entity: "Song", filter: RecordFilter.contains("title", "ha"), scope: scope)
         let page = try await store.page(searched)
@@ -73,7 +73,7 @@ struct SyntheticScopedListTests {
 
         func song(_ key: Int64) -> ObjectID { ObjectID(storeIdentifier: uuid, entity: "Song", primaryKey: key) }
         #expect(try await store.position(of: song(3), in: RecordQuery(entity: "Song", scope: scope)) == 2)
-        #expect(try await store.position(of: song(3), in: RecordQuery(entity: "Song", scope: scope, order: .descending)) == 0)
+        #expect(try await store.position(of: song(3), in: RecordQuery(entity: "Song", scope: scope, tieBreak: .descending)) == 0)
         // Bravo is not on the road trip; Alpha is not in the search's results of the quiet list.
         #expect(try await store.position(of: song(2), in: RecordQuery(entity: "Song", scope: scope)) == nil)
         #expect(try await store.position(of: song(2), in: RecordQuery(entity: "Song")) == 1)
@@ -86,12 +86,12 @@ struct SyntheticScopedListTests {
         let store = try SQLiteStore.open(storeAt: synthetic.storeURL, model: synthetic.modelURL)
         // Media's `title` is null for the plain media (p1) and the films (their title is ZTITLE1).
         for order in [SortOrder.ascending, .descending] {
-            let query = RecordQuery(entity: "Media", sort: SortKey(attribute: "name", order: order), order: order)
+            let query = RecordQuery(entity: "Media", sortKeys: [SortKey(attribute: "name", order: order)], tieBreak: order)
             let list = try await store.page(query).records
             for (index, record) in list.enumerated() {
                 #expect(try await store.position(of: record.id, in: query) == index)
             }
-            let byTitle = RecordQuery(entity: "Book", sort: SortKey(attribute: "title", order: order), order: order)
+            let byTitle = RecordQuery(entity: "Book", sortKeys: [SortKey(attribute: "title", order: order)], tieBreak: order)
             let books = try await store.page(byTitle).records
             for (index, record) in books.enumerated() {
                 #expect(try await store.position(of: record.id, in: byTitle) == index)

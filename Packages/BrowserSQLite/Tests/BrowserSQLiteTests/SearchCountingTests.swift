@@ -45,7 +45,7 @@ struct SearchCountingTests {
             // Through the store: a new search's first page and total come from one read of the column
             // (`PagePlan.Route.searchScan`), in two halves (the partner lowered to split these few rows), then on
             // one connection.
-            let query = RecordQuery(entity: entity, filter: .contains("title", needle), limit: 1)
+            let query = RecordQuery(entity: entity, search: RecordSearch(text: needle, attributes: ["title"]), limit: 1)
             for minimumRows in [1, Int.max] {
                 // A store each: the count is kept per filter until the data changes.
                 let store = try SQLiteStore.open(storeAt: synthetic.storeURL, model: synthetic.modelURL)

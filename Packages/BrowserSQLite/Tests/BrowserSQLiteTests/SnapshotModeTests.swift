@@ -27,7 +27,7 @@ struct SnapshotModeTests {
 
         #expect(try await store.count(of: "Item") == 12)
         #expect(try await store.changeToken() != before)
-        let newest = try await store.page(RecordQuery(entity: "Item", order: .descending, limit: 1))
+        let newest = try await store.page(RecordQuery(entity: "Item", tieBreak: .descending, limit: 1))
         #expect(newest.records.first?.values["title"] == .string("row 12"))
     }
 }

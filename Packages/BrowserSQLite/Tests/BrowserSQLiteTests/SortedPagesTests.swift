@@ -34,8 +34,8 @@ struct SortedPagesTests {
 
     static func page(_ store: SQLiteStore, _ entity: String, descending: Bool, offset: Int, limit: Int) async throws -> RecordPage {
         let order: BrowserCore.SortOrder = descending ? .descending : .ascending
-        return try await store.page(RecordQuery(entity: entity, sort: SortKey(attribute: "title", order: order),
-                                                order: order, limit: limit, offset: offset))
+        return try await store.page(RecordQuery(entity: entity, sortKeys: [SortKey(attribute: "title", order: order)],
+                                                tieBreak: order, limit: limit, offset: offset))
     }
 
     @Test(arguments: [false, true])
@@ -67,7 +67,7 @@ struct SortedPagesTests {
             _ = try await Self.page(store, "Item", descending: false, offset: 0, limit: 10)
             await store.backgroundWorkFinished()
         }
-        #expect(try await store.explain(RecordQuery(entity: "Item", sort: SortKey(attribute: "title", order: .ascending), limit: 10))
+        #expect(try await store.explain(RecordQuery(entity: "Item", sortKeys: [SortKey(attribute: "title", order: .ascending)], limit: 10))
             .steps.contains { $0.hasPrefix("Page: the keys of Item in title order are kept in memory") })
         let entity = try #require(try await store.schema().entity(named: "Item"))
         let search = try RecordQuery.validated(RecordQueryParameters(search: "CAFE", searchAttribute: "title"), for: entity)

@@ -176,13 +176,13 @@ struct SyntheticValueTests {
 
     @Test func sortsNullsFirstAndStringsByBytes() async throws {
         let store = try Self.open(try Self.makeStore())
-        let ascending = try await store.page(RecordQuery(entity: "Item", sort: SortKey(attribute: "big", order: .ascending))).records
+        let ascending = try await store.page(RecordQuery(entity: "Item", sortKeys: [SortKey(attribute: "big", order: .ascending)])).records
         #expect(ascending.map(\.id.primaryKey) == [5, 7, 3, 6, 1, 2, 4]) // NULLs, then integers, then TEXT (SQLite's order)
-        let descending = try await store.page(RecordQuery(entity: "Item", sort: SortKey(attribute: "title", order: .descending), order: .descending)).records
+        let descending = try await store.page(RecordQuery(entity: "Item", sortKeys: [SortKey(attribute: "title", order: .descending)], tieBreak: .descending)).records
         // Byte order, descending: "ca\xFFe" (5) > "cafe\u{301} noir" (3, 0xCC) > "cafe au lait" (6) > "Straße" > "Other"
         // > "Café" (1, 'a') > "CAFÉ" (2, 'A').
         #expect(descending.map(\.id.primaryKey) == [5, 3, 6, 4, 7, 1, 2])
-        let paged = try await store.page(RecordQuery(entity: "Item", sort: SortKey(attribute: "big", order: .ascending), limit: 2, offset: 2))
+        let paged = try await store.page(RecordQuery(entity: "Item", sortKeys: [SortKey(attribute: "big", order: .ascending)], limit: 2, offset: 2))
         #expect(paged.total == 7)
         #expect(paged.records.map(\.id.primaryKey) == [3, 6])
     }

@@ -94,7 +94,7 @@ struct PairingTokenFileTests {
         #expect(reloaded.expires == nil) // …and nothing new is remembered in it
     }
 
-    /// The reported attack (another local user swapping a symlink in a loop, 27 launches in 600 took their token)
+    /// The attack this guards against (another local user swapping a symlink in a loop, 27 launches in 600 took their token)
     /// simulated in one process: a thread puts a symlink to a planted, private token file and a regular file back in
     /// place of ours, as fast as it can, while the token is loaded 600 times. Every check is made on the descriptor
     /// that is read, so the planted token is never taken, however the two interleave.

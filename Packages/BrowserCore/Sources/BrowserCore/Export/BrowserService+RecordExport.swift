@@ -24,13 +24,13 @@ extension BrowserService {
         unpaged.limit = nil
         unpaged.offset = nil
         let query = try await validatedQuery(of: entityName, parameters: unpaged, in: schema)
-        if let search = parameters.search, try await recordsNamed(by: search, for: query, in: schema) != nil {
+        if let search = query.search?.text, try await recordsNamed(for: query, in: schema) != nil {
             throw .badRequest("The search \"\(search)\" names one record by its ID: export it with /api/object/export?id=…")
         }
         guard let entity = schema.entity(named: query.entity) else { throw .notFound("No entity named \"\(entityName)\"") }
 
         var total: Int?
-        if query.filter == nil {
+        if query.matchFilter == nil {
             var first = query
             first.limit = 1
             total = query.scope == nil
@@ -42,17 +42,17 @@ extension BrowserService {
             try await store.cursor(query, relationships: relationships, batchSize: Self.exportBatchSize)
         }
         let stream = RecordExportStream(service: self, cursor: cursor, entity: entity, schema: schema, options: options)
-        return RecordExport(stream: stream, filename: Self.exportFilename(for: query, search: parameters.search, options: options),
+        return RecordExport(stream: stream, filename: Self.exportFilename(for: query, options: options),
                             total: total)
     }
 
     /// `Book.csv`; `Book-search-<text>.csv` for a search; `Author-p3-books.csv` for the records one record reaches.
-    static func exportFilename(for query: RecordQuery, search: String?, options: RecordExportOptions) -> String {
+    static func exportFilename(for query: RecordQuery, options: RecordExportOptions) -> String {
         var name = query.entity
         if let scope = query.scope {
             name = "\(scope.source.entity)-\(scope.source.shortForm)-\(scope.relationship)"
         }
-        if let search = search?.trimmingCharacters(in: .whitespaces), !search.isEmpty {
+        if let search = query.search?.text.trimmingCharacters(in: .whitespaces), !search.isEmpty {
             // Letters, digits, '-' and '_' of the search (others become '_'), at most 40 of them.
             let safe = String(search.prefix(40).map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
             name += "-search-\(safe)"

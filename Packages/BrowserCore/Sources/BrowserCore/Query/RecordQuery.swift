@@ -3,18 +3,25 @@ import Foundation
 /// A validated request for one page of an entity's records.
 ///
 /// Built only by `RecordQuery.validated(_:for:)`, which checks every name against the schema, so a store can
-/// trust `entity`, `sort` and the attributes in `filter`.
+/// trust `entity`, `sortKeys` and the attributes in `search` and `filter`.
 public struct RecordQuery: Sendable, Hashable {
     public var entity: String
+    /// The search box's text and where it looks, kept as the client asked it (not only as the filter it stands
+    /// for), so a store can read a search its own way (`PagePlanner`'s search scan) and the service can tell a
+    /// search that names a record by its ID (`BrowserService.recordsNamed`).
+    public var search: RecordSearch?
+    /// The predicate (`where`, or a JSON tree), checked against the model; ANDed after the search
+    /// (`matchFilter` is both).
     public var filter: RecordFilter?
     /// Only the records reached from one record through a relationship ("related to <record>").
     public var scope: RelationshipScope?
-    public var sort: SortKey?
-    /// Further keys, after `sort`, for records equal on it (`sort=pageCount:desc,title`); empty for one key.
-    /// The primary key still breaks the last tie.
-    public var thenSort: [SortKey] = []
-    /// Primary-key order when `sort` is nil; the tie-breaker's direction otherwise (the first key's direction).
-    public var order: SortOrder
+    /// The keys the records are sorted by, in order, each with its direction (`sort=pageCount:desc,title`);
+    /// empty for primary-key order (or an ordered relationship's order, in a scope).
+    public var sortKeys: [SortKey]
+    /// The primary key's direction, which always comes last so that equal values keep one order and consecutive
+    /// pages never overlap or skip records: the whole order when `sortKeys` is empty (the `order` parameter), the
+    /// last tie-break otherwise (the first key's direction, as `validated` sets it).
+    public var tieBreak: SortOrder
     public var limit: Int
     public var offset: Int
     /// A list's preview length (`ValuePreview`): text values longer than this many bytes of UTF-8 may come cut
@@ -31,19 +38,30 @@ public struct RecordQuery: Sendable, Hashable {
     /// The most sort keys a list may have.
     public static let maximumSortKeys = 4
 
-    /// `sort` then `thenSort`: every key in order.
-    public var sortKeys: [SortKey] { (sort.map { [$0] } ?? []) + thenSort }
-
-    public init(entity: String, filter: RecordFilter? = nil, scope: RelationshipScope? = nil, sort: SortKey? = nil,
-                order: SortOrder = .ascending, limit: Int = defaultLimit, offset: Int = 0) {
+    /// `tieBreak` defaults to the first key's direction (ascending without keys).
+    public init(entity: String, search: RecordSearch? = nil, filter: RecordFilter? = nil, scope: RelationshipScope? = nil,
+                sortKeys: [SortKey] = [], tieBreak: SortOrder? = nil, limit: Int = defaultLimit, offset: Int = 0) {
         self.entity = entity
+        self.search = search
         self.filter = filter
         self.scope = scope
-        self.sort = sort
-        self.order = order
+        self.sortKeys = sortKeys
+        self.tieBreak = tieBreak ?? sortKeys.first?.order ?? .ascending
         self.limit = limit
         self.offset = offset
     }
+
+    /// Every condition a record of the list matches: the search's, then the predicate. What a store filters by.
+    public var matchFilter: RecordFilter? {
+        switch (search?.filter, filter) {
+        case (nil, let predicate): predicate
+        case (let search?, nil): search
+        case (let search?, let predicate?): .all([search, predicate])
+        }
+    }
+
+    /// Neither searched nor filtered nor scoped: every record of the entity.
+    public var isWholeEntity: Bool { search == nil && filter == nil && scope == nil }
 }
 
 /// The raw query parameters of `/api/entities/:name`, as the client sent them (nil when absent).
@@ -93,7 +111,7 @@ extension RecordQuery {
     /// - `limit`: a positive integer, default 100, capped at 500;
     /// - `offset`: a non-negative integer, default 0;
     /// - `sort`: an attribute of the entity (inherited ones included) whose type has an order (`isSortable`);
-    /// - `order`: `asc` or `desc`, default `asc`;
+    /// - `order`: `asc` or `desc`, default `asc`: the direction of keys without one, and of the primary key;
     /// - `searchAttr`: a String attribute; without it `search` looks in every String attribute;
     /// - an empty `search` is no filter; a longer one than `maximumSearchLength` is refused;
     /// - `where` (or a JSON tree): parsed, then checked against `schema` (`RecordFilter.validated`; without a
@@ -115,50 +133,20 @@ extension RecordQuery {
             }
             query.offset = offset
         }
+        var order = SortOrder.ascending
         if let rawOrder = parameters.order {
-            guard let order = SortOrder(rawValue: rawOrder) else {
+            guard let given = SortOrder(rawValue: rawOrder) else {
                 throw .badRequest("order must be \"asc\" or \"desc\", got \"\(rawOrder)\"")
             }
-            query.order = order
+            order = given
         }
         if let sort = parameters.sort, !sort.isEmpty {
-            let keys = try SortKey.parse(sort, defaultOrder: query.order, for: entity)
-            query.sort = keys.first
-            query.thenSort = Array(keys.dropFirst())
-            // The tie-breaker follows the first key, as it does for one key and `order`.
-            if let first = keys.first { query.order = first.order }
+            query.sortKeys = try SortKey.parse(sort, defaultOrder: order, for: entity)
         }
-
-        var searchAttributes = entity.searchableAttributes
-        if let name = parameters.searchAttribute, !name.isEmpty {
-            guard let attribute = entity.attribute(named: name) else {
-                throw .badRequest("Cannot search \(entity.name) by \"\(name)\": it is not an attribute of \(entity.name)")
-            }
-            guard attribute.type.isSearchable else {
-                throw .badRequest("Cannot search \(entity.name).\(name): it is a \(attribute.type.rawValue) attribute, not a String")
-            }
-            searchAttributes = [attribute]
-        }
-        if let text = parameters.search, text.count > maximumSearchLength {
-            throw .badRequest("search is \(text.count) characters long; at most \(maximumSearchLength) are allowed")
-        }
-        if let text = parameters.search, !text.isEmpty {
-            var conditions = searchAttributes.map {
-                RecordFilter.contains($0.name, text)
-            }
-            // A pasted UUID also finds the records whose UUID attributes hold it (stored as 16 bytes, so text
-            // search cannot see them).
-            if parameters.searchAttribute?.isEmpty ?? true,
-               let uuid = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) {
-                conditions += entity.attributes.filter { $0.type == .uuid }.sorted { $0.name < $1.name }.map {
-                    RecordFilter.equals($0.name, .uuid(uuid))
-                }
-            }
-            query.filter = conditions.count == 1 ? conditions[0] : .any(conditions)
-        }
-        if let predicate = try checkedPredicate(parameters, for: entity, in: schema ?? StoreSchema(entities: [entity])) {
-            query.filter = query.filter.map { .all([$0, predicate]) } ?? predicate
-        }
+        // The primary key breaks ties in the first key's direction; without keys it is the order, in `order`'s.
+        query.tieBreak = query.sortKeys.first?.order ?? order
+        query.search = try RecordSearch.validated(text: parameters.search, attribute: parameters.searchAttribute, for: entity)
+        query.filter = try checkedPredicate(parameters, for: entity, in: schema ?? StoreSchema(entities: [entity]))
         return query
     }
 

@@ -56,8 +56,8 @@ public struct BrowserService: Sendable {
     public func records(of entityName: String, parameters: RecordQueryParameters) async throws(BrowserError) -> RecordsPageDTO {
         let schema = try await call { try await store.schema() }
         let query = try await listQuery(of: entityName, parameters: parameters, in: schema)
-        if let ids = try await recordsNamed(by: parameters.search, for: query, in: schema) {
-            return try await recordWithID(ids, query: query, parameters: parameters, schema: schema)
+        if let ids = try await recordsNamed(for: query, in: schema) {
+            return try await recordWithID(ids, query: query, schema: schema)
         }
         let page = try await call { try await store.page(query) }
         var rows = try await rows(page.records, schema: schema, previewBytes: query.valuePreviewBytes)
@@ -104,8 +104,8 @@ public struct BrowserService: Sendable {
     public func explain(of entityName: String, parameters: RecordQueryParameters) async throws(BrowserError) -> QueryExplanationDTO {
         let schema = try await call { try await store.schema() }
         let query = try await listQuery(of: entityName, parameters: parameters, in: schema)
-        if let search = parameters.search, let ids = try await recordsNamed(by: search, for: query, in: schema) {
-            let page = try await recordWithID(ids, query: query, parameters: parameters, schema: schema)
+        if let search = query.search?.text, let ids = try await recordsNamed(for: query, in: schema) {
+            let page = try await recordWithID(ids, query: query, schema: schema)
             return QueryExplanationDTO(
                 engine: try await call { try await store.describe() }.summary,
                 steps: ["The search names a record by its ID (\(search.trimmingCharacters(in: .whitespaces))): the list is "
@@ -331,8 +331,8 @@ public struct BrowserService: Sendable {
 
     /// The records a list's search names by ID (see `objectIDSearch`), or nil when the search is text: the one
     /// place records, explain and export tell an ID search from a text search.
-    func recordsNamed(by search: String?, for query: RecordQuery, in schema: StoreSchema) async throws(BrowserError) -> [ObjectID]? {
-        guard let search, Self.mayNameARecord(search) else { return nil }
+    func recordsNamed(for query: RecordQuery, in schema: StoreSchema) async throws(BrowserError) -> [ObjectID]? {
+        guard let search = query.search?.text, Self.mayNameARecord(search) else { return nil }
         return try Self.objectIDSearch(search, for: query, in: schema, storeIdentifier: await storeIdentifier())
     }
 
@@ -343,12 +343,11 @@ public struct BrowserService: Sendable {
     }
 
     /// A list searched by ID: the record, if it is one of the query's (scope and `where` included), else nothing.
-    private func recordWithID(_ candidates: [ObjectID], query: RecordQuery, parameters: RecordQueryParameters,
-                              schema: StoreSchema) async throws(BrowserError) -> RecordsPageDTO {
-        var unfiltered = query
-        unfiltered.filter = try RecordQuery.checkedPredicate(parameters, for: try Self.browsableEntity(query.entity, in: schema), in: schema)
+    private func recordWithID(_ candidates: [ObjectID], query: RecordQuery, schema: StoreSchema) async throws(BrowserError) -> RecordsPageDTO {
+        var unsearched = query
+        unsearched.search = nil
         for id in candidates {
-            guard try await call({ try await store.position(of: id, in: unfiltered) }) != nil,
+            guard try await call({ try await store.position(of: id, in: unsearched) }) != nil,
                   let record = try await call({ try await store.record(id) }) else { continue }
             let rows = query.offset == 0 ? try await rows([record], schema: schema, previewBytes: query.valuePreviewBytes) : []
             return RecordsPageDTO(total: 1, offset: query.offset, limit: query.limit, rows: rows,

@@ -153,8 +153,7 @@ extension BrowserStore {
 
     public func facets(_ request: FacetRequest) async throws -> FacetCounts {
         var counting = request.query
-        counting.sort = nil
-        counting.thenSort = []
+        counting.sortKeys = []
         counting.offset = 0
         counting.limit = 1
         let total = try await page(counting).total

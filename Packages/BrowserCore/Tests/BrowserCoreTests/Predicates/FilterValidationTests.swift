@@ -133,7 +133,7 @@ struct FilterValidationTests {
         let query = try RecordQuery.validated(
             Make.parameters(["search": "x", "searchAttr": "title", "where": "pageCount > 3 AND author.name == \"k\""]),
             for: Self.book, in: Self.schema)
-        #expect(query.filter == .all([
+        #expect(query.matchFilter == .all([
             RecordFilter.contains("title", "x"),
             .all([Self.comparison(["pageCount"], .greaterThan, .value(.integer(3))),
                   Self.comparison(["author", "name"], .equals, .value(.string("k")))]),

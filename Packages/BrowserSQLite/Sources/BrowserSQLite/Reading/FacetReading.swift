@@ -27,7 +27,7 @@ extension RecordReader {
         let list = try listSQL(request.query, of: entity)
         // A whole entity's count is usually kept already; a filtered list is counted.
         guard let total = try facetPart(stop, { () throws -> Int in
-            request.query.filter == nil && request.query.scope == nil
+            request.query.isWholeEntity
                 ? try count(of: entity, in: connection, cache: cache)
                 : Int(try connection.scalar("SELECT count(*) FROM \(list.table)\(list.whereClause)", list.arguments)?.int64 ?? 0)
         }) else { return .cut(before: .total) }

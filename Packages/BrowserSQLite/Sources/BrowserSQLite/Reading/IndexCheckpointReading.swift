@@ -8,7 +8,7 @@ extension RecordReader {
     func indexedDeepPage(_ query: RecordQuery, from checkpoints: IndexCheckpoints, of entity: EntityMapping,
                          in connection: SQLiteConnection) throws -> [StoredRecord] {
         let stride = KeyCheckpoints.stride
-        let descending = query.order == .descending
+        let descending = query.tieBreak == .descending
         // The ascending position of the page's first row.
         let start = descending ? checkpoints.rowCount - 1 - query.offset : query.offset
         guard query.limit > 0, start >= 0, start < checkpoints.rowCount, !checkpoints.entries.isEmpty else { return [] }

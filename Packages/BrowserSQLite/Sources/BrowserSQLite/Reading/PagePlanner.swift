@@ -37,12 +37,12 @@ import BrowserCore
 ///   Instead of reading the page in SQL and then counting, which scanned the table twice for a common word and,
 ///   for a rare one, once through one SQL function call per row on one core.
 ///
-/// The total: an unfiltered list's is the entity's count (kept until the data changes). A filtered or scoped
-/// list's is kept by its SQL until the data changes; else a short, non-empty page (or an empty first page) is the
-/// total, read in the same transaction (a search with fewer matches than a page scans the table once, not twice);
-/// else it is counted: a search of one text attribute (`CONTAINS[cd]`, the search box) by `SearchCounting`
-/// (the column alone, folded and matched as it is read, in two halves at once with a `ScanPartner`), any other
-/// filter by `SELECT COUNT(*)`.
+/// The total (`PagePlan.Total`): an unfiltered list's is the entity's count (kept until the data changes). A
+/// filtered or scoped list's is kept by its SQL until the data changes; else a short, non-empty page (or an empty
+/// first page) is the total, read in the same transaction (a search with fewer matches than a page scans the table
+/// once, not twice); else it is counted: a search of one text attribute (the search box) by `SearchCounting` (the
+/// column alone, folded and matched as it is read, in two halves at once with a `ScanPartner`), any other filter
+/// by `SELECT COUNT(*)`.
 struct PagePlan {
     enum Route {
         case checkpoints
@@ -57,7 +57,28 @@ struct PagePlan {
         case searchScan(SearchCounting)
     }
 
+    /// How a filtered or scoped list's total is counted when it has to be.
+    enum Counting {
+        /// One read of the searched column (`SearchCounting`).
+        case searchScan(SearchCounting)
+        /// `SELECT COUNT(*)` with the list's conditions.
+        case countQuery
+    }
+
+    /// How the page's total is obtained.
+    enum Total {
+        /// The entity's count, kept until the data changes: the list is neither filtered nor scoped. (A kept
+        /// order's key count on that route: the same rows.)
+        case entityCount
+        /// The route's own read counts it (`Route.searchScan`), and it is kept for the list's later pages.
+        case sameRead
+        /// Kept by the list's SQL from an earlier page (`kept`, until the data changes); else a short, non-empty
+        /// page (or an empty first page) is the total; else counted.
+        case filtered(kept: Bool, counting: Counting)
+    }
+
     var route: Route
+    var total: Total
     /// What to build in the background once this read ends (`KeptOrderBuilder`), if anything.
     var toBuild: (kind: SortedKeys.Request.Kind, key: SortedKeys.Key)?
     /// Why the page is read this way, in words (`/api/…/explain` shows it).
@@ -74,68 +95,78 @@ enum PagePlanner {
     /// when it has no partner. `totalKept`: a filtered list's total is kept from an earlier page.
     static func plan(_ query: RecordQuery, of entity: EntityMapping, rowCount: Int?, cache: ReadCache,
                      partnerMinimumRows: Int? = nil, totalKept: Bool = false) -> PagePlan {
+        let searchCounting = searchCounting(query, of: entity)
+        let total: PagePlan.Total = query.isWholeEntity
+            ? .entityCount : .filtered(kept: totalKept, counting: searchCounting.map(PagePlan.Counting.searchScan) ?? .countQuery)
+        return route(query, of: entity, rowCount: rowCount, cache: cache, partnerMinimumRows: partnerMinimumRows,
+                     newSearch: totalKept ? nil : searchCounting, total: total)
+    }
+
+    /// The route of `query`'s page (`newSearch`: the search's `SearchCounting` when its total is not kept yet),
+    /// with `total` unless the route's read gives it.
+    private static func route(_ query: RecordQuery, of entity: EntityMapping, rowCount: Int?, cache: ReadCache,
+                              partnerMinimumRows: Int?, newSearch: SearchCounting?, total: PagePlan.Total) -> PagePlan {
         let stride = KeyCheckpoints.stride
-        let wholeEntity = query.filter == nil && query.scope == nil
-        if query.sort == nil, !totalKept, query.offset + query.limit <= Self.halvesMaximumRows,
-           let counting = searchCounting(query, of: entity) {
+        let wholeEntity = query.isWholeEntity
+        if query.sortKeys.isEmpty, query.offset + query.limit <= Self.halvesMaximumRows, let counting = newSearch {
             let halves = partnerMinimumRows.map { " (in two halves of the primary key at once, on two connections in the "
                 + "same snapshot, when the table has at least \($0) keys)" } ?? ""
-            return PagePlan(route: .searchScan(counting), reason: "Page: a new search in primary-key order: one read of "
+            return PagePlan(route: .searchScan(counting), total: .sameRead, reason: "Page: a new search in primary-key order: one read of "
                 + "\(counting.column)\(halves), folded and matched as it is read, gives the total and the page's keys together; "
                 + "the page's records are then read by key.")
         }
         let sortsKeys = "Page: one SQL query with LIMIT and OFFSET; SQLite sorts "
-        guard let sort = query.sort else {
+        guard let sort = query.sortKeys.first else {
             if wholeEntity, query.offset >= 2 * stride {
-                return PagePlan(route: .checkpoints, reason: "Page: primary-key order far from the start, so it starts from a "
+                return PagePlan(route: .checkpoints, total: total, reason: "Page: primary-key order far from the start, so it starts from a "
                     + "kept key (every \(stride)th key of \(entity.name) is kept) instead of stepping over the \(query.offset) rows before it.")
             }
             let order = query.scope?.isOrdered == true ? "in the relationship's order" : "in primary-key order"
-            return PagePlan(route: .sql(keysFirst: false), reason: "Page: one SQL query with LIMIT and OFFSET, \(order).")
+            return PagePlan(route: .sql(keysFirst: false), total: total, reason: "Page: one SQL query with LIMIT and OFFSET, \(order).")
         }
         if query.sortKeys.contains(where: \.countsRelationship) {
             // A count is no column: no index orders by it and no kept order holds it (it changes with the related
             // rows, not the entity's), so SQLite computes it per matching row and sorts the keys.
-            return PagePlan(route: .sql(keysFirst: true), reason: sortsKeys + "the matching rows' keys by "
+            return PagePlan(route: .sql(keysFirst: true), total: total, reason: sortsKeys + "the matching rows' keys by "
                 + query.sortKeys.map(\.keyPath).joined(separator: ", ") + " (each relationship's count is one COUNT(*) "
                 + "of its related rows per row: no index or kept order holds a count), then reads the page's records by key.")
         }
         guard let column = entity.attribute(named: sort.attribute)?.column else {
-            return PagePlan(route: .sql(keysFirst: false), reason: "Page: one SQL query with LIMIT and OFFSET (\(sort.attribute) has no column, so it does not order the rows).")
+            return PagePlan(route: .sql(keysFirst: false), total: total, reason: "Page: one SQL query with LIMIT and OFFSET (\(sort.attribute) has no column, so it does not order the rows).")
         }
         let indexed = entity.isIndexed(column)
         let throughIndex = "Page: one SQL query with LIMIT and OFFSET; an index orders \(entity.name) by \(sort.attribute), "
             + "so SQLite reads the page in that order without sorting"
         // Kept structures are of one attribute, its keys tied by the primary key in the same direction
-        // (`query.order` is the tie-breaker's direction, the first key's unless a client set it apart).
-        guard wholeEntity, query.thenSort.isEmpty, sort.order == query.order, let rowCount else {
-            return indexed ? PagePlan(route: .sql(keysFirst: false), reason: throughIndex + ".")
-                : PagePlan(route: .sql(keysFirst: true), reason: sortsKeys + "the matching rows' keys, then reads the page's records by key.")
+        // (`query.tieBreak` is the tie-breaker's direction, the first key's unless a client set it apart).
+        guard wholeEntity, query.sortKeys.count == 1, sort.order == query.tieBreak, let rowCount else {
+            return indexed ? PagePlan(route: .sql(keysFirst: false), total: total, reason: throughIndex + ".")
+                : PagePlan(route: .sql(keysFirst: true), total: total, reason: sortsKeys + "the matching rows' keys, then reads the page's records by key.")
         }
         let key = SortedKeys.Key(entity: entity.name, column: column)
         // SQLite sorts: in two halves at once when the entity is large and the page near enough to the start.
         let sortedInHalves = partnerMinimumRows.map { rowCount >= $0 && query.offset + query.limit <= Self.halvesMaximumRows } ?? false
         func sorting(_ reason: String, toBuild: (kind: SortedKeys.Request.Kind, key: SortedKeys.Key)? = nil) -> PagePlan {
-            guard sortedInHalves else { return PagePlan(route: .sql(keysFirst: true), toBuild: toBuild, reason: sortsKeys + reason) }
-            return PagePlan(route: .sortedInHalves, toBuild: toBuild, reason: "Page: SQLite sorts each half of \(entity.name)'s "
+            guard sortedInHalves else { return PagePlan(route: .sql(keysFirst: true), total: total, toBuild: toBuild, reason: sortsKeys + reason) }
+            return PagePlan(route: .sortedInHalves, total: total, toBuild: toBuild, reason: "Page: SQLite sorts each half of \(entity.name)'s "
                 + "primary keys at the same time, on two connections in the same snapshot (one core each), for the first "
                 + "\(query.offset + query.limit) keys; the page's keys are taken from those, and its records read by key."
                 + (toBuild == nil ? "" : " The order of \(entity.name) by \(sort.attribute) is now built in the background, "
                     + "and later pages of this sort read by key."))
         }
         if indexed {
-            guard query.offset >= 2 * stride else { return PagePlan(route: .sql(keysFirst: false), reason: throughIndex + ".") }
+            guard query.offset >= 2 * stride else { return PagePlan(route: .sql(keysFirst: false), total: total, reason: throughIndex + ".") }
             if let checkpoints = cache.indexCheckpoints(key) {
-                return PagePlan(route: .indexCheckpoints(checkpoints), reason: "Page: far from the start of \(entity.name) in "
+                return PagePlan(route: .indexCheckpoints(checkpoints), total: total, reason: "Page: far from the start of \(entity.name) in "
                     + "\(sort.attribute) order, so it starts from a kept row of the index (every \(stride)th value and key is kept) "
                     + "instead of stepping over the \(query.offset) entries before it.")
             }
-            return PagePlan(route: .sql(keysFirst: false), toBuild: (.indexCheckpoints, key), reason: throughIndex + ", stepping over the "
+            return PagePlan(route: .sql(keysFirst: false), total: total, toBuild: (.indexCheckpoints, key), reason: throughIndex + ", stepping over the "
                 + "\(query.offset) entries before the page; every \(stride)th row of that order is now kept in the background, "
                 + "so later deep pages of this sort start near theirs.")
         }
         if let kept = cache.keptOrder(key) {
-            return PagePlan(route: .keptOrder(kept), reason: "Page: the keys of \(entity.name) in \(sort.attribute) order are kept in "
+            return PagePlan(route: .keptOrder(kept), total: total, reason: "Page: the keys of \(entity.name) in \(sort.attribute) order are kept in "
                 + "memory (\(kept.keys.count) keys, built in the background after the first request of this sort); the page is read by key.")
         }
         guard rowCount <= SortedKeys.maximumRows else {
@@ -146,15 +177,13 @@ enum PagePlanner {
             + "\(sort.attribute) is now built in the background, and later pages of this sort read by key.", toBuild: (.order, key))
     }
 
-    /// How a filtered list's count is read when it is counted (see the total above): `SearchCounting` for the
-    /// search box's filter on one stored text attribute of the entity, nil for `SELECT COUNT(*)`.
+    /// How a searched list's count is read when it is counted (see the total above): `SearchCounting` for a
+    /// search alone (no predicate, no scope) of one stored text attribute of the entity, nil for `SELECT COUNT(*)`.
     static func searchCounting(_ query: RecordQuery, of entity: EntityMapping) -> SearchCounting? {
-        guard query.scope == nil, case .comparison(let comparison)? = query.filter, comparison.keyPath.components.count == 1,
-              comparison.op == .contains, comparison.options == .caseAndDiacriticInsensitive,
-              case .value(.string(let text)) = comparison.operand,
-              let attribute = entity.attribute(named: comparison.keyPath.components[0]),
-              attribute.kind.attributeType == .string, let column = attribute.column
+        guard query.scope == nil, query.filter == nil, let search = query.search, let name = search.singleAttribute,
+              let attribute = entity.attribute(named: name), attribute.kind.attributeType == .string,
+              let column = attribute.column
         else { return nil }
-        return SearchCounting(column: column, foldedNeedle: Array(TextFolding.fold(text, options: .caseAndDiacriticInsensitive).utf8))
+        return SearchCounting(column: column, foldedNeedle: Array(TextFolding.fold(search.text, options: .caseAndDiacriticInsensitive).utf8))
     }
 }

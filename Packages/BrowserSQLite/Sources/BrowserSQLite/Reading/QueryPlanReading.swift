@@ -53,7 +53,7 @@ enum QueryPlanReading {
     static func hints(for query: RecordQuery, entity: EntityMapping, rowCount: Int,
                       statements: [ExplainedStatementDTO], in connection: SQLiteConnection) throws -> [QueryHintDTO] {
         var hints: [QueryHintDTO] = []
-        if let sort = query.sort, !sort.countsRelationship, let column = entity.attribute(named: sort.attribute)?.column,
+        if let sort = query.sortKeys.first, !sort.countsRelationship, let column = entity.attribute(named: sort.attribute)?.column,
            !entity.isIndexed(column) {
             let name = "by" + sort.attribute.prefix(1).uppercased() + sort.attribute.dropFirst()
             hints.append(QueryHintDTO(
@@ -67,7 +67,7 @@ enum QueryPlanReading {
                     """,
                 swiftData: "#Index<\(entity.name)>([\\.\(sort.attribute)])"))
         }
-        if query.filter != nil, statements.contains(where: { $0.fullScans.contains(entity.table) }) {
+        if query.matchFilter != nil, statements.contains(where: { $0.fullScans.contains(entity.table) }) {
             hints.append(QueryHintDTO(
                 text: "A text search reads every \(entity.name) row: no index can answer \"contains\" (Core Data's "
                     + "CONTAINS[cd] reads every row too). Searching one attribute, chosen beside the search box, "

@@ -158,7 +158,7 @@ struct RecordReader: Sendable {
     func page(_ query: RecordQuery, of entity: EntityMapping, in connection: SQLiteConnection,
               cache: ReadCache, partner: ScanPartner? = nil) throws -> RecordPage {
         let trace = connection.trace
-        let rowCount = query.filter == nil && query.scope == nil ? try count(of: entity, in: connection, cache: cache) : nil
+        let rowCount = query.isWholeEntity ? try count(of: entity, in: connection, cache: cache) : nil
         let list = try listSQL(query, of: entity)
         let totalKept = rowCount == nil && cache.keptFilteredCount(entity.name, condition: list.whereClause, arguments: list.arguments) != nil
         let plan = PagePlanner.plan(query, of: entity, rowCount: rowCount, cache: cache, partnerMinimumRows: partner?.minimumRows,
@@ -174,7 +174,7 @@ struct RecordReader: Sendable {
         case .indexCheckpoints(let checkpoints):
             return RecordPage(total: rowCount ?? 0, records: try indexedDeepPage(query, from: checkpoints, of: entity, in: connection))
         case .keptOrder(let sorted):
-            let keys = sorted.page(offset: query.offset, limit: query.limit, descending: query.order == .descending)
+            let keys = sorted.page(offset: query.offset, limit: query.limit, descending: query.tieBreak == .descending)
             return RecordPage(total: sorted.keys.count, records: try records(keys, of: entity, in: connection, previewBytes: query.valuePreviewBytes))
         case .sql(let keysFirst):
             sortsKeysFirst = keysFirst
@@ -187,7 +187,7 @@ struct RecordReader: Sendable {
             var arguments: [SQLiteValue] = []
             let found = try counting.matches(table: list.table, condition: rowCondition(of: entity, arguments: &arguments),
                                              arguments: arguments, keysWanted: query.offset + query.limit,
-                                             descending: query.order == .descending, in: connection, partner: partner)
+                                             descending: query.tieBreak == .descending, in: connection, partner: partner)
             let total = cache.filteredCount(entity.name, condition: list.whereClause, arguments: list.arguments) { found.count }
             return RecordPage(total: total, records: try records(Array(found.keys.dropFirst(query.offset)), of: entity, in: connection,
                                                                              previewBytes: query.valuePreviewBytes))
@@ -203,9 +203,9 @@ struct RecordReader: Sendable {
         } else {
             records = try fetch(sql, arguments, projection: projection, fallback: entity, connection)
         }
-        if let rowCount { return RecordPage(total: rowCount, records: records) }
+        guard case .filtered(_, let counting) = plan.total else { return RecordPage(total: rowCount ?? 0, records: records) }
 
-        // A filtered or scoped list's total (see `PagePlanner`): kept by its SQL, else the short page's, else counted.
+        // A filtered or scoped list's total (`PagePlan.Total`): kept by its SQL, else the short page's, else counted.
         var counted = false
         let total = try cache.filteredCount(entity.name, condition: list.whereClause, arguments: list.arguments) {
             counted = true
@@ -213,7 +213,7 @@ struct RecordReader: Sendable {
                 trace?.note("Total: the page holds the last matching row, so it is the total; no count query.")
                 return query.offset + records.count
             }
-            if let counting = PagePlanner.searchCounting(query, of: entity) {
+            if case .searchScan(let counting) = counting {
                 trace?.note("Total: counted in one read of \(counting.column), folded and matched as it is read.")
                 var arguments: [SQLiteValue] = []
                 return try counting.count(table: list.table, condition: rowCondition(of: entity, arguments: &arguments),
@@ -304,19 +304,19 @@ struct RecordReader: Sendable {
         if let condition = rowCondition(of: entity, arguments: &arguments) {
             conditions.append(condition)
         }
-        if let filter = query.filter {
+        if let filter = query.matchFilter {
             let condition = try FilterTranslation.condition(for: filter, entity: entity, row: table, mapping: mapping,
                                                             storeIdentifier: storeIdentifier)
             conditions.append(condition.sql)
             arguments += condition.arguments
         }
-        let descending = query.order == .descending
+        let descending = query.tieBreak == .descending
         var order: [ListSQL.Term] = []
         if let scope = query.scope {
             let translation = try ScopeTranslation(scope, mapping: mapping, table: table)
             conditions.append(translation.condition)
             arguments += translation.arguments
-            if query.sort == nil, let relationshipOrder = translation.order {
+            if query.sortKeys.isEmpty, let relationshipOrder = translation.order {
                 order.append(.init(sql: relationshipOrder.sql, arguments: relationshipOrder.arguments, descending: descending))
             }
         }
@@ -355,7 +355,7 @@ struct RecordReader: Sendable {
             return (checkpoints.keys[index], position - index * KeyCheckpoints.stride)
         }
 
-        if query.order == .descending {
+        if query.tieBreak == .descending {
             // Descending offset N starts at ascending position total - 1 - N and goes down.
             let position = total - 1 - query.offset
             guard position >= 0, let (key, skip) = try anchor(position),

@@ -11,7 +11,7 @@ struct CoreDataFetchRequestWriter {
 
     mutating func code() -> String {
         var lines = ["let request = NSFetchRequest<NSManagedObject>(entityName: \(SwiftLiteral.string(query.entity)))"]
-        if let filter = query.filter {
+        if let filter = query.matchFilter {
             append(filter, nested: false)
             if filter.namesRecords {
                 lines.insert("// Record IDs are resolved through your context's coordinator (`context`: your NSManagedObjectContext).", at: 0)

@@ -23,7 +23,7 @@ struct SwiftDataFetchDescriptorWriter {
         let variable = name(for: type)
         var lines: [String] = []
         var arguments: [String] = []
-        if let filter = query.filter {
+        if let filter = query.matchFilter {
             let body = expression(filter, on: variable, entity: schema.entity(named: type))
             arguments.append("predicate: #Predicate<\(type)> { \(variable) in\n        \(body)\n    }")
         }

@@ -131,13 +131,14 @@ public final class CoreDataBrowserServer: Sendable {
     /// How many ports after the preferred one `start()` tries.
     public static let portRetryCount: UInt16 = 10
 
-    private let options: Options
+    let options: Options
     /// Every store served, each opened on first use with its own API router and change feed.
-    private let catalog: StoreCatalog
-    private let state = ServerState()
+    let servedStores: ServedStores
+    /// The running server: `start()` and `stop()` may race from different threads.
+    private let state = Locked<RunningServer?>(nil)
     /// Used when no token file is set (or it is unusable): kept for the life of this object, so `stop()` then
     /// `start()` keeps the browser's cookie valid; replaced only by `renewPairingToken()`.
-    private let sessionToken = SessionTokenBox(PairingToken.generate())
+    private let sessionToken = Locked(PairingToken.generate())
 
     /// Serves one store (the `/api/…` routes, and `/api/stores/<id>/…` as for several).
     public convenience init(store: any BrowserStore, options: Options = .init()) {
@@ -157,7 +158,7 @@ public final class CoreDataBrowserServer: Sendable {
         let facetTimeBudget = options.facetTimeBudget
         let pollInterval = options.changePollInterval
         let heartbeatInterval = options.eventHeartbeatInterval
-        self.catalog = StoreCatalog(stores: stores, rescan: rescan) { store in
+        self.servedStores = ServedStores(stores: stores, rescan: rescan) { store in
             BrowserRoutes.router(
                 service: BrowserService(store: store, readOnly: readOnly, facetTimeBudget: facetTimeBudget),
                 changes: ChangeFeed(store: store, pollInterval: pollInterval, heartbeatInterval: heartbeatInterval))
@@ -194,7 +195,7 @@ public final class CoreDataBrowserServer: Sendable {
             let credentials = PairingCredentials(token: token, expires: tokenExpires)
             let codes = makePairingCodes(addresses: addresses)
             let policy = AccessPolicy(
-                next: StoreRouting(catalog: catalog, assets: BrowserRoutes.assetRouter(assets: assets)),
+                next: StoreRouting(servedStores: servedStores, assets: BrowserRoutes.assetRouter(assets: assets)),
                 hosts: ServerHostNames.allowList(addresses: addresses, additional: options.allowedHostNames),
                 credentials: credentials,
                 codes: codes,
@@ -208,7 +209,7 @@ public final class CoreDataBrowserServer: Sendable {
             // the same protective headers as every other response.
             configuration.errorRenderer = { status, message in
                 var response = JSONResponses.error(status, message)
-                AccessPolicy.addProtectiveHeaders(&response)
+                AccessPolicy.addProtectiveHeaders(&response, isAPI: true)
                 return response
             }
             let server = HTTPServer(
@@ -312,7 +313,7 @@ public final class CoreDataBrowserServer: Sendable {
                 guard options.bindAddress == .allInterfaces else { throw RenewalError.noTokenRequired }
             }
             let fresh = PairingToken.generate()
-            sessionToken.value = fresh
+            sessionToken.withLock { $0 = fresh }
             let expires = options.pairingTokenFile.flatMap { PairingTokenFile.replace(at: $0, with: fresh) }
             current.credentials.replace(token: fresh, expires: expires)
             // Links printed for the old token die with it.
@@ -336,9 +337,9 @@ public final class CoreDataBrowserServer: Sendable {
             return (token, nil)
         case .automatic:
             guard options.bindAddress == .allInterfaces else { return (nil, nil) }
-            guard let file = options.pairingTokenFile else { return (sessionToken.value, nil) }
+            guard let file = options.pairingTokenFile else { return (sessionToken.withLock { $0 }, nil) }
             // Not remembered (no usable file): the session token, so stop() then start() keeps the cookie valid.
-            let remembered = PairingTokenFile.load(from: file, generate: { sessionToken.value })
+            let remembered = PairingTokenFile.load(from: file, generate: { sessionToken.withLock { $0 } })
             return (remembered.token, remembered.expires)
         }
     }
@@ -353,62 +354,6 @@ public final class CoreDataBrowserServer: Sendable {
         NotificationCenter.default.removeObserver(stopped.foregroundObserver)
         stopped.stopAdvertising?()
         stopped.server.stop()
-    }
-
-    /// `Options.advertise`: publishes the running server and answers how to withdraw it (nil when not advertised).
-    private func startAdvertising(_ info: RunningInfo) -> (@Sendable () -> Void)? {
-        guard options.advertise else { return nil }
-        if let refusal = Self.advertisingRefusal(options) {
-            BrowserLog.warning(refusal)
-            return nil
-        }
-        #if canImport(CoreData)
-        #if !os(macOS)
-        // iOS-family apps need both Info.plist entries, or the service is never published.
-        if let missing = LocalNetworkUsageCheck.missingEntries(in: Bundle.main.infoDictionary ?? [:]) {
-            BrowserLog.warning(missing)
-        }
-        #endif
-        let bundle = Bundle.main
-        let appName = bundle.object(forInfoDictionaryKey: "CFBundleDisplayName") as? String
-            ?? bundle.object(forInfoDictionaryKey: "CFBundleName") as? String
-            ?? ProcessInfo.processInfo.processName
-        let bundleID = bundle.bundleIdentifier
-        let hostName = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init)
-        let publisher = BonjourPublisher(printsSuccess: options.printsURLs)
-        // A store the server named itself is known by its own name, which may need it opened (async): the service
-        // is published once the names are known (a `stop()` before then publishes nothing).
-        Task { [self] in
-            let storeNames = await advertisedStoreNames()
-            publisher.publish(BonjourAdvertisement(
-                appName: appName, bundleID: bundleID, storeNames: storeNames, tokenRequired: info.tokenRequired,
-                port: info.port, hostName: hostName == "localhost" ? nil : hostName))
-        }
-        return { publisher.stop() }
-        #else
-        return nil  // `advertisingRefusal` answers wherever the library does not advertise
-        #endif
-    }
-
-    /// Why `Options.advertise` publishes nothing, or nil when it publishes: a server on 127.0.0.1 only is not
-    /// advertised (its address would be useless to whoever finds it), and the library advertises on Apple platforms
-    /// only (on Linux it would need Avahi to build; `browser-demo --advertise` publishes there).
-    static func advertisingRefusal(_ options: Options) -> String? {
-        if options.bindAddress == .loopback {
-            return "Options.advertise: not advertised on the local network, because the server listens on 127.0.0.1"
-                + " only (bindAddress .loopback), which nobody else can reach"
-        }
-        #if canImport(CoreData)
-        return nil
-        #else
-        return "Options.advertise uses Apple's Bonjour and does nothing here"
-            + " (on Linux, browser-demo --advertise publishes through Avahi)"
-        #endif
-    }
-
-    /// The stores' names as the Bonjour advertisement lists them (`AdvertisedStoreNames`).
-    func advertisedStoreNames() async -> [String] {
-        await catalog.advertisedStoreNames()
     }
 
     /// UIKit's `willEnterForegroundNotification`, by name: observing it needs no UIKit import (this module also
@@ -475,38 +420,3 @@ extension CoreDataBrowserServer.RunningInfo {
     var addresses: [String] { urls.dropLast().compactMap(\.host) }
 }
 
-/// The token used when none is remembered in a file, replaced by `renewPairingToken()`.
-private final class SessionTokenBox: @unchecked Sendable {
-    // @unchecked: `token` is only touched under `lock`.
-    private let lock = NSLock()
-    private var token: PairingToken
-
-    init(_ token: PairingToken) {
-        self.token = token
-    }
-
-    var value: PairingToken {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return token
-        }
-        set {
-            lock.lock()
-            token = newValue
-            lock.unlock()
-        }
-    }
-}
-
-/// The running server, guarded by a lock: `start()` and `stop()` may race from different threads.
-private final class ServerState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var running: RunningServer?
-
-    func withLock<T>(_ body: (inout RunningServer?) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&running)
-    }
-}

@@ -107,7 +107,6 @@ enum PairingExchange {
 
             """
         var response = HTTPResponse.data(Data(html.utf8), contentType: "text/html; charset=utf-8")
-        response.headers.set(HTTPHeaderName.cacheControl, "no-store")
         response.headers.set(HTTPHeaderName.contentSecurityPolicy, pagePolicy)
         return response
     }

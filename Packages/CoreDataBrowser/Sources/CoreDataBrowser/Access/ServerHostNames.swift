@@ -36,11 +36,9 @@ enum ServerHostNames {
 /// it asks for a request naming a host it does not know, on the event-loop thread (`HTTPAdmission`). Listing the
 /// interfaces is a system call through every interface; a client sending unknown hosts in a loop must not make
 /// the server do it for each request.
-final class RecentAddresses: @unchecked Sendable {
-    // @unchecked: `cached` is only touched under `lock`.
-    private let lock = NSLock()
+final class RecentAddresses: Sendable {
     private let read: @Sendable () -> [String]
-    private var cached: (addresses: [String], readAt: Date)?
+    private let cached = Locked<(addresses: [String], readAt: Date)?>(nil)
     static let interval: TimeInterval = 1
 
     init(reading read: @escaping @Sendable () -> [String]) {
@@ -49,13 +47,13 @@ final class RecentAddresses: @unchecked Sendable {
 
     var current: @Sendable () -> [String] {
         { [self] in
-            lock.lock()
-            defer { lock.unlock() }
-            let now = Date()
-            if let cached, now.timeIntervalSince(cached.readAt) < Self.interval { return cached.addresses }
-            let addresses = read()
-            cached = (addresses, now)
-            return addresses
+            cached.withLock { cached in
+                let now = Date()
+                if let cached, now.timeIntervalSince(cached.readAt) < Self.interval { return cached.addresses }
+                let addresses = read()
+                cached = (addresses, now)
+                return addresses
+            }
         }
     }
 }

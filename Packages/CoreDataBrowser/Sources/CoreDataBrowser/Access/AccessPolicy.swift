@@ -4,8 +4,8 @@ import Foundation
 /// Who may use the server: wraps the router and refuses requests before any route runs.
 ///
 /// In order: the `Host` must name this server (against DNS rebinding: 421); a request that changes state
-/// must come from this server's own pages (against cross-site request forgery: 403; only write routes will
-/// need it); and, when a pairing token is required, the request must carry a session cookie or the token itself
+/// must come from this server's own pages (against cross-site request forgery: 403: the write routes, and the
+/// reads sent as POST such as `…/query`); and, when a pairing token is required, the request must carry a session cookie or the token itself
 /// as a bearer token (401). A browser gets its session cookie (`BrowserSession`: signed with the token, expiring,
 /// never the token) through a printed one-time pairing link (`PairingExchange`, `PairingCodes`), so what stays in
 /// its history opens nothing; the token never goes into a URL. A token past its expiry (a remembered one, after
@@ -88,10 +88,7 @@ struct AccessPolicy: HTTPResponder, HTTPAdmission {
     /// What every answer gets, a refusal included.
     static func finished(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
         var response = response
-        addProtectiveHeaders(&response)
-        // Store data never lands in a browser's or a proxy's cache, whatever route answered (a route added later
-        // included): every `/api` answer is `no-store`.
-        if isAPI(request) { response.headers.set(HTTPHeaderName.cacheControl, "no-store") }
+        addProtectiveHeaders(&response, isAPI: isAPI(request))
         return response
     }
 
@@ -144,7 +141,6 @@ struct AccessPolicy: HTTPResponder, HTTPAdmission {
             // RFC 9110 §11.6.1: a 401 says which scheme would work.
             response.headers.set(HTTPHeaderName.wwwAuthenticate, #"Bearer realm="CoreDataBrowser""#)
         }
-        response.headers.set(HTTPHeaderName.cacheControl, "no-store")
         // Every refusal here ends the connection, the cross-origin 403 included: the client has not shown the
         // token, and a kept connection would let it hold one of the server's slots by asking again before the
         // idle timeout (HTTPConnection closes after 400, 401 and 421 on its own; a 403 from a route, for an
@@ -156,36 +152,22 @@ struct AccessPolicy: HTTPResponder, HTTPAdmission {
     /// The refusal pages' policy: nothing but their inline style.
     static let denialPagePolicy = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
 
-    static func addProtectiveHeaders(_ response: inout HTTPResponse) {
+    /// The headers every answer gets, the HTTP layer's own errors included (`isAPI`: the request was for `/api`,
+    /// or the layer answered before reading a path).
+    ///
+    /// The one place `Cache-Control` is decided: store data never lands in a browser's or a proxy's cache, so an
+    /// `/api` answer is `no-store` whatever route answered (a route added later included), and so is any other
+    /// answer that chose no policy of its own (a refusal page, the pairing page); the UI's files choose `no-cache`
+    /// (`BrowserRoutes.assetRouter`).
+    static func addProtectiveHeaders(_ response: inout HTTPResponse, isAPI: Bool) {
+        if isAPI || response.headers[HTTPHeaderName.cacheControl] == nil {
+            response.headers.set(HTTPHeaderName.cacheControl, "no-store")
+        }
         for name in Set(response.headers.map(\.name)) where name.lowercased().hasPrefix("access-control-") {
             response.headers.remove(name)
         }
         response.headers.set(HTTPHeaderName.contentTypeOptions, "nosniff")
         response.headers.set(HTTPHeaderName.frameOptions, "DENY")
         response.headers.set(HTTPHeaderName.referrerPolicy, "no-referrer")
-    }
-}
-
-/// The pairing token requests must carry and when it expires, shared by the running server's `AccessPolicy` and
-/// `CoreDataBrowserServer.renewPairingToken()`, which replaces both while requests are being answered.
-final class PairingCredentials: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: (token: PairingToken?, expires: Date?)
-
-    init(token: PairingToken?, expires: Date?) {
-        value = (token, expires)
-    }
-
-    var current: (token: PairingToken?, expires: Date?) {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-
-    func replace(token: PairingToken, expires: Date?) {
-        lock.lock()
-        value = (token, expires)
-        lock.unlock()
     }
 }

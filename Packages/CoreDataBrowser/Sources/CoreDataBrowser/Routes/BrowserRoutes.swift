@@ -54,10 +54,8 @@ enum BrowserRoutes {
         router.add(.GET, "/api/events") { request, _ in
             let lastEventID = try EventStreamBody.lastEventID(request.headers[HTTPHeaderName.lastEventID])
             let items = await changes.subscribe(lastEventID: lastEventID)
-            var response = HTTPResponse.stream(EventStreamBody(items: items), length: nil,
-                                               contentType: ServerSentEvent.contentType, isOpenEnded: true)
-            response.headers.set(HTTPHeaderName.cacheControl, "no-store")
-            return response
+            return HTTPResponse.stream(EventStreamBody(items: items), length: nil,
+                                       contentType: ServerSentEvent.contentType, isOpenEnded: true)
         }
         router.add(.GET, "/api/history") { request, _ in
             JSONResponses.ok(try await service.history(parameters: HistoryQueryParameters { request.query[$0] }))
@@ -82,7 +80,6 @@ enum BrowserRoutes {
             // Streamed as it is read: the file is never held whole, and a failure midway ends it without its
             // last chunk, so a client can tell a cut file from a complete one.
             var response = HTTPResponse.stream(RecordExportBody(stream: export.stream), length: nil, contentType: options.contentType)
-            response.headers.set(HTTPHeaderName.cacheControl, "no-store")
             response.headers.set(HTTPHeaderName.contentDisposition, attachment(filename: export.filename))
             if let total = export.total { response.headers.set(exportTotalHeader, String(total)) }
             return response
@@ -102,7 +99,6 @@ enum BrowserRoutes {
                 // Every related record: streamed, so a record with 100,000 related ones is never one document.
                 let (stream, name) = try await service.exportStream(id: request.query["id"])
                 response = .stream(ExportBody(stream: stream), length: nil, contentType: JSONResponses.contentType)
-                response.headers.set(HTTPHeaderName.cacheControl, "no-store")
                 filename = name
             } else {
                 let object = try await service.object(id: request.query["id"])

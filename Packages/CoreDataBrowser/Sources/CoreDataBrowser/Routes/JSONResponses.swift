@@ -10,17 +10,10 @@ enum JSONResponses {
 
     static func ok(_ value: some Encodable, status: HTTPStatus = .ok) -> HTTPResponse {
         do {
-            return noStore(.data(try BrowserJSON.encode(value), contentType: contentType, status: status))
+            return .data(try BrowserJSON.encode(value), contentType: contentType, status: status)
         } catch {
             return self.error(.internalServerError, "Could not encode the response: \(error)")
         }
-    }
-
-    /// Store data never lands in a browser's disk cache (or a proxy's): every JSON answer is `no-store`.
-    private static func noStore(_ response: HTTPResponse) -> HTTPResponse {
-        var response = response
-        response.headers.set(HTTPHeaderName.cacheControl, "no-store")
-        return response
     }
 
     /// A route's thrown error as the router answers it: a `BrowserError` with the status BrowserCore gave it and
@@ -38,7 +31,7 @@ enum JSONResponses {
 
     private static func body(_ body: ErrorBody, status: HTTPStatus) -> HTTPResponse {
         let data = (try? BrowserJSON.encode(body)) ?? Data(#"{"error":"internal error"}"#.utf8)
-        return noStore(.data(data, contentType: contentType, status: status))
+        return .data(data, contentType: contentType, status: status)
     }
 
     /// An error's JSON: `error`, and with a write's refusal (docs/API.md "Editing") `fields` (422), `expectedVersion`

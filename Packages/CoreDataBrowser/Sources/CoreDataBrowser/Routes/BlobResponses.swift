@@ -40,7 +40,6 @@ enum BlobResponses {
         }
         response.headers.set(HTTPHeaderName.acceptRanges, "bytes")
         response.headers.set(HTTPHeaderName.contentSecurityPolicy, "sandbox")
-        response.headers.set(HTTPHeaderName.cacheControl, "no-store")
         return response
     }
 }

@@ -7,13 +7,12 @@ import BrowserWebAssets
 import Foundation
 import Testing
 
-/// Security over raw sockets: every `/api` answer, whatever answered it, is `Cache-Control: no-store`; every UI
-/// page and file, and the refusal pages, run under a Content-Security-Policy; a running server's pairing token can
-/// be replaced, which ends every session and URL of the old one at once; an expiring token stops working while the
-/// server runs.
+/// The headers that protect store data, over raw sockets: every `/api` answer, whatever answered it, is
+/// `Cache-Control: no-store`; every UI page and file, and the refusal pages, run under a Content-Security-Policy;
+/// a refusal ends its connection.
 @Suite(.serialized)
-final class SecurityRoundTwoTests {
-    static let token = "round-two-token-0123456789_abc"
+final class ProtectiveHeadersTests {
+    static let token = "headers-token-0123456789_abcde"
     let server: CoreDataBrowserServer
     let port: UInt16
 
@@ -101,13 +100,23 @@ final class SecurityRoundTwoTests {
         var router = HTTPRouter()
         router.add(.GET, "/api/new-route") { _, _ in .text("store data") }
         router.add(.GET, "/new-page") { _, _ in .text("a page") }
+        for path in ["/cached-page", "/api/cached-route"] {
+            router.add(.GET, path) { _, _ in
+                var response = HTTPResponse.text("an answer that asks to be cached")
+                response.headers.set(HTTPHeaderName.cacheControl, "no-cache")
+                return response
+            }
+        }
         let policy = AccessPolicy(next: router, hosts: HTTPHostAllowList(["localhost"]), token: nil, tokenExpires: nil,
                                   currentAddresses: { [] })
         func answer(_ target: String) async throws -> HTTPResponse {
             await policy.respond(to: try HTTPRequest(method: .GET, target: target, headers: ["Host": "localhost"]))
         }
         #expect(try await answer("/api/new-route").headers[HTTPHeaderName.cacheControl] == "no-store")
-        #expect(try await answer("/new-page").headers[HTTPHeaderName.cacheControl] == nil)
+        #expect(try await answer("/api/cached-route").headers[HTTPHeaderName.cacheControl] == "no-store")
+        // Outside `/api` a page that chose no policy is not cached either; one that chose its own keeps it.
+        #expect(try await answer("/new-page").headers[HTTPHeaderName.cacheControl] == "no-store")
+        #expect(try await answer("/cached-page").headers[HTTPHeaderName.cacheControl] == "no-cache")
     }
 
     // MARK: - Content-Security-Policy
@@ -154,109 +163,24 @@ final class SecurityRoundTwoTests {
         #expect(response.header("Connection") == "close")
         #expect(await client.waitForClose() == .closed)
     }
-
-    // MARK: - A token that expires while the server runs
-
-    @Test func theTokensExpiryIsCheckedOnEveryRequest() async throws {
-        let token = try #require(PairingToken(validating: Self.token))
-        var router = HTTPRouter()
-        router.add(.GET, "/api/health") { _, _ in .text("ok") }
-        let credentials = PairingCredentials(token: token, expires: Date().addingTimeInterval(3600))
-        let policy = AccessPolicy(next: router, hosts: HTTPHostAllowList(["localhost"]), credentials: credentials,
-                                  currentAddresses: { [] })
-        let session = BrowserSession.issue(token: token, expires: Date().addingTimeInterval(3600))
-        func status(_ headers: HTTPHeaders) async throws -> Int {
-            var fields = headers
-            fields.set("Host", "localhost")
-            return await policy.respond(to: try HTTPRequest(method: .GET, target: "/api/health", headers: fields)).status.code
-        }
-        let sent: [HTTPHeaders] = [["Authorization": "Bearer \(Self.token)"], ["Cookie": "cdb_session=\(session)"]]
-        for fields in sent { #expect(try await status(fields) == 200) }
-        // The same token's expiry passes (set in the past rather than waited for, so no clock race): the same
-        // policy and credentials, a later request, refused, the session with its token.
-        credentials.replace(token: token, expires: Date().addingTimeInterval(-1))
-        for fields in sent { #expect(try await status(fields) == 401) }
-    }
-
-    // MARK: - Replacing the token (revoking every session)
-
-    func makeWideServer(tokenFile: URL?) async throws -> CoreDataBrowserServer {
-        var options = CoreDataBrowserServer.Options.forTests(bind: .allInterfaces)
-        options.pairingTokenFile = tokenFile
-        return CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: options)
-    }
-
-
-    @Test(arguments: [true, false])
-    func renewingTheTokenRevokesEverySessionAndURLAtOnce(remembered: Bool) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("renew-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = remembered ? directory.appendingPathComponent("app.pairing-token") : nil
-        let server = try await makeWideServer(tokenFile: file)
-        let info = try server.start()
-        defer { server.stop() }
-        let old = try #require(info.pairingToken)
-        let oldLink = try PairingTesting.code(info)
-        let oldCookie = try PairingTesting.cookie(try await PairingTesting.exchange(oldLink, port: info.port, host: "127.0.0.1"))
-        #expect(try await head("GET", "/api/health", headers: [oldCookie], port: info.port).status == 200)
-
-        let unused = try PairingTesting.code(of: try #require(try server.newPairingLinks().last))
-        let renewed = try server.renewPairingToken()
-        let new = try #require(renewed.pairingToken)
-        #expect(new != old && new.utf8.count == 22)
-        #expect(renewed.port == info.port)
-        let newLink = try PairingTesting.code(renewed)
-        #expect(renewed.urls.map(\.absoluteString) == info.urls.map { $0.absoluteString.replacingOccurrences(of: oldLink, with: newLink) })
-        #expect(server.runningInfo?.pairingToken == new)
-        // Everything the old token gave is refused with the next request: its sessions, itself, its printed URL.
-        #expect(try await head("GET", "/api/health", headers: [oldCookie], port: info.port).status == 401)
-        #expect(try await head("GET", "/api/health", headers: ["Authorization: Bearer \(old)"], port: info.port).status == 401)
-        // A link printed for the old token and not used yet dies with it.
-        #expect(try await PairingTesting.exchange(unused, port: info.port).status == 401)
-        let newCookie = try await PairingTesting.pair(try #require(server.runningInfo), host: "127.0.0.1")
-        #expect(try await head("GET", "/api/health", headers: [newCookie], port: info.port).status == 200)
-        if let file {
-            #expect(try String(contentsOf: file, encoding: .utf8) == new)
-        }
-        // A restart keeps the new token (from the file, or the server's own), never the revoked one.
-        server.stop()
-        let restarted = try server.start()
-        #expect(restarted.pairingToken == new)
-        #expect(try await head("GET", "/api/health", headers: [oldCookie], port: restarted.port).status == 401)
-    }
-
-    @Test func onlyAGeneratedTokenOfARunningServerCanBeRenewed() async throws {
-        let stopped = try await makeWideServer(tokenFile: nil)
-        #expect { try stopped.renewPairingToken() } throws: { "\($0)" == "\(CoreDataBrowserServer.RenewalError.notRunning)" }
-        // The host's own token (this suite's server) is the host's to change.
-        #expect { try self.server.renewPairingToken() } throws: { "\($0)" == "\(CoreDataBrowserServer.RenewalError.hostSuppliedToken)" }
-        // On loopback no token is required by default.
-        let loopback = CoreDataBrowserServer(store: try await DemoLibrary.makeStore(), options: .forTests())
-        try loopback.start()
-        defer { loopback.stop() }
-        #expect { try loopback.renewPairingToken() } throws: { "\($0)" == "\(CoreDataBrowserServer.RenewalError.noTokenRequired)" }
-    }
 }
 
-/// A store with an attribute of a type no store can order (SwiftData's composite, seen through a live context):
-/// sorting and searching by it are refused with a 400 over HTTP, before any store is asked.
-@Suite struct UndefinedAttributeTests {
-    @Test func sortingOrSearchingByAnUndefinedAttributeIs400() async throws {
-        let schema = StoreSchema(entities: [EntitySchema(name: "Shop", attributes: [
-            AttributeSchema(name: "name", type: .string), AttributeSchema(name: "location", type: .undefined),
-        ])])
-        let store = InMemoryStore(schema: schema, storeIdentifier: "0F1C2A44-0B8E-4F0E-9A51-3E7D2C1B9A21")
-        _ = try await store.insert("Shop", ["name": .string("Corner")])
-        let server = CoreDataBrowserServer(store: store, options: .forTests())
-        let info = try server.start()
-        defer { server.stop() }
-        let client = TestClient(base: try #require(info.urls.first))
-        #expect(try await client.get("/api/entities/Shop?sort=name").status == 200)
-        let sorted = try await client.get("/api/entities/Shop?sort=location")
-        #expect(sorted.status == 400)
-        #expect(try sorted.object()["error"] as? String == "Cannot sort Shop by location: its type (Undefined) has no order to sort by")
-        #expect(try await client.get("/api/entities/Shop?search=x&searchAttr=location").status == 400)
-        #expect(try await client.get("/api/entities/Shop/export?format=csv&sort=location").status == 400)
-        #expect(try await client.get("/api/entities/Shop/explain?sort=location").status == 400)
+/// The same headers on the end-to-end demo server: store data never lands in a browser's cache; the UI runs
+/// under a Content-Security-Policy.
+extension EndToEndTests {
+    @Test(arguments: ["/api/health", "/api/entities", "/api/entities/Book?limit=2", "/api/entities/Nope",
+                      "/api/entities/Book?limit=-1", "/api/object?id=x", "/api/nothing-here"])
+    func everyAPIAnswerIsNoStore(path: String) async throws {
+        let reply = try await client.get(path)
+        #expect(reply.header("Cache-Control") == "no-store", "\(path) answered \(reply.status)")
+    }
+
+    @Test(arguments: ["/", "/lab", "/app.js", "/lab.css"])
+    func theUIRunsUnderAContentSecurityPolicy(path: String) async throws {
+        let reply = try await client.get(path)
+        let policy = try #require(reply.header("Content-Security-Policy"))
+        #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'")
+                && policy.contains("object-src 'none'") && policy.contains("frame-ancestors 'none'"))
+        #expect(!policy.contains("'unsafe-eval'") && !(policy.split(separator: ";").first { $0.contains("script-src") }?.contains("unsafe-inline") ?? true))
     }
 }

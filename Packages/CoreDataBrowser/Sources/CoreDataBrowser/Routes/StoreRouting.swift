@@ -5,13 +5,13 @@ import BrowserHTTP
 /// API (the rest of the path as `/api/…`), every other `/api/…` route means the first store (so one-store clients
 /// keep working), and anything else is the web UI's files.
 struct StoreRouting: HTTPResponder {
-    let catalog: StoreCatalog
+    let servedStores: ServedStores
     let assets: any HTTPResponder
     /// `/api/stores` itself: the router answers HEAD and 405 as every other route.
     private let listing: HTTPRouter
 
-    init(catalog: StoreCatalog, assets: any HTTPResponder) {
-        self.catalog = catalog
+    init(servedStores: ServedStores, assets: any HTTPResponder) {
+        self.servedStores = servedStores
         self.assets = assets
         var listing = HTTPRouter(errorRenderer: JSONResponses.error, errorResponse: JSONResponses.errorResponse)
         listing.add(.GET, "/api/stores") { request, _ in
@@ -21,7 +21,7 @@ struct StoreRouting: HTTPResponder {
             case "1": refresh = true
             case let other?: throw BrowserError.badRequest("refresh must be 1 or 0, got \"\(other)\"")
             }
-            return JSONResponses.ok(await catalog.list(refresh: refresh))
+            return JSONResponses.ok(await servedStores.list(refresh: refresh))
         }
         self.listing = listing
     }
@@ -55,9 +55,9 @@ struct StoreRouting: HTTPResponder {
     }
 
     private func forward(_ request: HTTPRequest, to id: String?) async -> HTTPResponse {
-        let opened: StoreCatalog.Opened
+        let opened: ServedStores.Opened
         do {
-            opened = try await catalog.opened(id)
+            opened = try await servedStores.opened(id)
         } catch {
             return JSONResponses.error(HTTPStatus(code: error.statusCode), error.message)
         }

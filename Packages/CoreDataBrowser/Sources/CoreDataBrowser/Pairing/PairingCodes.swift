@@ -11,9 +11,7 @@ import Foundation
 ///
 /// Codes carry 128 random bits like tokens (`PairingToken.generate()`). Nothing is written anywhere: a relaunch
 /// prints a new link, and the browsers already paired keep their cookies.
-final class PairingCodes: @unchecked Sendable {
-    // @unchecked: `outstanding` is only touched under `lock`.
-
+final class PairingCodes: Sendable {
     /// Long enough to copy a link from the console and open it; short enough that a link seen on a shared screen
     /// or left in a log is dead soon after. A developer who comes back later asks for a new one by opening the old
     /// link (`redeem` prints one).
@@ -22,12 +20,11 @@ final class PairingCodes: @unchecked Sendable {
     /// most one new code, so this only bounds memory).
     static let maximumOutstanding = 16
 
-    private let lock = NSLock()
     /// Unused codes and when each expires, oldest first.
-    private var outstanding: [(code: String, expires: Date)] = []
+    private let outstanding = Locked<[(code: String, expires: Date)]>([])
     /// Told a code issued for someone whose link was spent, to print its links (`CoreDataBrowserServer`).
     private let announce: @Sendable (_ code: String, _ port: UInt16) -> Bool
-    private var boundPort: UInt16 = 0
+    private let boundPort = Locked<UInt16>(0)
 
     /// - Parameter announce: shows a new code's links to the person at the console; false when nothing was shown.
     init(announce: @escaping @Sendable (_ code: String, _ port: UInt16) -> Bool = { _, _ in false }) {
@@ -36,26 +33,24 @@ final class PairingCodes: @unchecked Sendable {
 
     /// The port the links name, known once the server is listening.
     var port: UInt16 {
-        get { lock.lock(); defer { lock.unlock() }; return boundPort }
-        set { lock.lock(); boundPort = newValue; lock.unlock() }
+        get { boundPort.withLock { $0 } }
+        set { boundPort.withLock { $0 = newValue } }
     }
 
     /// A new code, valid for `lifetime` from `now`.
     func issue(now: Date = Date()) -> String {
         let code = PairingToken.generate().value
-        lock.lock()
-        defer { lock.unlock() }
-        outstanding.removeAll { $0.expires <= now }
-        outstanding.append((code, now.addingTimeInterval(Self.lifetime)))
-        if outstanding.count > Self.maximumOutstanding { outstanding.removeFirst() }
+        outstanding.withLock { outstanding in
+            outstanding.removeAll { $0.expires <= now }
+            outstanding.append((code, now.addingTimeInterval(Self.lifetime)))
+            if outstanding.count > Self.maximumOutstanding { outstanding.removeFirst() }
+        }
         return code
     }
 
     /// Forgets every unused code (the token was replaced: the links printed for it must die with it).
     func revokeAll() {
-        lock.lock()
-        outstanding.removeAll()
-        lock.unlock()
+        outstanding.withLock { $0.removeAll() }
     }
 
     enum Redemption: Equatable {
@@ -69,13 +64,13 @@ final class PairingCodes: @unchecked Sendable {
     /// Spends `code` if it is outstanding and unexpired (compared in constant time). When it is not, and no unused
     /// code is left, a new one is issued and announced, so the developer finds a fresh link in the console.
     func redeem(_ code: String, now: Date = Date()) -> Redemption {
-        lock.lock()
-        outstanding.removeAll { $0.expires <= now }
-        let index = outstanding.firstIndex { ConstantTime.equals($0.code, code) }
-        if let index { outstanding.remove(at: index) }
-        let noneLeft = outstanding.isEmpty
-        lock.unlock()
-        if index != nil { return .paired }
+        let (spent, noneLeft) = outstanding.withLock { outstanding in
+            outstanding.removeAll { $0.expires <= now }
+            let index = outstanding.firstIndex { ConstantTime.equals($0.code, code) }
+            if let index { outstanding.remove(at: index) }
+            return (index != nil, outstanding.isEmpty)
+        }
+        if spent { return .paired }
         guard noneLeft else { return .refused(announced: false) }
         return .refused(announced: announce(issue(now: now), port))
     }

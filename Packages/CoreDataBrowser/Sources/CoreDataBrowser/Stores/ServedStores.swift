@@ -7,7 +7,7 @@ import Foundation
 ///
 /// An actor: requests for a store that is still opening wait for the same opening (one `Task` per store), and a
 /// rescan replaces the list between requests, never under one.
-actor StoreCatalog {
+actor ServedStores {
     /// A store once open: what its routes need.
     struct Opened: Sendable {
         let store: any BrowserStore
@@ -16,7 +16,7 @@ actor StoreCatalog {
 
     private struct Entry {
         let served: ServedStore
-        /// Unique within the catalog.
+        /// Unique among the served stores.
         let id: String
         /// Started by the first request that needs the store; a failure stays until the next rescan.
         var opening: Task<Opened, any Error>?
