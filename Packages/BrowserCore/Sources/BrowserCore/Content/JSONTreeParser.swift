@@ -1,3 +1,5 @@
+internal import BrowserFormats
+
 /// A strict JSON parser (RFC 8259) that validates the whole document and builds a tree of only as much as the
 /// limits allow.
 ///

@@ -1,3 +1,5 @@
+internal import BrowserFormats
+
 /// Checks one JSON container (RFC 8259) without building anything: how `JSONTreeParser` gets past the containers
 /// its tree does not show, which in a large document are nearly all of it (a 10 MB array shows its first 2,000
 /// nodes; the other 130,000 objects must still be valid for the value to be JSON).

@@ -1,3 +1,5 @@
+internal import BrowserFormats
+
 /// A PDF's version and page count from its bytes (ISO 32000-1 §7.7.3.3): each page is a dictionary with
 /// `/Type /Page`, the page tree nodes say `/Type /Pages`. Pages stored inside compressed object streams (PDF 1.5+)
 /// cannot be seen this way; then the count is left out rather than guessed.
