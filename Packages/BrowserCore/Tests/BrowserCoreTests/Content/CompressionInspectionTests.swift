@@ -9,6 +9,14 @@ enum CompressedSamples {
     static let protobufGzip = Array(Data(base64Encoded: "H4sIAAAAAAACA+NgEOLnYBBgkOIUYvVIzcnJl2AEAPNQQisTAAAA")!)
     /// zlib.compress(b'{"a": [1, 2, 3], "b": "hello"}')
     static let jsonZlib = Array(Data(base64Encoded: "eJyrVkpUslKINtRRMNJRMI7VUVBKAvKVMlJzcvKVagFrLgeC")!)
+    /// random.seed(1); t = " ".join(random.choice(["alpha","beta","gamma","delta","epsilon","zeta","eta","theta"])
+    /// for _ in range(300)).encode(); zlib.compress(t, 9): 1,724 bytes of text in a dynamic-Huffman block.
+    static let dynamicHuffmanZlib = Array(Data(base64Encoded: """
+        eNp9VFsOwjAMuwpXa8QESOMh0a+cHkHWxXY6PihLmyax4/TS7vd2sqW30/J639bnI4x+1fX7Oy9rb+jQ1tc1jtLa3LdocMXTp64ZPr3CxiJix/MTX\
+        UbKDPhLe/lBJHTOgMbZ+E/AiCiry6i+RwNSMOs4RrqIupF6vxJrJEMaMr1L1IobY2heZyywKT0qdcclrNJqetsZOAbLrJvQOdnnFrLFTXOVrc25PlCAVe\
+        kqfmU57PjWSUHh5D1ndTEscsaqqDShomsUnCwsBU9lnox1gbdsFMxcg0yqDhCNa4cPeOf+wcsB0kJBkMy3SCQh53GZdBdp0UeKoGNGpxOTYqeVWB3XiTK\
+        xbRx//hJA3QgEBzV71//OjIkcJi804kqlO9Vp0sRDyr2KlhuJWGv3vsYHcyBxZA==
+        """)!)
     /// gzip.compress(gzip.compress(b"\\0" * 10_000_000, mtime=0, compresslevel=9), mtime=0, compresslevel=9):
     /// a 10 MB bomb (9,750 bytes) inside a 132-byte gzip.
     static let nestedBomb = Array(Data(base64Encoded: """
