@@ -36,6 +36,15 @@ extension UnsafeRawBufferPointer {
         return true
     }
 
+    /// Whether the bytes from `offset` to the end are a prefix of `word` (a literal cut off by the end of input).
+    public func matchesPrefix(of word: StaticString, at offset: Int) -> Bool {
+        let start = word.utf8Start
+        for index in offset..<count where index - offset >= word.utf8CodeUnitCount || self[index] != start[index - offset] {
+            return false
+        }
+        return true
+    }
+
     /// Index of the first occurrence of `needle` at or after `from`, before `end`.
     public func firstIndex(of needle: [UInt8], from: Int, end: Int? = nil) -> Int? {
         let limit = Swift.min(end ?? count, count) - needle.count

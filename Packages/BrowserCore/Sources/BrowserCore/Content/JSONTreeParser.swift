@@ -348,14 +348,3 @@ struct JSONTreeParser {
         }
     }
 }
-
-extension UnsafeRawBufferPointer {
-    /// Whether the bytes from `offset` to the end are a prefix of `word` (a literal cut off by the end of input).
-    func matchesPrefix(of word: StaticString, at offset: Int) -> Bool {
-        let start = word.utf8Start
-        for index in offset..<count where index - offset >= word.utf8CodeUnitCount || self[index] != start[index - offset] {
-            return false
-        }
-        return true
-    }
-}
