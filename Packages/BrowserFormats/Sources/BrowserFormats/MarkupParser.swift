@@ -15,8 +15,8 @@ public struct MarkupElement: Sendable, Hashable {
     }
 }
 
-/// A minimal, non-validating XML parser for the XML documents the bricks read (Xcode's `contents` model files,
-/// `.xccurrentversion`, XML `VersionInfo.plist`).
+/// A minimal, non-validating XML parser for the XML documents the bricks read that are not property lists
+/// (Xcode's `contents` model files; XML property lists have their own reader, `XMLPropertyList`).
 ///
 /// Written here because Foundation's `XMLParser` lives in `FoundationXML` on Linux and needs libxml2 at run time.
 /// It handles what those files contain: the XML declaration, a DOCTYPE, comments, processing instructions,
