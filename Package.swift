@@ -28,16 +28,16 @@ let package = Package(
     ],
     targets: [
         // Bricks
-        .target(name: "BrowserCore", path: "Packages/BrowserCore/Sources/BrowserCore", swiftSettings: swiftSettings),
+        .target(name: "BrowserFormats", path: "Packages/BrowserFormats/Sources/BrowserFormats", swiftSettings: swiftSettings),
+        .target(name: "BrowserCore", dependencies: ["BrowserFormats"], path: "Packages/BrowserCore/Sources/BrowserCore", swiftSettings: swiftSettings),
         .target(name: "BrowserHTTP", path: "Packages/BrowserHTTP/Sources/BrowserHTTP", swiftSettings: swiftSettings),
         .target(name: "BrowserMemory", dependencies: ["BrowserCore"], path: "Packages/BrowserMemory/Sources/BrowserMemory", swiftSettings: swiftSettings),
         .target(name: "BrowserWebAssets", path: "Packages/BrowserWebAssets/Sources/BrowserWebAssets", swiftSettings: swiftSettings),
-        // System C libraries for BrowserSQLite: in Apple's SDKs; on Linux libsqlite3-dev and zlib1g-dev.
+        // The system SQLite for BrowserSQLite: in Apple's SDKs; on Linux libsqlite3-dev.
         .systemLibrary(name: "CSQLite", path: "Packages/BrowserSQLite/Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CZlib", path: "Packages/BrowserSQLite/Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "BrowserSQLite",
-            dependencies: ["BrowserCore", "CSQLite", "CZlib"],
+            dependencies: ["BrowserCore", "BrowserFormats", "CSQLite"],
             path: "Packages/BrowserSQLite/Sources/BrowserSQLite",
             swiftSettings: swiftSettings
         ),
@@ -75,6 +75,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Tests
+        .testTarget(name: "BrowserFormatsTests", dependencies: ["BrowserFormats"], path: "Packages/BrowserFormats/Tests/BrowserFormatsTests", swiftSettings: swiftSettings),
         .testTarget(name: "BrowserCoreTests", dependencies: ["BrowserCore"], path: "Packages/BrowserCore/Tests/BrowserCoreTests", swiftSettings: swiftSettings),
         // A raw-socket client for the tests of servers built on BrowserHTTP (no product here: tests only).
         .target(name: "BrowserHTTPTesting", path: "Packages/BrowserHTTP/Tests/BrowserHTTPTesting", swiftSettings: swiftSettings),

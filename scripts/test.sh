@@ -6,7 +6,7 @@
 #
 # REQUIRE_FIXTURES=1 (set by .ci/run) turns a missing ../shared/fixtures/coredata from skipped tests into failures.
 #
-# Needs: Swift 6 (Linux toolchain: libFuzzer for the fuzz step), python3, libsqlite3-dev, zlib1g-dev and
+# Needs: Swift 6 (Linux toolchain: libFuzzer for the fuzz step), python3, libsqlite3-dev and
 # libavahi-compat-libdnssd-dev (installed below when missing on Debian); for the Bonjour check avahi-daemon,
 # avahi-utils and dbus (skipped without them unless BONJOUR_REQUIRED=1);
 # for the browser tests Chromium, chromedriver and Selenium (scripts/ui-tests/run.sh
@@ -27,7 +27,7 @@ step() { printf '\n==> %s\n' "$*"; }
 # The system libraries BrowserSQLite links, and the DNS-SD API browser-demo links on Linux (present on these
 # machines; installed here when missing on Debian).
 missing=()
-for package in libsqlite3-dev zlib1g-dev libavahi-compat-libdnssd-dev; do
+for package in libsqlite3-dev libavahi-compat-libdnssd-dev; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -75,7 +75,7 @@ step "The HTTP server's tests under a Mac app's default soft descriptor limit (u
 step "browser-demo command line"
 scripts/checks/demo-cli/check.sh .build/debug/browser-demo
 
-step "Fuzzing: request decoder, API query parsing and content inspection (libFuzzer, 30 s per target)"
+step "Fuzzing: request decoder, API query parsing, byte formats and content inspection (libFuzzer, 30 s per target)"
 scripts/fuzz/run.sh 30
 
 step "Content: every Binary/Transformable value of the fixtures served and inspected, checked against Python's reading"

@@ -14,8 +14,16 @@ let package = Package(
     products: [
         .library(name: "BrowserCore", targets: ["BrowserCore"]),
     ],
+    dependencies: [
+        .package(path: "../BrowserFormats"),
+    ],
     targets: [
-        .target(name: "BrowserCore", path: "Sources/BrowserCore", swiftSettings: swiftSettings),
+        .target(
+            name: "BrowserCore",
+            dependencies: [.product(name: "BrowserFormats", package: "BrowserFormats")],
+            path: "Sources/BrowserCore",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "BrowserCoreTests",
             dependencies: ["BrowserCore"],

@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // BrowserSQLite builds and tests alone: `swift test --package-path Packages/BrowserSQLite`.
-// It reads Core Data / SwiftData SQLite store files through the system's SQLite and zlib (in Apple's SDKs; on
-// Linux `libsqlite3-dev` and `zlib1g-dev`). The root Package.swift declares the same targets with `path:`.
+// It reads Core Data / SwiftData SQLite store files through the system's SQLite (in Apple's SDKs; on Linux
+// `libsqlite3-dev`), and their property lists, keyed archives and DEFLATE through BrowserFormats. The root
+// Package.swift declares the same targets with `path:`.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -17,19 +18,19 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../BrowserCore"),
+        .package(path: "../BrowserFormats"),
         .package(path: "../BrowserMemory"), // tests only: the demo model the iOS demo app must match
     ],
     targets: [
-        // One module map per C library serves every platform: Apple's SDKs and Linux both ship the headers
-        // and the libraries (`link "sqlite3"`, `link "z"`), so no `#if canImport(SQLite3)` is needed.
+        // One module map serves every platform: Apple's SDKs and Linux both ship the header and the library
+        // (`link "sqlite3"`), so no `#if canImport(SQLite3)` is needed.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "BrowserSQLite",
             dependencies: [
                 .product(name: "BrowserCore", package: "BrowserCore"),
+                .product(name: "BrowserFormats", package: "BrowserFormats"),
                 "CSQLite",
-                "CZlib",
             ],
             path: "Sources/BrowserSQLite",
             swiftSettings: swiftSettings

@@ -42,8 +42,8 @@ mkdir -p "$shared"
 # The same settings as the packages' manifests, plus warnings as errors.
 settings=(-swift-version 6 -strict-concurrency=complete -enable-upcoming-feature InternalImportsByDefault
           -warnings-as-errors -parse-as-library)
-# The C modules' maps: SQLite and zlib (BrowserSQLite), dns_sd (BrowserDNSSD, which the assembly imports).
-c_maps=(-I Packages/BrowserSQLite/Sources/CSQLite -I Packages/BrowserSQLite/Sources/CZlib -I Packages/BrowserDNSSD/Sources/CDNSSD)
+# The C modules' maps: SQLite (BrowserSQLite), dns_sd (BrowserDNSSD, which the assembly imports).
+c_maps=(-I Packages/BrowserSQLite/Sources/CSQLite -I Packages/BrowserDNSSD/Sources/CDNSSD)
 
 # compile <module directory> <module name> <swiftc options and files…>: compiles the files as one module
 # (whole-module, through SIL diagnostics) and writes its .swiftmodule into <module directory>.
@@ -56,6 +56,7 @@ compile() {
 sources() { find "$1" -name '*.swift' | sort; }
 
 # The modules the Apple-only code depends on, from their real sources; none imports CoreData.
+compile "$shared" BrowserFormats $(sources Packages/BrowserFormats/Sources/BrowserFormats)
 compile "$shared" BrowserCore $(sources Packages/BrowserCore/Sources/BrowserCore)
 compile "$shared" BrowserHTTP $(sources Packages/BrowserHTTP/Sources/BrowserHTTP)
 compile "$shared" BrowserWebAssets $(sources Packages/BrowserWebAssets/Sources/BrowserWebAssets)
@@ -72,7 +73,7 @@ compile "$shared" SwiftData $(sources scripts/apple-typecheck/SwiftData)
 compile "$shared" BrowserDNSSD -I Packages/BrowserDNSSD/Sources/CDNSSD $(sources Packages/BrowserDNSSD/Sources/BrowserDNSSD)
 # The raw-socket test client, for the CoreDataBrowser test files compiled below.
 compile "$shared" BrowserHTTPTesting $(sources Packages/BrowserHTTP/Tests/BrowserHTTPTesting)
-echo "built BrowserCore, BrowserHTTP, BrowserWebAssets, BrowserSQLite, BrowserMemory and BrowserHTTPTesting from their sources, and the UIKit, os and SwiftData stand-ins"
+echo "built BrowserFormats, BrowserCore, BrowserHTTP, BrowserWebAssets, BrowserSQLite, BrowserMemory and BrowserHTTPTesting from their sources, and the UIKit, os and SwiftData stand-ins"
 
 # stand_in <variant>: builds the CoreData and SwiftUI stand-ins for one signature set into $work/<variant>, with
 # library evolution so their enums are not frozen (as Apple's are not).

@@ -25,11 +25,12 @@ SYSTEM = {"Foundation", "FoundationEssentials", "Dispatch", "Glibc", "Darwin", "
 
 # brick → modules its sources may import (besides SYSTEM). Bricks not listed here may not exist.
 ALLOWED = {
-    "BrowserCore": set(),
+    "BrowserFormats": set(),
+    "BrowserCore": {"BrowserFormats"},
     "BrowserHTTP": set(),
     "BrowserWebAssets": set(),
     "BrowserMemory": {"BrowserCore"},
-    "BrowserSQLite": {"BrowserCore", "CSQLite", "CZlib", "SQLite3", "zlib"},
+    "BrowserSQLite": {"BrowserCore", "BrowserFormats", "CSQLite", "SQLite3"},
     "BrowserCoreData": {"BrowserCore", "CoreData"},
     "BrowserDNSSD": {"CDNSSD"},
     "CoreDataBrowser": {"BrowserCore", "BrowserHTTP", "BrowserWebAssets", "BrowserSQLite", "BrowserCoreData",
@@ -140,6 +141,10 @@ def self_test() -> int:
         (core / "Sources/BrowserCore").mkdir(parents=True)
         (core / "Package.swift").write_text("// manifest\n")
         (core / "Sources/BrowserCore/Bad.swift").write_text("import Foundation\npublic import BrowserHTTP\n")
+        formats = root / "Packages/BrowserFormats"
+        (formats / "Sources/BrowserFormats").mkdir(parents=True)
+        (formats / "Package.swift").write_text("// manifest\n")
+        (formats / "Sources/BrowserFormats/Up.swift").write_text("internal import BrowserCore\n")
         http = root / "Packages/BrowserHTTP"
         (http / "Sources/BrowserHTTP").mkdir(parents=True)
         (http / "Package.swift").write_text('dependencies: [.package(path: "../BrowserCore")]\n')
@@ -177,6 +182,7 @@ def self_test() -> int:
         found = check(root)
         expected = [
             "Packages/BrowserCore/Sources/BrowserCore/Bad.swift:2: BrowserCore must not import BrowserHTTP",
+            "Packages/BrowserFormats/Sources/BrowserFormats/Up.swift:1: BrowserFormats must not import BrowserCore",
             "Packages/BrowserHTTP/Package.swift: BrowserHTTP must not depend on BrowserCore",
             "Package.swift: BrowserMemory depends on ['BrowserCore', 'BrowserHTTP'], its brick's manifest on "
             "['BrowserCore'] (only the root: ['BrowserHTTP'])",

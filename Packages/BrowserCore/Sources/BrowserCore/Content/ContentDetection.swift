@@ -1,3 +1,5 @@
+internal import BrowserFormats
+
 /// The detection order behind `ContentInspector.inspect`, applied to a buffer (the value, or a compressed
 /// stream's inflated bytes, one nesting level down).
 struct ContentDetection {
@@ -40,7 +42,7 @@ struct ContentDetection {
             switch BinaryPropertyList.open(bytes, previewLimit: limits.maxStringPreview) {
             case .success(let graph): return propertyList(graph, kind: .binaryPlist, size: size)
             case .failure(let failure):
-                return (ContentReport(kind: .binaryPlist, size: size, problems: [failure.reason]), "binary plist (unreadable)")
+                return (ContentReport(kind: .binaryPlist, size: size, problems: [failure.message]), "binary plist (unreadable)")
             }
         }
         if let gzip = CompressedContainer.gzip(bytes, maxOutput: limits.maxInflatedBytes) {
@@ -129,8 +131,9 @@ struct ContentDetection {
     // MARK: Compressed streams
 
     private func compressed(_ container: CompressedContainer, size: Int, nesting: Int) -> (ContentReport, String) {
-        let name = container.kind == .gzip ? "gzip" : "zlib"
-        var report = ContentReport(kind: container.kind, size: size, inflatedSize: container.inflated.count,
+        let kind: ContentKind = container.kind == .gzip ? .gzip : .zlib
+        let name = kind.rawValue
+        var report = ContentReport(kind: kind, size: size, inflatedSize: container.inflated.count,
                                    problems: container.problems)
         if container.stoppedAtLimit {
             report.truncated.append("inflated output stopped at \(ContentFormatting.byteCount(limits.maxInflatedBytes))")
@@ -189,7 +192,8 @@ struct ContentDetection {
             report.kind = .html
             return (report, "HTML document")
         case .xmlPlist?:
-            switch XMLPropertyList.parse(bytes, maximumObjects: limits.maxTreeNodes * 4, previewLimit: limits.maxStringPreview) {
+            switch XMLPropertyList.parse(bytes, maximumObjects: limits.maxTreeNodes * 4, previewLimit: limits.maxStringPreview,
+                                         keepData: PropertyListTree.looksLikePropertyList) {
             case .success(let graph):
                 var (plist, headline) = propertyList(graph, kind: .xmlPlist, size: size)
                 if graph.stoppedAtLimit {
@@ -198,7 +202,7 @@ struct ContentDetection {
                 return (plist, headline)
             case .failure(let failure):
                 report.kind = .xml
-                report.problems.append(failure.reason)
+                report.problems.append(failure.message)
                 return (report, "XML (a property list that does not parse)")
             }
         case .xml(let root)?:

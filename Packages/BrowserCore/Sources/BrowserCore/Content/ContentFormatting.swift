@@ -1,3 +1,5 @@
+internal import BrowserFormats
+
 /// The few ways numbers are written in summaries and sentences, without a locale (the server's locale is not
 /// the reader's, and the output must be the same on every platform).
 enum ContentFormatting {
@@ -40,13 +42,7 @@ enum ContentFormatting {
 
     /// `text` cut to `limit` characters, with "…" when something was cut.
     static func preview(_ text: some StringProtocol, limit: Int) -> String {
-        var end = text.startIndex
-        var taken = 0
-        while end < text.endIndex, taken < limit {
-            end = text.index(after: end)
-            taken += 1
-        }
-        return end == text.endIndex ? String(text) : String(text[..<end]) + "…"
+        TextPreview.cut(text, limit: limit)
     }
 
     /// Hex of the first bytes of a data value: "89 50 4e 47 …".

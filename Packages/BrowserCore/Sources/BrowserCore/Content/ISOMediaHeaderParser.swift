@@ -1,3 +1,5 @@
+internal import BrowserFormats
+
 /// HEIF and AVIF images (ISO/IEC 14496-12 boxes, 23008-12 and the AV1 image format): the `ftyp` box's brands
 /// say which, and the `ispe` property inside `meta` → `iprp` → `ipco` gives the dimensions.
 enum ISOMediaHeaderParser {

@@ -1,3 +1,5 @@
+internal import BrowserFormats
+
 /// Reads the headers of the raster image formats far enough to know their dimensions, and notices a file that
 /// stops early. Only a header that really parses makes a value an image (see `ContentKind.rasterMIMEType`):
 /// the magic bytes alone are not trusted.

@@ -1,3 +1,5 @@
+internal import BrowserFormats
+
 /// A strict JSON parser (RFC 8259) that validates the whole document and builds a tree of only as much as the
 /// limits allow.
 ///
@@ -344,16 +346,5 @@ struct JSONTreeParser {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
         default: nil
         }
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    /// Whether the bytes from `offset` to the end are a prefix of `word` (a literal cut off by the end of input).
-    func matchesPrefix(of word: StaticString, at offset: Int) -> Bool {
-        let start = word.utf8Start
-        for index in offset..<count where index - offset >= word.utf8CodeUnitCount || self[index] != start[index - offset] {
-            return false
-        }
-        return true
     }
 }

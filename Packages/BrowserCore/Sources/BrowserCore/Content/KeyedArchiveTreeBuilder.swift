@@ -1,3 +1,5 @@
+internal import BrowserFormats
+
 /// Resolves an `NSKeyedArchiver` archive into a tree of its objects with their class names.
 ///
 /// An archive is a property list: `$archiver` = "NSKeyedArchiver", `$top` naming the root object by UID, and

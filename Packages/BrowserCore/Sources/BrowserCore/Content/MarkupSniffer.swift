@@ -1,3 +1,5 @@
+internal import BrowserFormats
+
 /// Tells the text formats that begin with markup apart: RTF (`{\rtf`), HTML, an XML property list and other
 /// XML. Looks only at the start of the text; the XML plist is then really parsed by `XMLPropertyList`.
 enum MarkupSniffer {

@@ -1,3 +1,5 @@
+internal import BrowserFormats
+
 /// The tree of one property list, a keyed archive's objects when it is one: what a property-list value's
 /// report shows, and what a `data` node inside one shows when its bytes are a property list themselves (a
 /// keyed archive keeps an archived `Data` so, and apps store plists inside plists).
@@ -45,7 +47,8 @@ struct PropertyListTree {
             return labelled(build(graph, budget: budget, nesting: nesting, depth: depth), format: "binary plist")
         }
         guard budget.takeNestedXMLBytes(bytes.count),
-              case .success(let graph) = XMLPropertyList.parse(bytes, maximumObjects: limits.maxTreeNodes * 4, previewLimit: limits.maxStringPreview)
+              case .success(let graph) = XMLPropertyList.parse(
+                  bytes, maximumObjects: limits.maxTreeNodes * 4, previewLimit: limits.maxStringPreview, keepData: looksLikePropertyList)
         else { return nil }
         return labelled(build(graph, budget: budget, nesting: nesting, depth: depth), format: "XML plist")
     }

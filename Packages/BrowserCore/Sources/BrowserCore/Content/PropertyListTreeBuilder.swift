@@ -1,3 +1,4 @@
+internal import BrowserFormats
 internal import Foundation
 
 /// Turns a property-list object graph into `ContentNode`s within the node budget and depth limit. A container
@@ -39,10 +40,12 @@ final class PropertyListTreeBuilder<Graph: PropertyListGraph> {
         }
     }
 
-    /// `node` (data object `reference`'s) with the tree of the property list its bytes hold as its child.
+    /// `node` (data object `reference`'s) with the tree of the property list its bytes hold as its child, when
+    /// they hold one.
     private func withNestedPropertyList(_ node: ContentNode, reference: Int, depth: Int) -> ContentNode {
         var node = node
-        graph.withNestedPropertyList(reference) { bytes in
+        graph.withData(reference) { bytes in
+            guard PropertyListTree.looksLikePropertyList(bytes) else { return }
             guard budget.allows(nesting: nesting + 1) else {
                 node.note = "nesting limit"
                 return
@@ -67,12 +70,18 @@ final class PropertyListTreeBuilder<Graph: PropertyListGraph> {
         case .real(let value): ContentNode(label: label, type: "real", value: "\(value)")
         case .date(let seconds):
             ContentNode(label: label, type: "date", value: ISO8601Timestamp.string(from: Date(timeIntervalSinceReferenceDate: seconds)))
-        case .data(let count, let preview):
-            ContentNode(label: label, type: "data", value: "\(ContentFormatting.counted(count, "byte")): \(preview)")
+        case .data(let count, let head):
+            ContentNode(label: label, type: "data", value: "\(ContentFormatting.counted(count, "byte")): \(hexPreview(head, count: count))")
         case .string(let text, _): ContentNode(label: label, type: "string", value: text)
         case .uid(let value): ContentNode(label: label, type: "uid", value: "#\(value)")
         case .array, .set, .dictionary: nil
         }
+    }
+
+    /// Hex of the first bytes of a data value of `count` bytes, from the `head` its graph read.
+    private func hexPreview(_ head: [UInt8], count: Int) -> String {
+        let shown = head.withUnsafeBytes { ContentFormatting.hexPreview($0, range: 0..<$0.count, limit: budget.limits.maxStringPreview) }
+        return head.count < count && !shown.hasSuffix("…") ? shown + " …" : shown
     }
 
     /// An array, set or dictionary whose children `child` builds (plain values here, resolved archive

@@ -1,3 +1,5 @@
+internal import BrowserFormats
+
 /// Generic decoding of the protobuf wire format (protobuf.dev/programming-guides/encoding): without a schema,
 /// every field is its number, wire type and value. Length-delimited values are shown as text when they are
 /// printable UTF-8, else as a nested message when they parse as one, else as bytes: short strings very often

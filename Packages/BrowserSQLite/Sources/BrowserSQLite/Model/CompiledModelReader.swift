@@ -1,4 +1,5 @@
 import BrowserCore
+import BrowserFormats
 
 /// Reads a compiled model: the `NSManagedObjectModel` keyed archive of a `.mom` file or of an inflated
 /// `Z_MODELCACHE` (format doc §4 lists the keys).

@@ -1,4 +1,5 @@
 import BrowserCore
+import BrowserFormats
 import Foundation
 
 /// How a model's default, minimum and maximum values are written in `/api/model`: as the model editor's

@@ -1,4 +1,5 @@
 import BrowserCore
+import BrowserFormats
 import Foundation
 
 /// Finds the model the user named and the version of it that describes the store.
@@ -219,7 +220,7 @@ enum NamedModel {
         }
         if bytes.starts(with: Array("bplist0".utf8)) {
             return Version(name: name, path: path, hashes: nil) { () throws(PropertyListError) -> ModelDefinition in
-                try CompiledModelReader.read(try BinaryPropertyListReader.read(bytes))
+                try CompiledModelReader.read(try PropertyList.read(bytes))
             }
         }
         if bytes.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }) == UInt8(ascii: "<") {

@@ -1,4 +1,5 @@
 import BrowserCore
+import BrowserFormats
 
 /// Reads the `contents` XML of an Xcode 4+ `.xcdatamodel` (format doc §14).
 enum XMLModelReader {

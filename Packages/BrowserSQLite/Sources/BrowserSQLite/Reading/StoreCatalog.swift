@@ -1,3 +1,5 @@
+import BrowserFormats
+
 /// What a Core Data store says about itself, read once when it is opened: its entities (`Z_PRIMARYKEY`),
 /// identity and model hashes (`Z_METADATA`), its tables and their columns, and the cached model.
 struct StoreCatalog: Sendable {

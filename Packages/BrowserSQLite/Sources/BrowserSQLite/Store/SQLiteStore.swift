@@ -1,4 +1,5 @@
 public import BrowserCore
+import BrowserFormats
 public import Foundation
 import CSQLite
 
@@ -489,12 +490,16 @@ public final class SQLiteStore: BrowserStore, @unchecked Sendable {
         }
     }
 
-    /// The model Core Data cached in the store, when it inflates, decodes and lines up with the store's entities
-    /// and tables. Missing columns do not disqualify it (those attributes show why they have no value).
+    /// Model caches inflate to at most a few hundred KB; one inflating past this is refused as damaged (or hostile).
+    static let maximumModelCacheBytes = 64 << 20
+
+    /// The model Core Data cached in the store, when it inflates (raw DEFLATE with no zlib header, format doc §4),
+    /// decodes and lines up with the store's entities and tables. Missing columns do not disqualify it (those attributes show why they have no value).
     private static func cachedModel(_ catalog: StoreCatalog) -> (ModelDefinition, StoreMapping)? {
         guard let compressed = catalog.modelCache,
-              let inflated = try? RawDeflate.inflate(compressed),
-              let plist = try? BinaryPropertyListReader.read(inflated),
+              case let inflated = compressed.withUnsafeBytes({ Inflater.inflate($0, from: 0, maxOutput: maximumModelCacheBytes) }),
+              inflated.isComplete,
+              let plist = try? PropertyList.read(inflated.output),
               let model = try? CompiledModelReader.read(plist)
         else { return nil }
         let mapping = StoreMapping.build(model: model, catalog: catalog)

@@ -6,8 +6,8 @@
 /// nanoseconds a byte. Its verdicts are the parser's: the same grammar, and input that ends inside a container
 /// valid so far is `.ended`, not `.invalid` (what a head of a larger value looks like). The caller has checked the
 /// bytes are valid UTF-8.
-struct JSONValidator {
-    enum Stop: Error {
+public struct JSONValidator {
+    public enum Stop: Error {
         case ended
         case invalid
     }
@@ -18,14 +18,14 @@ struct JSONValidator {
     /// objects of a large array allocates nothing.
     private var open: [Bool] = []
 
-    init(_ bytes: UnsafeRawBufferPointer) {
+    public init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
     /// Validates the container whose `{` or `[` is at `start`, and returns the index just past its closing bracket.
     /// `enclosingDepth` is how many containers hold it; `exceededDepth` is set when a container (itself included)
     /// lies deeper than `maxDepth`, also when the input ends or turns invalid after that.
-    mutating func skipContainer(
+    public mutating func skipContainer(
         at start: Int, enclosingDepth: Int, maxDepth: Int, exceededDepth: inout Bool
     ) throws(Stop) -> Int {
         index = start

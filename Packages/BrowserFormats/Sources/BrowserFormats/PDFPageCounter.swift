@@ -1,25 +1,25 @@
 /// A PDF's version and page count from its bytes (ISO 32000-1 §7.7.3.3): each page is a dictionary with
 /// `/Type /Page`, the page tree nodes say `/Type /Pages`. Pages stored inside compressed object streams (PDF 1.5+)
 /// cannot be seen this way; then the count is left out rather than guessed.
-enum PDFPageCounter {
+public enum PDFPageCounter {
     /// Where "%PDF-" may begin: some writers put bytes before it, and readers accept it within 1 KB.
-    static let headerWindow = 1_024
+    public static let headerWindow = 1_024
     /// Pages counted at most: a bound for a hostile file full of page dictionaries.
-    static let maximumPages = 1_000_000
+    public static let maximumPages = 1_000_000
 
     /// The offset of "%PDF-" in the header window.
-    static func headerOffset(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    public static func headerOffset(_ bytes: UnsafeRawBufferPointer) -> Int? {
         bytes.firstIndex(of: Array("%PDF-".utf8), from: 0, end: min(bytes.count, headerWindow + 5))
     }
 
-    static func version(_ bytes: UnsafeRawBufferPointer, headerOffset: Int) -> String {
+    public static func version(_ bytes: UnsafeRawBufferPointer, headerOffset: Int) -> String {
         var end = headerOffset + 5
         while end < min(bytes.count, headerOffset + 9), let byte = bytes.byte(at: end),
               byte == UInt8(ascii: ".") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) { end += 1 }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(headerOffset + 5)..<end]), as: UTF8.self)
     }
 
-    static func pageCount(_ bytes: UnsafeRawBufferPointer) -> Int {
+    public static func pageCount(_ bytes: UnsafeRawBufferPointer) -> Int {
         let needle = Array("/Type".utf8)
         var pages = 0
         var index = 0
@@ -37,7 +37,7 @@ enum PDFPageCounter {
     }
 
     /// Whether the file ends with "%%EOF" (within its last 1 KB, where writers put it).
-    static func hasEndMarker(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    public static func hasEndMarker(_ bytes: UnsafeRawBufferPointer) -> Bool {
         bytes.firstIndex(of: Array("%%EOF".utf8), from: max(0, bytes.count - 1_024)) != nil
     }
 

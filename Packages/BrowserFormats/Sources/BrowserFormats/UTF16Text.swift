@@ -1,11 +1,11 @@
 /// UTF-16 text: with a byte-order mark, or without one when the bytes have UTF-16's pattern for mostly-Latin
 /// text (every other byte zero). Valid means no unpaired surrogate, no NUL and few control characters.
-enum UTF16Text {
+public enum UTF16Text {
     /// Units sampled for the BOM-less pattern.
     private static let sampleBytes = 4_096
 
     /// The decoded text (capped at `limit` characters) and whether it was cut, or nil when not UTF-16 text.
-    static func decode(_ bytes: UnsafeRawBufferPointer, limit: Int) -> (text: String, cut: Bool)? {
+    public static func decode(_ bytes: UnsafeRawBufferPointer, limit: Int) -> (text: String, cut: Bool)? {
         guard bytes.count >= 2 else { return nil }
         var bigEndian: Bool
         var start = 0

@@ -1,15 +1,19 @@
 /// The two containers around a DEFLATE stream: gzip (RFC 1952) and zlib (RFC 1950). Unwraps the header,
 /// inflates within the limit and checks the trailer's checksum and length.
-struct CompressedContainer {
-    var kind: ContentKind
-    var inflated: [UInt8]
-    var stoppedAtLimit: Bool
-    var problems: [String]
+public struct CompressedContainer: Sendable {
+    public enum Kind: Sendable {
+        case gzip, zlib
+    }
+
+    public var kind: Kind
+    public var inflated: [UInt8]
+    public var stoppedAtLimit: Bool
+    public var problems: [String]
     /// True when the stream inflated to its end (whatever its checksum said), or to the limit.
-    var inflatedCleanly: Bool
+    public var inflatedCleanly: Bool
 
     /// gzip when `bytes` starts with its magic (1F 8B) and method 8; nil otherwise.
-    static func gzip(_ bytes: UnsafeRawBufferPointer, maxOutput: Int) -> CompressedContainer? {
+    public static func gzip(_ bytes: UnsafeRawBufferPointer, maxOutput: Int) -> CompressedContainer? {
         guard bytes.count >= 3, bytes[0] == 0x1F, bytes[1] == 0x8B, bytes[2] == 8 else { return nil }
         guard bytes.count >= 10 else { return truncated(.gzip, "gzip header is truncated") }
         // RFC 1952 §2.3: FLG bits FHCRC 1, FEXTRA 2, FNAME 3, FCOMMENT 4; MTIME, XFL, OS; then the optional fields.
@@ -44,7 +48,7 @@ struct CompressedContainer {
     /// zlib when `bytes` starts with a valid zlib header (method 8, window ≤ 32 KB, FCHECK) and inflating
     /// gets anywhere; nil otherwise. The header is only two bytes and matches some text ("x^"), so the caller
     /// trusts a zlib that failed to inflate only when nothing else fits.
-    static func zlib(_ bytes: UnsafeRawBufferPointer, maxOutput: Int) -> CompressedContainer? {
+    public static func zlib(_ bytes: UnsafeRawBufferPointer, maxOutput: Int) -> CompressedContainer? {
         guard bytes.count >= 2 else { return nil }
         let cmf = Int(bytes[0])
         let flg = Int(bytes[1])
@@ -67,7 +71,7 @@ struct CompressedContainer {
         return container
     }
 
-    private init(_ result: Inflater.Result, kind: ContentKind) {
+    private init(_ result: Inflater.Result, kind: Kind) {
         self.kind = kind
         inflated = result.output
         stoppedAtLimit = result.stoppedAtLimit
@@ -75,7 +79,7 @@ struct CompressedContainer {
         inflatedCleanly = result.failure == nil
     }
 
-    private init(kind: ContentKind, inflated: [UInt8], stoppedAtLimit: Bool, problems: [String], inflatedCleanly: Bool) {
+    private init(kind: Kind, inflated: [UInt8], stoppedAtLimit: Bool, problems: [String], inflatedCleanly: Bool) {
         self.kind = kind
         self.inflated = inflated
         self.stoppedAtLimit = stoppedAtLimit
@@ -83,7 +87,7 @@ struct CompressedContainer {
         self.inflatedCleanly = inflatedCleanly
     }
 
-    private static func truncated(_ kind: ContentKind, _ problem: String) -> CompressedContainer {
+    private static func truncated(_ kind: Kind, _ problem: String) -> CompressedContainer {
         CompressedContainer(kind: kind, inflated: [], stoppedAtLimit: false, problems: [problem], inflatedCleanly: false)
     }
 }

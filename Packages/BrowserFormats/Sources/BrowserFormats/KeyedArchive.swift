@@ -5,11 +5,11 @@
 ///
 /// Reading it directly (rather than through `NSKeyedUnarchiver`) works the same on every platform and never
 /// instantiates classes named by the file.
-struct KeyedArchive {
-    let objects: [PropertyListValue]
-    let top: [String: PropertyListValue]
+public struct KeyedArchive: Sendable {
+    public let objects: [PropertyListValue]
+    public let top: [String: PropertyListValue]
 
-    init(_ plist: PropertyListValue) throws(PropertyListError) {
+    public init(_ plist: PropertyListValue) throws(PropertyListError) {
         guard let archiver = plist["$archiver"]?.string, archiver == "NSKeyedArchiver",
               let objects = plist["$objects"]?.array, let top = plist["$top"]?.dictionary
         else {
@@ -20,12 +20,12 @@ struct KeyedArchive {
     }
 
     /// The root object (`$top.root`).
-    var root: PropertyListValue? {
+    public var root: PropertyListValue? {
         top["root"].flatMap(resolve)
     }
 
     /// Follows a UID to its object; other values are returned as they are; `"$null"` and dangling UIDs are nil.
-    func resolve(_ value: PropertyListValue) -> PropertyListValue? {
+    public func resolve(_ value: PropertyListValue) -> PropertyListValue? {
         var current = value
         var hops = 0
         while case .uid(let index) = current {
@@ -38,38 +38,38 @@ struct KeyedArchive {
     }
 
     /// The value for `key` of an archived object, resolved.
-    func value(_ object: PropertyListValue?, _ key: String) -> PropertyListValue? {
+    public func value(_ object: PropertyListValue?, _ key: String) -> PropertyListValue? {
         object?[key].flatMap(resolve)
     }
 
-    func string(_ object: PropertyListValue?, _ key: String) -> String? {
+    public func string(_ object: PropertyListValue?, _ key: String) -> String? {
         guard let value = value(object, key) else { return nil }
         if let text = value.string { return text }
         // NSMutableString and friends archive as { NS.string: … }.
         return value["NS.string"].flatMap(resolve)?.string
     }
 
-    func integer(_ object: PropertyListValue?, _ key: String) -> Int64? {
+    public func integer(_ object: PropertyListValue?, _ key: String) -> Int64? {
         value(object, key)?.integer
     }
 
-    func boolean(_ object: PropertyListValue?, _ key: String) -> Bool? {
+    public func boolean(_ object: PropertyListValue?, _ key: String) -> Bool? {
         value(object, key)?.boolean
     }
 
     /// The class name of an archived object (`$class` → `$classname`).
-    func className(of object: PropertyListValue?) -> String? {
+    public func className(of object: PropertyListValue?) -> String? {
         value(object, "$class")?["$classname"]?.string
     }
 
     /// The members of an archived array or set (`NS.objects`), resolved; nil members are dropped.
-    func members(of collection: PropertyListValue?) -> [PropertyListValue] {
+    public func members(of collection: PropertyListValue?) -> [PropertyListValue] {
         guard let items = collection?["NS.objects"]?.array else { return [] }
         return items.compactMap(resolve)
     }
 
     /// The entries of an archived dictionary (`NS.keys` / `NS.objects`) whose keys are strings, in archive order.
-    func entries(of dictionary: PropertyListValue?) -> [(key: String, value: PropertyListValue)] {
+    public func entries(of dictionary: PropertyListValue?) -> [(key: String, value: PropertyListValue)] {
         guard let keys = dictionary?["NS.keys"]?.array, let values = dictionary?["NS.objects"]?.array else { return [] }
         var result: [(key: String, value: PropertyListValue)] = []
         for (key, value) in zip(keys, values) {

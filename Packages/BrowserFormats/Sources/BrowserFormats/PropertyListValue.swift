@@ -1,6 +1,7 @@
-/// A decoded property list value (binary `bplist00` or XML), including the keyed-archive UIDs that
-/// `PropertyListSerialization` hides on Linux.
-indirect enum PropertyListValue: Sendable, Hashable {
+/// A property list decoded whole (`PropertyList.read`, binary `bplist00` or XML), including the keyed-archive
+/// UIDs that `PropertyListSerialization` hides on Linux: for the small lists a store or model holds, read by
+/// key. Values of unknown size are walked object by object instead (`PropertyListGraph`).
+public indirect enum PropertyListValue: Sendable, Hashable {
     case string(String)
     case integer(Int64)
     case real(Double)
@@ -15,13 +16,13 @@ indirect enum PropertyListValue: Sendable, Hashable {
     case uid(Int)
     case null
 
-    var string: String? {
+    public var string: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// Integers, and booleans as 0/1 (archives store some flags either way).
-    var integer: Int64? {
+    public var integer: Int64? {
         switch self {
         case .integer(let number): number
         case .boolean(let flag): flag ? 1 : 0
@@ -30,7 +31,7 @@ indirect enum PropertyListValue: Sendable, Hashable {
         }
     }
 
-    var boolean: Bool? {
+    public var boolean: Bool? {
         switch self {
         case .boolean(let flag): flag
         case .integer(let number): number != 0
@@ -38,44 +39,34 @@ indirect enum PropertyListValue: Sendable, Hashable {
         }
     }
 
-    var array: [PropertyListValue]? {
+    public var array: [PropertyListValue]? {
         if case .array(let items) = self { return items }
         return nil
     }
 
-    var dictionary: [String: PropertyListValue]? {
+    public var dictionary: [String: PropertyListValue]? {
         if case .dictionary(let entries) = self { return entries }
         return nil
     }
 
-    var data: [UInt8]? {
+    public var data: [UInt8]? {
         if case .data(let bytes) = self { return bytes }
         return nil
     }
 
-    var uid: Int? {
+    public var uid: Int? {
         if case .uid(let index) = self { return index }
         return nil
     }
 
-    subscript(key: String) -> PropertyListValue? {
+    public subscript(key: String) -> PropertyListValue? {
         dictionary?[key]
     }
 }
 
 /// Why a property list could not be read.
-struct PropertyListError: Error, Sendable, Hashable, CustomStringConvertible {
-    var message: String
-    init(_ message: String) { self.message = message }
-    var description: String { message }
-}
-
-enum PropertyList {
-    /// Reads a binary (`bplist00`) or XML property list, whichever `bytes` holds.
-    static func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
-        if bytes.starts(with: Array("bplist0".utf8)) {
-            return try BinaryPropertyListReader.read(bytes)
-        }
-        return try XMLPropertyListReader.read(bytes)
-    }
+public struct PropertyListError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }

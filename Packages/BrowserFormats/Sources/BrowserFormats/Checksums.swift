@@ -1,5 +1,5 @@
 /// The checksums the compressed containers carry: CRC-32 (gzip, RFC 1952 §8) and Adler-32 (zlib, RFC 1950 §9).
-enum Checksums {
+public enum Checksums {
     /// Slicing-by-8 tables (Intel's method): table k maps a byte to its CRC contribution k bytes further on,
     /// so eight bytes are folded per step; about four times the speed of one table, on 10 MB values.
     private static let crcTables: [[UInt32]] = {
@@ -19,7 +19,7 @@ enum Checksums {
     }()
     private static let crcFlat: [UInt32] = crcTables.flatMap { $0 }
 
-    static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    public static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         crcFlat.withUnsafeBufferPointer { table in
             var index = 0
@@ -41,7 +41,7 @@ enum Checksums {
         return ~crc
     }
 
-    static func adler32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    public static func adler32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var a: UInt32 = 1
         var b: UInt32 = 0
         var index = 0

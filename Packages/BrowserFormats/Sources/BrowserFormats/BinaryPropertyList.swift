@@ -1,22 +1,26 @@
-/// Apple's binary property list, `bplist00`, read in place and object by object.
+/// Apple's binary property list, `bplist00`, read in place and object by object: the format of
+/// `Z_METADATA.Z_PLIST`, of the archive in `Z_MODELCACHE`, of compiled `.mom` files, of `VersionInfo.plist` and
+/// of many stored values.
 ///
 /// Layout (CoreFoundation's `CFBinaryPList.c`): an 8-byte header, the objects, a table of object offsets and a
 /// 32-byte trailer giving the offset and reference sizes, the object count, the top object and where the offset
 /// table starts. Each object begins with a marker byte: the high nibble is its type, the low nibble its size or
 /// count (0xF: the count follows as an integer object). Every offset, count and reference is checked against
 /// the data when it is read, so a damaged list yields nil objects, never a trap or a runaway allocation.
-struct BinaryPropertyList: PropertyListGraph {
+public struct BinaryPropertyList: PropertyListGraph {
     private let bytes: UnsafeRawBufferPointer
     private let offsetSize: Int
     private let referenceSize: Int
     private let objectCount: Int
     private let offsetTable: Int
-    let topReference: Int
+    public let topReference: Int
     private let previewLimit: Int
 
-    /// nil with the reason when the header or trailer is not a binary property list's.
-    static func open(_ bytes: UnsafeRawBufferPointer, previewLimit: Int) -> Result<BinaryPropertyList, PropertyListFailure> {
-        guard bytes.count >= 8 + 32 else { return .failure(PropertyListFailure("binary property list is truncated")) }
+    /// The list `bytes` hold (which must outlive it), its strings and data read up to `previewLimit` characters
+    /// and bytes (`Int.max`: whole); the reason when the header or trailer is not a binary property list's.
+    public static func open(_ bytes: UnsafeRawBufferPointer, previewLimit: Int) -> Result<BinaryPropertyList, PropertyListError> {
+        guard bytes.matches("bplist0") else { return .failure(PropertyListError("not a binary property list")) }
+        guard bytes.count >= 8 + 32 else { return .failure(PropertyListError("binary property list is truncated")) }
         let trailer = bytes.count - 32
         let offsetSize = Int(bytes[trailer + 6])
         let referenceSize = Int(bytes[trailer + 7])
@@ -28,14 +32,14 @@ struct BinaryPropertyList: PropertyListGraph {
               table >= 8, table <= UInt64(trailer),
               objectCount * UInt64(offsetSize) <= UInt64(trailer) - table
         else {
-            return .failure(PropertyListFailure("binary property list trailer is inconsistent (the file may be truncated)"))
+            return .failure(PropertyListError("binary property list trailer is inconsistent (the file may be truncated)"))
         }
         return .success(BinaryPropertyList(
             bytes: bytes, offsetSize: offsetSize, referenceSize: referenceSize, objectCount: Int(objectCount),
             offsetTable: Int(table), topReference: Int(top), previewLimit: previewLimit))
     }
 
-    func reference(in list: PropertyListObject.References, at position: Int) -> Int? {
+    public func reference(in list: PropertyListObject.References, at position: Int) -> Int? {
         guard position >= 0, position < list.count,
               let value = bytes.bigEndian(at: list.start + position * referenceSize, size: referenceSize),
               value < UInt64(objectCount)
@@ -52,15 +56,14 @@ struct BinaryPropertyList: PropertyListGraph {
         return Int(offset64)
     }
 
-    func withNestedPropertyList<Result>(_ reference: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+    public func withData<Result>(_ reference: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
         guard let offset = offset(of: reference), bytes[offset] >> 4 == 0x4,
               let (count, start) = counted(at: offset, info: Int(bytes[offset] & 0x0F), unitSize: 1)
         else { return nil }
-        let payload = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
-        return PropertyListTree.looksLikePropertyList(payload) ? body(payload) : nil
+        return body(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)]))
     }
 
-    func object(_ reference: Int) -> PropertyListObject? {
+    public func object(_ reference: Int) -> PropertyListObject? {
         guard let offset = offset(of: reference) else { return nil }
         let marker = bytes[offset]
         let info = Int(marker & 0x0F)
@@ -94,8 +97,9 @@ struct BinaryPropertyList: PropertyListGraph {
             return .date(Double(bitPattern: value))
         case 0x4:
             guard let (count, start) = counted(at: offset, info: info, unitSize: 1) else { return nil }
-            return .data(count: count, preview: ContentFormatting.hexPreview(bytes, range: start..<(start + count), limit: previewLimit))
-        case 0x5:
+            return .data(count: count, head: Array(bytes[start..<(start + min(count, previewLimit))]))
+        case 0x5, 0x7:
+            // ASCII (0x5) or UTF-8 (0x7, newer writers); decoding both as UTF-8 keeps a stray high byte visible.
             guard let (count, start) = counted(at: offset, info: info, unitSize: 1) else { return nil }
             let shown = min(count, previewLimit)
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + shown)]), as: UTF8.self)
@@ -139,14 +143,5 @@ struct BinaryPropertyList: PropertyListGraph {
         }
         guard count <= (offsetTable - start) / unitSize else { return nil }
         return (count, start)
-    }
-}
-
-/// Why a value that announced itself as a property list is not one.
-struct PropertyListFailure: Error {
-    var reason: String
-
-    init(_ reason: String) {
-        self.reason = reason
     }
 }

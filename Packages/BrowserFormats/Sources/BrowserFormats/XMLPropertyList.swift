@@ -7,25 +7,25 @@ internal import Foundation
 /// (a deeply nested hostile plist would exhaust the stack), has no object limit, and turns keyed-archive UIDs
 /// (`<dict><key>CF$UID</key><integer>…`) into dictionaries we would then have to recognise anyway. This reader
 /// is iterative, stops after `maximumObjects` objects (reporting it) and reads only the plist vocabulary.
-struct XMLPropertyList: PropertyListGraph {
+public struct XMLPropertyList: PropertyListGraph {
     private(set) var objects: [PropertyListObject] = []
     private var storage: [Int] = []
-    private(set) var topReference = 0
+    public private(set) var topReference = 0
     /// True when parsing stopped at the object limit: containers still open were closed where they stood.
-    private(set) var stoppedAtLimit = false
-    /// The decoded bytes of the `<data>` objects that look like property lists themselves, by reference (only
-    /// those: the others are shown as a preview and need not be kept).
-    private var nestedPropertyLists: [Int: Data] = [:]
+    public private(set) var stoppedAtLimit = false
+    /// The decoded bytes of the `<data>` objects the parse was asked to keep, by reference (only those: the
+    /// others are read up to the preview limit and need not be kept).
+    private var keptData: [Int: Data] = [:]
 
-    func withNestedPropertyList<Result>(_ reference: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        nestedPropertyLists[reference].map { $0.withUnsafeBytes(body) }
+    public func withData<Result>(_ reference: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        keptData[reference].map { $0.withUnsafeBytes(body) }
     }
 
-    func object(_ reference: Int) -> PropertyListObject? {
+    public func object(_ reference: Int) -> PropertyListObject? {
         reference >= 0 && reference < objects.count ? objects[reference] : nil
     }
 
-    func reference(in list: PropertyListObject.References, at position: Int) -> Int? {
+    public func reference(in list: PropertyListObject.References, at position: Int) -> Int? {
         position >= 0 && position < list.count ? storage[list.start + position] : nil
     }
 
@@ -34,13 +34,19 @@ struct XMLPropertyList: PropertyListGraph {
         var children: [Int] = []
     }
 
-    static func parse(_ bytes: UnsafeRawBufferPointer, maximumObjects: Int, previewLimit: Int) -> Result<XMLPropertyList, PropertyListFailure> {
+    /// The list `bytes` hold, read up to `maximumObjects` objects, its strings and data up to `previewLimit`
+    /// characters and bytes (`Int.max`: whole); the bytes of every data object `keepData` accepts stay available
+    /// through `withData`.
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer, maximumObjects: Int, previewLimit: Int,
+        keepData: (UnsafeRawBufferPointer) -> Bool = { _ in false }
+    ) -> Result<XMLPropertyList, PropertyListError> {
         var list = XMLPropertyList()
         var open: [OpenContainer] = []
         var top: Int?
         var position = 0
-        func fail(_ reason: String) -> Result<XMLPropertyList, PropertyListFailure> {
-            .failure(PropertyListFailure("XML property list: \(reason)"))
+        func fail(_ reason: String) -> Result<XMLPropertyList, PropertyListError> {
+            .failure(PropertyListError("XML property list: \(reason)"))
         }
         func add(_ object: PropertyListObject) -> Bool {
             let reference = list.objects.count
@@ -130,12 +136,12 @@ struct XMLPropertyList: PropertyListGraph {
             case "array": object = .array(.init(start: 0, count: 0))
             case "dict": object = .dictionary(keys: .init(start: 0, count: 0), values: .init(start: 0, count: 0))
             case "key", "string":
-                let text = decodeEntities(content)
-                object = .string(ContentFormatting.preview(text, limit: previewLimit), length: text.count)
+                let text = XMLCharacterReferences.decode(content).text
+                object = .string(TextPreview.cut(text, limit: previewLimit), length: text.count)
             case "integer":
                 let text = content.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !text.isEmpty, text.dropFirst(text.hasPrefix("-") ? 1 : 0).allSatisfy(\.isNumber) else {
-                    return fail("<integer> holds \"\(ContentFormatting.preview(text, limit: 20))\"")
+                    return fail("<integer> holds \"\(TextPreview.cut(text, limit: 20))\"")
                 }
                 object = .integer(text)
             case "real":
@@ -148,11 +154,9 @@ struct XMLPropertyList: PropertyListGraph {
                 object = .date(seconds)
             case "data":
                 guard let data = Data(base64Encoded: content, options: .ignoreUnknownCharacters) else { return fail("invalid <data>") }
-                object = .data(count: data.count, preview: data.withUnsafeBytes {
-                    ContentFormatting.hexPreview($0, range: 0..<$0.count, limit: previewLimit)
-                })
-                if data.withUnsafeBytes(PropertyListTree.looksLikePropertyList) {
-                    list.nestedPropertyLists[list.objects.count] = data // the reference `add` gives it
+                object = .data(count: data.count, head: Array(data.prefix(previewLimit)))
+                if data.withUnsafeBytes(keepData) {
+                    list.keptData[list.objects.count] = data // the reference `add` gives it
                 }
             default: object = .bool(name == "true")
             }
@@ -168,45 +172,13 @@ struct XMLPropertyList: PropertyListGraph {
         return .success(list)
     }
 
-    /// XML's five named entities and numeric character references.
-    private static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var result = ""
-        var rest = Substring(text)
-        while let ampersand = rest.firstIndex(of: "&") {
-            result += rest[..<ampersand]
-            guard let semicolon = rest[ampersand...].prefix(12).firstIndex(of: ";") else {
-                result += rest[ampersand...]
-                return result
-            }
-            let entity = rest[rest.index(after: ampersand)..<semicolon]
-            switch entity {
-            case "lt": result += "<"
-            case "gt": result += ">"
-            case "amp": result += "&"
-            case "quot": result += "\""
-            case "apos": result += "'"
-            default:
-                let number = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
-                    : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
-                if let number, let scalar = Unicode.Scalar(number) {
-                    result.unicodeScalars.append(scalar)
-                } else {
-                    result += rest[ampersand...semicolon]
-                }
-            }
-            rest = rest[rest.index(after: semicolon)...]
-        }
-        return result + rest
-    }
-
     /// `YYYY-MM-DDTHH:MM:SSZ`, the only form plists write, as seconds since 2001-01-01T00:00:00Z.
     private static func secondsSince2001(_ text: String) -> Double? {
         let parts = text.split(whereSeparator: { "-T:Z".contains($0) }).map { Int($0) }
         guard parts.count == 6, text.hasSuffix("Z"), let year = parts[0], let month = parts[1], let day = parts[2],
               let hour = parts[3], let minute = parts[4], let second = parts[5], (1...12).contains(month), (1...31).contains(day)
         else { return nil }
-        // Days from the civil date (the inverse of ISO8601Timestamp.civilDate), counted from 1970-01-01.
+        // Days from the civil date (the inverse of BrowserCore's ISO8601Timestamp.civilDate), counted from 1970-01-01.
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400

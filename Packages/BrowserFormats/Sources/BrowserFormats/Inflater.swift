@@ -2,18 +2,21 @@
 ///
 /// Output stops at `maxOutput` bytes, so a decompression bomb costs at most that much memory and time; every
 /// length, distance and table is checked, so corrupt input ends with a reason, never a trap.
-struct Inflater {
-    struct Result {
-        var output: [UInt8]
+public struct Inflater {
+    public struct Result: Sendable {
+        public var output: [UInt8]
         /// Input bytes the stream used (the end of the last block, rounded up to a byte): where a gzip or zlib
         /// trailer begins.
-        var consumed: Int
+        public var consumed: Int
         /// True when output reached `maxOutput` before the stream ended.
-        var stoppedAtLimit: Bool
+        public var stoppedAtLimit: Bool
         /// Why inflating failed: nil when the final block ended (or the limit was reached).
-        var failure: String?
+        public var failure: String?
         /// True when the failure is that the input ran out.
-        var inputEnded: Bool
+        public var inputEnded: Bool
+
+        /// True when the stream inflated to its end, within the limit.
+        public var isComplete: Bool { failure == nil && !stoppedAtLimit }
     }
 
     private enum Failure: Error {
@@ -33,7 +36,9 @@ struct Inflater {
     private var count = 0
     private let maxOutput: Int
 
-    static func inflate(_ input: UnsafeRawBufferPointer, from start: Int, maxOutput: Int) -> Result {
+    /// Inflates the raw DEFLATE stream that starts at `start` of `input` (a gzip or zlib container's payload, or
+    /// a bare stream such as Core Data's `Z_MODELCACHE`), producing at most `maxOutput` bytes.
+    public static func inflate(_ input: UnsafeRawBufferPointer, from start: Int, maxOutput: Int) -> Result {
         // Room for a typical ratio up front.
         let initial = min(maxOutput, max(1024, (input.count - start) * 4))
         var inflater = Inflater(input: input, position: start, maxOutput: maxOutput, capacity: initial)

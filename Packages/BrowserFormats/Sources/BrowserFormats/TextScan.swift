@@ -1,24 +1,24 @@
 /// One pass over bytes that says whether they are UTF-8 text: valid UTF-8 (RFC 3629: no overlong forms, no
 /// surrogates, nothing past U+10FFFF) and mostly printable. Printable includes every non-ASCII character, so
 /// U+FFFC (the attachment placeholder Apple Notes and attributed strings put in their text) and emoji are text.
-struct TextScan {
+public struct TextScan: Sendable {
     /// Text may hold one control character per this many bytes.
-    let bytesPerControl: Int
+    public let bytesPerControl: Int
     /// Valid UTF-8 throughout (a sequence cut by the end is allowed when the bytes are only a head).
-    var isValidUTF8 = true
-    var hasNUL = false
+    public private(set) var isValidUTF8 = true
+    public private(set) var hasNUL = false
     /// C0 controls other than tab, line feed, form feed and carriage return, and DEL.
-    var controlCount = 0
-    var byteCount = 0
+    public private(set) var controlCount = 0
+    public private(set) var byteCount = 0
     /// The scan stopped at a NUL or once the controls were too many for text: the bytes are neither text nor
     /// JSON, and a 64 MB inflated bomb of zeros should not be read to its end to learn it.
-    var stoppedEarly = false
+    public private(set) var stoppedEarly = false
 
     /// Text: valid UTF-8, no NUL, and at most one control character per `bytesPerControl` bytes (by default a
     /// hundred: escape sequences and the odd vertical tab survive; binary formats do not).
-    var isText: Bool { isValidUTF8 && !hasNUL && byteCount > 0 && controlCount * bytesPerControl <= byteCount }
+    public var isText: Bool { isValidUTF8 && !hasNUL && byteCount > 0 && controlCount * bytesPerControl <= byteCount }
 
-    init(_ bytes: UnsafeRawBufferPointer, complete: Bool, bytesPerControl: Int = 100) {
+    public init(_ bytes: UnsafeRawBufferPointer, complete: Bool, bytesPerControl: Int = 100) {
         self.bytesPerControl = max(1, bytesPerControl)
         byteCount = bytes.count
         var index = 0

@@ -1,34 +1,34 @@
 /// An element of a small XML document: a model's `contents` file or an XML property list.
-struct MarkupElement: Sendable, Hashable {
-    var name: String
-    var attributes: [String: String]
-    var children: [MarkupElement]
+public struct MarkupElement: Sendable, Hashable {
+    public var name: String
+    public var attributes: [String: String]
+    public var children: [MarkupElement]
     /// The element's own character data (text and CDATA), entities decoded.
-    var text: String
+    public var text: String
 
-    func children(named name: String) -> [MarkupElement] {
+    public func children(named name: String) -> [MarkupElement] {
         children.filter { $0.name == name }
     }
 
-    func firstChild(named name: String) -> MarkupElement? {
+    public func firstChild(named name: String) -> MarkupElement? {
         children.first { $0.name == name }
     }
 }
 
-/// A minimal, non-validating XML parser for the files this package reads (Xcode's `contents` model files,
-/// `.xccurrentversion`, XML `VersionInfo.plist`).
+/// A minimal, non-validating XML parser for the XML documents the bricks read that are not property lists
+/// (Xcode's `contents` model files; XML property lists have their own reader, `XMLPropertyList`).
 ///
 /// Written here because Foundation's `XMLParser` lives in `FoundationXML` on Linux and needs libxml2 at run time.
 /// It handles what those files contain: the XML declaration, a DOCTYPE, comments, processing instructions,
 /// elements with single- or double-quoted attributes, character data, CDATA, and the predefined and numeric
 /// character references. Namespaces are kept as part of names.
-struct MarkupParser {
+public struct MarkupParser {
     private let bytes: [UInt8]
     private var position = 0
 
-    static let maximumDepth = 256
+    public static let maximumDepth = 256
 
-    static func parse(_ bytes: [UInt8]) throws(PropertyListError) -> MarkupElement {
+    public static func parse(_ bytes: [UInt8]) throws(PropertyListError) -> MarkupElement {
         var parser = MarkupParser(bytes: bytes)
         return try parser.document()
     }
@@ -185,44 +185,10 @@ struct MarkupParser {
         throw PropertyListError("XML document ends before \(literal)")
     }
 
-    /// Decodes `&lt;` `&gt;` `&amp;` `&quot;` `&apos;` and `&#…;` / `&#x…;`.
+    /// The text of `raw` with its character references decoded; an unknown or unterminated one is an error.
     private func decodeReferences(_ raw: ArraySlice<UInt8>) throws(PropertyListError) -> String {
-        guard raw.contains(UInt8(ascii: "&")) else { return String(decoding: raw, as: UTF8.self) }
-        var output: [UInt8] = []
-        var index = raw.startIndex
-        while index < raw.endIndex {
-            let byte = raw[index]
-            guard byte == UInt8(ascii: "&") else {
-                output.append(byte)
-                index += 1
-                continue
-            }
-            guard let end = raw[index...].firstIndex(of: UInt8(ascii: ";")), end - index <= 12 else {
-                throw PropertyListError("XML document has an unterminated character reference")
-            }
-            let entity = String(decoding: raw[(index + 1)..<end], as: UTF8.self)
-            switch entity {
-            case "lt": output.append(UInt8(ascii: "<"))
-            case "gt": output.append(UInt8(ascii: ">"))
-            case "amp": output.append(UInt8(ascii: "&"))
-            case "quot": output.append(UInt8(ascii: "\""))
-            case "apos": output.append(UInt8(ascii: "'"))
-            default:
-                let scalarValue: UInt32?
-                if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
-                    scalarValue = UInt32(entity.dropFirst(2), radix: 16)
-                } else if entity.hasPrefix("#") {
-                    scalarValue = UInt32(entity.dropFirst())
-                } else {
-                    scalarValue = nil
-                }
-                guard let scalarValue, let scalar = Unicode.Scalar(scalarValue) else {
-                    throw PropertyListError("XML document has an unknown character reference &\(entity);")
-                }
-                output += Array(String(Character(scalar)).utf8)
-            }
-            index = end + 1
-        }
-        return String(decoding: output, as: UTF8.self)
+        let (text, unknown) = XMLCharacterReferences.decode(String(decoding: raw, as: UTF8.self))
+        if let unknown { throw PropertyListError("XML document has an unknown or unterminated character reference \(unknown)") }
+        return text
     }
 }
