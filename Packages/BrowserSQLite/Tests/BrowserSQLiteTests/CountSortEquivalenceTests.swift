@@ -13,7 +13,7 @@ struct CountSortEquivalenceTests {
     /// sub-entity), with some tag links removed so that books and tags with a count of 0 exist.
     static func library(in directory: TemporaryDirectory) async throws -> (SQLiteStore, RawDatabase) {
         let storeURL = directory.path("library.sqlite")
-        try await PredicateCases.runPython(["../bench/generate_store.py", "--books", "400", "--quiet", "--out", storeURL.path])
+        try await PredicateCases.runPython(["../../../../scripts/bench/generate_store.py", "--books", "400", "--quiet", "--out", storeURL.path])
         let raw = try RawDatabase(path: storeURL.path)
         try raw.execute("DELETE FROM Z_2TAGS WHERE Z_2BOOKS % 9 = 0 OR Z_4TAGS % 10 = 0")
         return (try SQLiteStore.open(storeAt: storeURL, model: directory.path("Library.xcdatamodeld")), raw)

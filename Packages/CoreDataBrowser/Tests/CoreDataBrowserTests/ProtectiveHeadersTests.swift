@@ -175,7 +175,7 @@ extension EndToEndTests {
         #expect(reply.header("Cache-Control") == "no-store", "\(path) answered \(reply.status)")
     }
 
-    @Test(arguments: ["/", "/lab", "/app.js", "/lab.css"])
+    @Test(arguments: ["/", "/lab", "/pages/inspector/inspector.js", "/pages/lab/lab.css"])
     func theUIRunsUnderAContentSecurityPolicy(path: String) async throws {
         let reply = try await client.get(path)
         let policy = try #require(reply.header("Content-Security-Policy"))
