@@ -13,7 +13,8 @@ import CoreData
 /// propertiesToGroupBy" (developer.apple.com/documentation/coredata/nsfetchrequest/propertiestogroupby). So the
 /// count of Author.books is one fetch of Book grouped by its to-one inverse `author`, with a `count:` expression
 /// (NSExpressionDescription): one row per author that has books, holding the author's object ID and its count;
-/// an author without books has no row and counts 0.
+/// an author without books has no row and counts 0. A store that is not SQLite (in-memory, binary, XML) gets no
+/// grouped fetch (Apple documents grouping for SQL): its records are counted one by one (`countsInMemory`).
 ///
 /// The page is then put together here: the matching records' IDs, fetched in the order of the query's attribute
 /// keys and the `objectID` tie-break (`FetchRequests.recordIDs`), stably re-sorted by the counts. That gives the
@@ -80,23 +81,10 @@ import CoreData
                 + "filter, or browse a copy of the store file, which sorts by counts in any size.")
         }
         let ids = try context.fetch(request)
-        // The grouped fetch counts for every source when the list is the whole entity; otherwise only for the listed
-        // records, so the rows it returns never outnumber the records counted above.
-        let restricted = query.matchFilter != nil || targets != nil
-        var counts: [[NSManagedObjectID: Int]] = []
-        for key in query.sortKeys where key.countsRelationship {
-            let counted = try countedRelationship(key, of: entity)
-            let wholeEntity = !restricted && counted.inverse.destinationEntity?.name == query.entity
-            let rows = try context.fetch(countRequest(counted, among: wholeEntity ? nil : ids))
-            var byID: [NSManagedObjectID: Int] = [:]
-            for row in rows {
-                // A to-one in a dictionary row is the related object's ID; the group of unrelated records has none.
-                guard let source = row[counted.inverse.name] as? NSManagedObjectID else { continue }
-                byID[source] = (row[countName] as? NSNumber)?.intValue ?? 0
-            }
-            counts.append(byID)
-        }
         let countKeys = query.sortKeys.filter(\.countsRelationship)
+        let counts = FetchRequests.sortsInSQL(coordinator)
+            ? try groupedCounts(countKeys, of: entity, ids: ids, restricted: query.matchFilter != nil || targets != nil, in: context)
+            : try countsInMemory(countKeys, entity: query.entity, ids: ids, in: context)
         // Stable: records with equal counts keep the store's order (the attribute keys, then the tie-break).
         let keyed = ids.enumerated().map { index, id in (id: id, index: index, counts: counts.map { $0[id] ?? 0 }) }
         return keyed.sorted { left, right in
@@ -106,6 +94,37 @@ import CoreData
             }
             return left.index < right.index
         }.map(\.id)
+    }
+
+    /// Each count key's count per record, from one grouped fetch per key (SQLite stores). The fetch counts for
+    /// every source when the list is the whole entity; otherwise only for the listed records, so the rows it returns
+    /// never outnumber the records counted before.
+    private static func groupedCounts(_ keys: [SortKey], of entity: NSEntityDescription, ids: [NSManagedObjectID], restricted: Bool,
+                                      in context: NSManagedObjectContext) throws -> [[NSManagedObjectID: Int]] {
+        try keys.map { key in
+            let counted = try countedRelationship(key, of: entity)
+            let wholeEntity = !restricted && counted.inverse.destinationEntity?.name == entity.name
+            var byID: [NSManagedObjectID: Int] = [:]
+            for row in try context.fetch(countRequest(counted, among: wholeEntity ? nil : ids)) {
+                // A to-one in a dictionary row is the related object's ID; the group of unrelated records has none.
+                guard let source = row[counted.inverse.name] as? NSManagedObjectID else { continue }
+                byID[source] = (row[countName] as? NSNumber)?.intValue ?? 0
+            }
+            return byID
+        }
+    }
+
+    /// Each count key's count per record, read from the records themselves: the in-memory, binary and XML stores.
+    /// Apple documents `propertiesToGroupBy` for "a select statement … in an SQL database", so those stores are not
+    /// handed a grouped fetch; they hold their whole object graph in memory already, and the records are at most
+    /// `maximumRecords`. `objectIDs(forRelationshipNamed:)` reads the IDs without faulting in the related objects.
+    private static func countsInMemory(_ keys: [SortKey], entity: String, ids: [NSManagedObjectID],
+                                       in context: NSManagedObjectContext) throws -> [[NSManagedObjectID: Int]] {
+        let objects = ids.isEmpty ? [] : try context.fetch(FetchRequests.objects(ids, destination: entity))
+        return keys.map { key in
+            Dictionary(objects.map { ($0.objectID, $0.objectIDs(forRelationshipNamed: key.attribute).count) },
+                       uniquingKeysWith: { first, _ in first })
+        }
     }
 
     /// The grouped fetch counting one relationship per source record: on the relationship's destination, grouped by
@@ -151,6 +170,11 @@ import CoreData
             + "above \(maximumRecords) records."]
         for key in query.sortKeys where key.countsRelationship {
             let counted = try countedRelationship(key, of: entity)
+            guard FetchRequests.sortsInSQL(coordinator) else {
+                steps.append("Counts of \(key.attribute): the listed objects fetched by object ID, each counted with "
+                    + "objectIDs(forRelationshipNamed:) (a store that is not SQLite gets no grouped fetch).")
+                continue
+            }
             steps.append("Counts of \(key.attribute): NSFetchRequest<NSDictionary> on \(counted.destination.name ?? ""), "
                 + "resultType = .dictionaryResultType, propertiesToFetch = [\(counted.inverse.name), NSExpressionDescription "
                 + "\"\(countName)\" = count:(\(counted.inverse.name)) as .integer64AttributeType], propertiesToGroupBy = "
