@@ -81,6 +81,7 @@ import CoreData
                 + "filter, or browse a copy of the store file, which sorts by counts in any size.")
         }
         let ids = try context.fetch(request)
+        guard !ids.isEmpty else { return [] }
         let countKeys = query.sortKeys.filter(\.countsRelationship)
         let counts = FetchRequests.sortsInSQL(coordinator)
             ? try groupedCounts(countKeys, of: entity, ids: ids, restricted: query.matchFilter != nil || targets != nil, in: context)
