@@ -170,6 +170,16 @@ open class NSDerivedAttributeDescription: NSAttributeDescription {
     open var derivationExpression: NSExpression?
 }
 
+/// https://developer.apple.com/documentation/coredata/nsexpressiondescription — `class NSExpressionDescription`
+/// (a subclass of NSPropertyDescription: its `name` names the value in a dictionary result)
+open class NSExpressionDescription: NSPropertyDescription {
+    /// https://developer.apple.com/documentation/coredata/nsexpressiondescription/expression — `var expression: NSExpression? { get set }`
+    open var expression: NSExpression?
+    /// https://developer.apple.com/documentation/coredata/nsexpressiondescription/expressionresulttype
+    /// `var expressionResultType: NSAttributeType { get set }`
+    open var expressionResultType: NSAttributeType = .undefinedAttributeType
+}
+
 /// https://developer.apple.com/documentation/coredata/nsdeleterule
 public enum NSDeleteRule: UInt, Sendable {
     case noActionDeleteRule = 0, nullifyDeleteRule = 1, cascadeDeleteRule = 2, denyDeleteRule = 3

@@ -100,4 +100,10 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest {
     open var returnsObjectsAsFaults: Bool = true
     /// https://developer.apple.com/documentation/coredata/nsfetchrequest/resulttype — `var resultType: NSFetchRequestResultType { get set }`
     open var resultType: NSFetchRequestResultType = .managedObjectResultType
+    /// https://developer.apple.com/documentation/coredata/nsfetchrequest/propertiestofetch — `var propertiesToFetch: [Any]? { get set }`
+    /// ("attributes, to-one relationships, or expressions"; set after `entity`)
+    open var propertiesToFetch: [Any]?
+    /// https://developer.apple.com/documentation/coredata/nsfetchrequest/propertiestogroupby — `var propertiesToGroupBy: [Any]? { get set }`
+    /// (iOS 5; needs `resultType` `.dictionaryResultType`)
+    open var propertiesToGroupBy: [Any]?
 }

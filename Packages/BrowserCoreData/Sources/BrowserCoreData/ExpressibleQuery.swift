@@ -23,14 +23,9 @@ enum ExpressibleQuery {
         }
         for sort in query.sortKeys {
             if sort.countsRelationship {
-                // Refused, not sorted in memory: a page sorted by a count needs every matching object's count
-                // first (unbounded work in the app), and Core Data documents no sort descriptor over `@count` for a
-                // fetch — its SQLite store runs only what it can turn into SQL, and Apple's way to sort by a
-                // relationship's size is a derived attribute (NSDerivedAttributeDescription, "friends.@count").
-                throw BrowserError.badRequest(
-                    "Cannot sort \(query.entity) by \(sort.keyPath) in the running app: Core Data's fetch requests have no "
-                        + "documented sort by a relationship's count. Add a derived attribute (expression "
-                        + "\(sort.keyPath)) to the model and sort by it, or browse a copy of the store file, which sorts by counts.")
+                // Counted by a grouped fetch of its own, never by a sort descriptor over `@count` (`CountSortedFetch`).
+                _ = try CountSortedFetch.countedRelationship(sort, of: entity)
+                continue
             }
             let type = try expressibleAttribute(sort.attribute, of: entity, path: sort.attribute, use: "sort \(query.entity) by")
             guard type.isSortable else {
@@ -38,6 +33,7 @@ enum ExpressibleQuery {
                     "Cannot sort \(query.entity) by \(sort.attribute): its type (\(type.rawValue)) has no order to sort by")
             }
         }
+        try CountSortedFetch.checkKeyOrder(query)
         if let filter = query.matchFilter { try check(filter, on: entity) }
     }
 

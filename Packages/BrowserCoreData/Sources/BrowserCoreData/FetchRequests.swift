@@ -16,7 +16,7 @@ enum FetchRequests {
         request.predicate = try query.matchFilter.map { try FilterPredicate.make($0, coordinator: coordinator) }
         let ascending = query.tieBreak == .ascending
         var sort: [NSSortDescriptor] = []
-        // `ExpressibleQuery` refused a sort by a relationship's count before a request is built.
+        // A relationship's count is no sort descriptor: `CountSortedFetch` orders by counts after this fetch.
         for key in query.sortKeys where !key.countsRelationship {
             sort.append(NSSortDescriptor(key: key.attribute, ascending: key.order == .ascending))
         }

@@ -29,6 +29,8 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
     private var saves: SaveCounter?
     /// Whether writes may go to a store NSPersistentCloudKitContainer mirrors (`CloudKitMirroring`).
     let allowsEditsThatSyncToICloud: Bool
+    /// The most matching records a page sorted by a relationship's count is put together from (`CountSortedFetch`).
+    let maximumCountSortedRecords: Int
     /// The app's context, which a save of the browser's own context is merged into (`ManagedContextWrites`).
     var appContext: NSManagedObjectContext { givenContext }
 
@@ -38,9 +40,13 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
     ///     through `context` itself so unsaved edits show, on its queue.
     ///   - allowsEditsThatSyncToICloud: writes to a store mirrored to CloudKit are refused unless this is true
     ///     (an edit there would sync to the user's iCloud and their other devices).
+    ///   - maximumCountSortedRecords: a list sorted by a relationship's count (`books.@count`) is refused with a 400
+    ///     when more records than this match: the adapter holds each one's ID and count in the app's memory to sort.
     public init(context: NSManagedObjectContext, reading: ContextReading = .privateQueue,
-                allowsEditsThatSyncToICloud: Bool = false) {
+                allowsEditsThatSyncToICloud: Bool = false,
+                maximumCountSortedRecords: Int = CountSortedFetch.maximumRecords) {
         self.givenContext = context
+        self.maximumCountSortedRecords = maximumCountSortedRecords
         self.reading = reading
         self.allowsEditsThatSyncToICloud = allowsEditsThatSyncToICloud
     }
@@ -132,7 +138,8 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
     }
 
     public func page(_ query: RecordQuery) async throws -> RecordPage {
-        try await read { context in
+        let maximumCountSorted = maximumCountSortedRecords
+        return try await read { context in
             try ExpressibleQuery.check(query, in: context)
             var targets: [NSManagedObjectID]?
             if let scope = query.scope {
@@ -141,6 +148,11 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
                     return try Self.orderedPage(query, targets: reached, in: context)
                 }
                 targets = reached
+            }
+            if query.sortKeys.contains(where: \.countsRelationship) {
+                let ids = try CountSortedFetch.orderedIDs(query, restrictedTo: targets, maximumRecords: maximumCountSorted, in: context)
+                let shown = Array(ids.dropFirst(query.offset).prefix(query.limit))
+                return RecordPage(total: ids.count, records: try Self.records(shown, destination: query.entity, in: context))
             }
             let request = try FetchRequests.records(query, coordinator: context.persistentStoreCoordinator)
             request.predicate = try FetchRequests.predicate(query, restrictedTo: targets, coordinator: context.persistentStoreCoordinator)
@@ -159,13 +171,17 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         let page = try await self.page(query)
         let milliseconds = RequestBudget.milliseconds(since: started)
-        let steps = try await read { context in try Self.fetchDescription(query, in: context) }
+        let maximumCountSorted = maximumCountSortedRecords
+        let steps = try await read { context in
+            try Self.fetchDescription(query, maximumCountSortedRecords: maximumCountSorted, in: context)
+        }
         return QueryExplanationDTO(engine: "Core Data (the app's NSManagedObjectContext)", steps: steps,
                                    total: page.total, milliseconds: milliseconds)
     }
 
     /// The request `page` runs for `query`, in words, built by the same code.
-    static func fetchDescription(_ query: RecordQuery, in context: NSManagedObjectContext) throws -> [String] {
+    static func fetchDescription(_ query: RecordQuery, maximumCountSortedRecords: Int,
+                                 in context: NSManagedObjectContext) throws -> [String] {
         try ExpressibleQuery.check(query, in: context)
         var steps: [String] = []
         var targets: [NSManagedObjectID]?
@@ -181,6 +197,10 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
             targets = reached
             steps.append("Scope: the \(reached.count) records \(scope.source.shortForm) reaches through \(scope.relationship), "
                 + "as SELF IN their object IDs.")
+        }
+        if query.sortKeys.contains(where: \.countsRelationship) {
+            return steps + (try CountSortedFetch.describe(query, restrictedTo: targets, maximumRecords: maximumCountSortedRecords,
+                                                          in: context))
         }
         let request = try FetchRequests.records(query, coordinator: context.persistentStoreCoordinator)
         request.predicate = try FetchRequests.predicate(query, restrictedTo: targets, coordinator: context.persistentStoreCoordinator)
@@ -201,6 +221,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
     public func position(of id: ObjectID, in query: RecordQuery) async throws -> Int? {
         let subtree = try await schema().subtree(of: query.entity)
         guard subtree.contains(id.entity) else { return nil }
+        let maximumCountSorted = maximumCountSortedRecords
         return try await read { context in
             try ExpressibleQuery.check(query, in: context)
             guard let wanted = try Self.object(id, in: context)?.objectID else { return nil }
@@ -211,6 +232,11 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
                     return try Self.ordered(query, targets: reached, in: context).firstIndex(of: wanted)
                 }
                 targets = reached
+            }
+            if query.sortKeys.contains(where: \.countsRelationship) {
+                // The same ordered IDs the page is cut from.
+                return try CountSortedFetch.orderedIDs(query, restrictedTo: targets, maximumRecords: maximumCountSorted, in: context)
+                    .firstIndex(of: wanted)
             }
             return try context.fetch(FetchRequests.recordIDs(query, restrictedTo: targets, coordinator: context.persistentStoreCoordinator)).firstIndex(of: wanted)
         }
@@ -323,7 +349,7 @@ public final class ManagedContextStore: BrowserStore, @unchecked Sendable {
     }
 
     /// The records with these IDs in one fetch, in the order of `ids`.
-    private static func records(_ ids: [NSManagedObjectID], destination: String,
+    static func records(_ ids: [NSManagedObjectID], destination: String,
                                 in context: NSManagedObjectContext) throws -> [StoredRecord] {
         guard !ids.isEmpty else { return [] }
         let objects = try context.fetch(FetchRequests.objects(ids, destination: destination))

@@ -34,7 +34,8 @@ public struct SortKey: Sendable, Hashable {
     public static let countSuffix = ".@count"
 
     /// "Copy as Swift"'s note for a count key it leaves out: a fetch has no documented sort by a relationship's
-    /// count (the live adapter refuses it too, `ExpressibleQuery`), so the code says what to do instead.
+    /// count (the live adapter counts in a grouped fetch of its own and orders the IDs itself), so the code says what
+    /// to do instead.
     static func countSortNote(_ key: SortKey) -> String {
         "Not sorted by \(key.keyPath) (\(key.order == .ascending ? "ascending" : "descending")): a fetch cannot sort by a "
             + "relationship's count; add a derived attribute (\(key.keyPath)) and sort by it, or sort the results."
