@@ -24,13 +24,6 @@ final class PairingTokenLifetimeTests {
     deinit { server.stop() }
 
     /// The head of the answer to one request on a fresh connection to `port`.
-    func head(_ method: String, _ target: String, headers: [String], port: UInt16) async throws -> RawHTTPClient.Response {
-        let connection = try RawHTTPClient(port: port)
-        let lines = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1", "Connection: close"] + headers
-        connection.send(lines.joined(separator: "\r\n") + "\r\n\r\n")
-        return try #require(await connection.readHead(), "no answer to \(method) \(target)")
-    }
-
     // MARK: - A token that expires while the server runs
 
     @Test func theTokensExpiryIsCheckedOnEveryRequest() async throws {
@@ -74,7 +67,7 @@ final class PairingTokenLifetimeTests {
         let old = try #require(info.pairingToken)
         let oldLink = try PairingTesting.code(info)
         let oldCookie = try PairingTesting.cookie(try await PairingTesting.exchange(oldLink, port: info.port, host: "127.0.0.1"))
-        #expect(try await head("GET", "/api/health", headers: [oldCookie], port: info.port).status == 200)
+        #expect(try await rawHead("GET", "/api/health", headers: [oldCookie], port: info.port).status == 200)
 
         let unused = try PairingTesting.code(of: try #require(try server.newPairingLinks().last))
         let renewed = try server.renewPairingToken()
@@ -85,12 +78,12 @@ final class PairingTokenLifetimeTests {
         #expect(renewed.urls.map(\.absoluteString) == info.urls.map { $0.absoluteString.replacingOccurrences(of: oldLink, with: newLink) })
         #expect(server.runningInfo?.pairingToken == new)
         // Everything the old token gave is refused with the next request: its sessions, itself, its printed URL.
-        #expect(try await head("GET", "/api/health", headers: [oldCookie], port: info.port).status == 401)
-        #expect(try await head("GET", "/api/health", headers: ["Authorization: Bearer \(old)"], port: info.port).status == 401)
+        #expect(try await rawHead("GET", "/api/health", headers: [oldCookie], port: info.port).status == 401)
+        #expect(try await rawHead("GET", "/api/health", headers: ["Authorization: Bearer \(old)"], port: info.port).status == 401)
         // A link printed for the old token and not used yet dies with it.
         #expect(try await PairingTesting.exchange(unused, port: info.port).status == 401)
         let newCookie = try await PairingTesting.pair(try #require(server.runningInfo), host: "127.0.0.1")
-        #expect(try await head("GET", "/api/health", headers: [newCookie], port: info.port).status == 200)
+        #expect(try await rawHead("GET", "/api/health", headers: [newCookie], port: info.port).status == 200)
         if let file {
             #expect(try String(contentsOf: file, encoding: .utf8) == new)
         }
@@ -98,7 +91,7 @@ final class PairingTokenLifetimeTests {
         server.stop()
         let restarted = try server.start()
         #expect(restarted.pairingToken == new)
-        #expect(try await head("GET", "/api/health", headers: [oldCookie], port: restarted.port).status == 401)
+        #expect(try await rawHead("GET", "/api/health", headers: [oldCookie], port: restarted.port).status == 401)
     }
 
     @Test func onlyAGeneratedTokenOfARunningServerCanBeRenewed() async throws {

@@ -28,10 +28,7 @@ final class ProtectiveHeadersTests {
     /// The head of the answer to one request on a fresh connection (the body, possibly a stream, is not read).
     func head(_ method: String, _ target: String, headers: [String] = ["Authorization: Bearer \(token)"],
               port: UInt16? = nil) async throws -> RawHTTPClient.Response {
-        let connection = try RawHTTPClient(port: port ?? self.port)
-        let lines = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1", "Connection: close"] + headers
-        connection.send(lines.joined(separator: "\r\n") + "\r\n\r\n")
-        return try #require(await connection.readHead(), "no answer to \(method) \(target)")
+        try await rawHead(method, target, headers: headers, port: port ?? self.port)
     }
 
     var token: String { Self.token }
