@@ -7,7 +7,8 @@ import CSQLite
 ///
 /// One handle per table and column, moved from row to row with `sqlite3_blob_reopen` (a seek, not a new
 /// statement). An open handle keeps the connection's read transaction open, so a reader belongs to one
-/// `SQLiteStatement` (`SQLiteStatement.prefixReader`) and its handles close with it.
+/// `SQLiteStatement` (`SQLiteStatement.prefixReader`) and its handles close with it, or to one call
+/// (`SQLiteConnection.readBlob`).
 final class BlobPrefixReader {
     private let connection: SQLiteConnection
     private var handles: [String: OpaquePointer] = [:]
@@ -26,13 +27,20 @@ final class BlobPrefixReader {
     /// TEXT or a BLOB there (SQLite refuses to open NULL and numbers).
     func withPrefix<Result>(table: String, column: String, rowid: Int64, count: Int,
                             _ body: (UnsafeRawBufferPointer, Int) -> Result) throws(SQLiteError) -> Result {
+        try withBytes(table: table, column: column, rowid: rowid, offset: 0, count: count, body)
+    }
+
+    /// `body` with at most `count` bytes of the value from `offset` (none past its end) and the value's whole size.
+    func withBytes<Result>(table: String, column: String, rowid: Int64, offset: Int, count: Int,
+                           _ body: (UnsafeRawBufferPointer, Int) -> Result) throws(SQLiteError) -> Result {
         let key = table + "\u{0}" + column
-        let place = "first bytes of \(table).\(column) rowid \(rowid)"
+        let place = "bytes of \(table).\(column) rowid \(rowid)"
         let handle = try handle(key, table: table, column: column, rowid: rowid, place: place)
         let size = Int(sqlite3_blob_bytes(handle))
-        let wanted = max(0, min(size, count))
+        let wanted = max(0, min(count, size - offset))
         if buffer.count < wanted { buffer = [UInt8](repeating: 0, count: wanted) }
-        let status = buffer.withUnsafeMutableBytes { sqlite3_blob_read(handle, $0.baseAddress, Int32(wanted), 0) }
+        guard wanted > 0 else { return buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<0]), size) } }
+        let status = buffer.withUnsafeMutableBytes { sqlite3_blob_read(handle, $0.baseAddress, Int32(wanted), Int32(offset)) }
         guard status == SQLITE_OK else {
             discard(key)
             throw connection.error(status, sql: place)

@@ -128,22 +128,8 @@ final class SQLiteConnection {
     /// value is never loaded whole. `rowid` is the row's `Z_PK` (Core Data's tables declare it
     /// `INTEGER PRIMARY KEY`, the rowid's alias). Read-only; the handle is closed before returning.
     func readBlob(table: String, column: String, rowid: Int64, offset: Int, count: Int) throws(SQLiteError) -> [UInt8] {
-        var blob: OpaquePointer?
-        let opened = sqlite3_blob_open(handle, "main", table, column, rowid, 0, &blob)
-        guard opened == SQLITE_OK, let blob else {
-            defer { if let blob { sqlite3_blob_close(blob) } }
-            throw error(opened, sql: "blob \(table).\(column) rowid \(rowid)")
-        }
-        defer { sqlite3_blob_close(blob) }
-        let available = Int(sqlite3_blob_bytes(blob))
-        let wanted = max(0, min(count, available - offset))
-        guard wanted > 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: wanted)
-        let status = bytes.withUnsafeMutableBytes { buffer in
-            sqlite3_blob_read(blob, buffer.baseAddress, Int32(wanted), Int32(offset))
-        }
-        guard status == SQLITE_OK else { throw error(status, sql: "blob \(table).\(column) rowid \(rowid)") }
-        return bytes
+        try BlobPrefixReader(connection: self).withBytes(table: table, column: column, rowid: rowid,
+                                                         offset: offset, count: count) { bytes, _ in Array(bytes) }
     }
 
     func error(_ status: Int32, sql: String?) -> SQLiteError {
